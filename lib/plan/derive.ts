@@ -1,0 +1,453 @@
+import { ISSUE_STATUSES, MILESTONE_STATUSES, SEALED_FROM, type IssueStatus, type MilestoneStatus } from "./constants";
+import type { IssueRecord, MilestoneRecord, PlanRecords } from "./records";
+import { findScopeConflicts } from "./scope";
+import { MOVES, MOVE_NAMES, sealOf, type Move } from "./seal";
+import type { Plan, PlanCounts, PlanEdge, PlanFinding, PlanIssue, PlanMilestone, PlanWave } from "./shapes";
+import { compareBytes } from "./text";
+import { layerByDependencies } from "./waves";
+
+const fail = (code: string, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
+const warn = (code: string, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
+
+const byId = <T extends { id: string }>(a: T, b: T) => compareBytes(a.id, b.id);
+
+/** Whether a stamp counts (§2.2): empty, sealed by its event, or a listed pre-seal stamp. */
+export function isProven(issue: IssueRecord, move: Move): boolean {
+  const { field, seal, event } = MOVES[move];
+  const stamp = issue[field];
+  if (stamp === "") return true;
+  const recorded = issue[seal];
+  if (recorded !== "" && recorded === sealOf(event, issue.id, stamp)) return true;
+  return compareBytes(stamp, SEALED_FROM) < 0 && issue.unsealed_stamps.includes(`${field} ${stamp}`);
+}
+
+/** Whether every required token is among the covers (set membership; an empty list is covered). */
+function isCovered(required: readonly string[], covers: readonly string[]): boolean {
+  if (required.length === 0) return true;
+  const have = new Set(covers);
+  return required.every((t) => have.has(t));
+}
+
+function missingTokens(required: readonly string[], covers: readonly string[]): string[] {
+  const have = new Set(covers);
+  return required.filter((t) => !have.has(t));
+}
+
+function emptyCounts(): PlanCounts {
+  // Keys in the reference's serialisation order (a BTreeMap: alphabetical).
+  return { total: 0, required: 0, by_status: { ACTIVE: 0, BLOCKED: 0, CANCELLED: 0, DONE: 0, READY: 0, VERIFY: 0 } };
+}
+
+/** Counts of issue statuses (§2.8). */
+export function countStatuses(statuses: Iterable<string>): PlanCounts {
+  const counts = emptyCounts();
+  for (const s of statuses) {
+    counts.total++;
+    counts.by_status[s] = (counts.by_status[s] ?? 0) + 1;
+  }
+  counts.required = counts.total - (counts.by_status.CANCELLED ?? 0);
+  return counts;
+}
+
+/**
+ * Derive the whole plan from its records (plan-semantics §2-§5): statuses, the milestone gate,
+ * waves, ranks, edges, the active milestone and every finding in emission order, after the load
+ * findings. Pure: the same records in any order give the same plan.
+ */
+export function derivePlan(records: PlanRecords): Plan {
+  const issues = [...records.issues].sort(byId);
+  const milestones = [...records.milestones].sort(byId);
+  const n = issues.length;
+  const mCount = milestones.length;
+
+  const issueIndex = new Map<string, number>();
+  issues.forEach((iss, i) => issueIndex.set(iss.id, i));
+  const milestoneIndex = new Map<string, number>();
+  milestones.forEach((m, i) => milestoneIndex.set(m.id, i));
+
+  // ---- issue local facts (§2.2, §2.3)
+  const stamped: Record<Move, boolean>[] = new Array(n);
+  const done = new Array<boolean>(n);
+  const covered = new Array<boolean>(n);
+  for (let i = 0; i < n; i++) {
+    const iss = issues[i];
+    const s = {
+      start: iss.started_at !== "" && isProven(iss, "start"),
+      verify: iss.verified_at !== "" && isProven(iss, "verify"),
+      done: iss.completed_at !== "" && isProven(iss, "done"),
+    };
+    stamped[i] = s;
+    covered[i] = isCovered(iss.evidence_required, iss.covers);
+    done[i] = !iss.cancelled && s.done && covered[i];
+  }
+
+  // ---- issue graph: effective deps, edges, dependents, Phase A dependency findings
+  const phaseA: PlanFinding[] = [];
+  const effective: number[][] = new Array(n);
+  const dependents: string[][] = Array.from({ length: n }, () => []);
+  const edges: PlanEdge[] = [];
+  for (let i = 0; i < n; i++) {
+    const iss = issues[i];
+    const eff: number[] = [];
+    const seen = new Set<string>();
+    for (const d of iss.depends_on) {
+      if (d === iss.id) {
+        phaseA.push(fail("self_dependency", iss.id, "depends on itself"));
+        continue;
+      }
+      const j = issueIndex.get(d);
+      if (j === undefined) {
+        phaseA.push(fail("unknown_dependency", iss.id, `depends on ${d}, which is not an issue`));
+        continue;
+      }
+      eff.push(j);
+      if (seen.has(d)) {
+        phaseA.push(warn("duplicate_dependency", iss.id, `names ${d} more than once`));
+        continue;
+      }
+      seen.add(d);
+      edges.push({ from: d, to: iss.id });
+      dependents[j].push(iss.id);
+    }
+    effective[i] = eff;
+
+    if (iss.milestone === "") phaseA.push(fail("no_milestone", iss.id, "names no milestone"));
+    else if (!milestoneIndex.has(iss.milestone)) {
+      phaseA.push(fail("unknown_milestone", iss.id, `names milestone ${iss.milestone}, which does not exist`));
+    }
+    if (!iss.cancelled) {
+      if (iss.acceptance_count === 0) {
+        phaseA.push(fail("no_acceptance", iss.id, "has no acceptance criteria; an issue without one is a placeholder"));
+      }
+      if (iss.validation_count === 0) phaseA.push(fail("no_validation", iss.id, "names no validation command"));
+      if (iss.evidence_required.length === 0) {
+        phaseA.push(warn("no_evidence_required", iss.id, "requires no evidence; nothing gates its completion"));
+      }
+    }
+    for (const move of MOVE_NAMES) {
+      const { field, seal, event, verb } = MOVES[move];
+      const stamp = iss[field];
+      if (stamp !== "" && !stamped[i][move]) {
+        phaseA.push(
+          fail(
+            "stamp_without_event",
+            iss.id,
+            `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`majordomus plan ${verb}\` writes the stamp`,
+          ),
+        );
+      }
+    }
+    if (stamped[i].done && !covered[i] && !iss.cancelled) {
+      const missing = missingTokens(iss.evidence_required, iss.covers).join(",");
+      phaseA.push(
+        warn("evidence_missing", iss.id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`),
+      );
+    }
+  }
+  edges.sort((a, b) => compareBytes(a.from, b.from) || compareBytes(a.to, b.to));
+
+  // ---- waves (§3.2), Phase B
+  const { layer: waveOf, layers } = layerByDependencies(effective);
+  const waves: PlanWave[] = layers.map((members, k) => ({ wave: k, issues: members.map((i) => issues[i].id) }));
+  const phaseB: PlanFinding[] = [];
+  const unplaced: string[] = [];
+  for (let i = 0; i < n; i++) if (waveOf[i] < 0) unplaced.push(issues[i].id);
+  if (unplaced.length > 0) {
+    phaseB.push(
+      fail("cycle", "graph", `a dependency cycle prevents these issues from ever becoming ready: ${unplaced.join(" ")}`),
+    );
+  }
+
+  // ---- issue status, first pass (§2.4), Phase C
+  const status = new Array<IssueStatus>(n);
+  const blockedBy: string[][] = new Array(n);
+  const phaseC: PlanFinding[] = [];
+  for (let i = 0; i < n; i++) {
+    const iss = issues[i];
+    const waiting: string[] = [];
+    for (const d of iss.depends_on) {
+      if (d === iss.id) continue;
+      const j = issueIndex.get(d);
+      if (j !== undefined && !done[j]) waiting.push(d);
+    }
+    blockedBy[i] = waiting;
+    let s: IssueStatus;
+    if (iss.cancelled) s = "CANCELLED";
+    else if (done[i]) s = "DONE";
+    else if (stamped[i].done || stamped[i].verify) s = "VERIFY";
+    else if (stamped[i].start) s = "ACTIVE";
+    else if (waiting.length > 0) s = "BLOCKED";
+    else s = "READY";
+    status[i] = s;
+    if (waiting.length > 0 && (s === "DONE" || s === "ACTIVE" || s === "VERIFY")) {
+      phaseC.push(fail("premature_execution", iss.id, `is ${s} while ${waiting.join(",")} is not DONE`));
+    }
+  }
+
+  // ---- milestone membership and first-pass status (§2.5), Phase F
+  const members: number[][] = Array.from({ length: mCount }, () => []);
+  for (let i = 0; i < n; i++) {
+    const m = milestoneIndex.get(issues[i].milestone);
+    if (m !== undefined) members[m].push(i);
+  }
+  const mStatus = new Array<MilestoneStatus>(mCount);
+  const counts = new Array<PlanCounts>(mCount);
+  const phaseF: PlanFinding[] = [];
+  for (let m = 0; m < mCount; m++) {
+    const ms = milestones[m];
+    const c = countStatuses(members[m].map((i) => status[i]));
+    counts[m] = c;
+    const mcov = isCovered(ms.evidence_required, ms.covers);
+    const tot = c.total;
+    const req = c.required;
+    const nd = c.by_status.DONE;
+    let s: MilestoneStatus;
+    if (ms.cancelled) s = "CANCELLED";
+    else if (ms.superseded_by !== "") s = "SUPERSEDED";
+    else if (tot === 0 && ms.evidence_required.length > 0 && mcov) s = "DONE";
+    else if (tot === 0) s = "PLANNED";
+    else if (req > 0 && nd === req && mcov) s = "DONE";
+    else if (req > 0 && nd === req) s = "VERIFY";
+    else if (c.by_status.ACTIVE > 0 || c.by_status.VERIFY > 0 || nd > 0) s = "ACTIVE";
+    else if (c.by_status.READY === 0) s = "BLOCKED";
+    else s = "PLANNED";
+    mStatus[m] = s;
+    if (req > 0 && nd === req && !mcov) {
+      const missing = missingTokens(ms.evidence_required, ms.covers).join(",");
+      phaseF.push(
+        warn(
+          "milestone_evidence_missing",
+          ms.id,
+          `every issue is DONE but milestone evidence is missing for ${missing}; status stays VERIFY`,
+        ),
+      );
+    }
+  }
+
+  // ---- milestone graph (§2.6), Phase D; ranks (§3.3), Phase E
+  const phaseD: PlanFinding[] = [];
+  const mDeps: number[][] = new Array(mCount);
+  const mDependsOn: string[][] = new Array(mCount);
+  const mDependents: string[][] = Array.from({ length: mCount }, () => []);
+  const milestoneEdges: PlanEdge[] = [];
+  for (let m = 0; m < mCount; m++) {
+    const ms = milestones[m];
+    const deps: number[] = [];
+    const valid: string[] = [];
+    const seen = new Set<string>();
+    for (const d of ms.depends_on) {
+      if (d === ms.id) {
+        phaseD.push(fail("milestone_self_dependency", ms.id, "requires itself"));
+        continue;
+      }
+      const j = milestoneIndex.get(d);
+      if (j === undefined) {
+        phaseD.push(fail("milestone_unknown_dependency", ms.id, `requires ${d}, which is not a milestone here`));
+        continue;
+      }
+      valid.push(d);
+      if (seen.has(d)) {
+        phaseD.push(warn("milestone_duplicate_dependency", ms.id, `requires ${d} more than once`));
+        continue;
+      }
+      seen.add(d);
+      deps.push(j);
+      milestoneEdges.push({ from: d, to: ms.id });
+      mDependents[j].push(ms.id);
+    }
+    mDeps[m] = deps;
+    mDependsOn[m] = valid;
+  }
+  milestoneEdges.sort((a, b) => compareBytes(a.from, b.from) || compareBytes(a.to, b.to));
+  const { layer: rankOf } = layerByDependencies(mDeps);
+  const phaseE: PlanFinding[] = [];
+  const cyclic: string[] = [];
+  const rank = new Array<number>(mCount);
+  for (let m = 0; m < mCount; m++) {
+    rank[m] = rankOf[m] < 0 ? 0 : rankOf[m];
+    if (rankOf[m] < 0) cyclic.push(milestones[m].id);
+  }
+  if (cyclic.length > 0) {
+    phaseE.push(fail("milestone_cycle", cyclic.join(" "), "milestone dependencies form a cycle; no roadmap order exists"));
+  }
+
+  // ---- the gate, in rank order (§2.6), Phase G; empty milestones, Phase H
+  const gateOrder = milestones.map((_, m) => m).sort((a, b) => rank[a] - rank[b] || a - b);
+  const block: string[][] = new Array(mCount);
+  const phaseG: PlanFinding[] = [];
+  for (const m of gateOrder) {
+    const waiting = mDependsOn[m].filter((d) => mStatus[milestoneIndex.get(d)!] !== "DONE");
+    block[m] = waiting;
+    const s = mStatus[m];
+    if (waiting.length > 0 && s !== "CANCELLED" && s !== "SUPERSEDED") {
+      if (s === "DONE" || s === "VERIFY" || s === "ACTIVE") {
+        phaseG.push(fail("milestone_premature", milestones[m].id, `is ${s} while ${waiting.join(",")} is not DONE`));
+      }
+      mStatus[m] = "BLOCKED";
+    }
+  }
+  const phaseH: PlanFinding[] = [];
+  for (let m = 0; m < mCount; m++) {
+    const s = mStatus[m];
+    if (counts[m].total === 0 && s !== "DONE" && s !== "CANCELLED" && s !== "SUPERSEDED" && block[m].length === 0) {
+      phaseH.push(
+        warn("empty_milestone", milestones[m].id, "is reachable and has no issues; it is an outcome nobody is executing"),
+      );
+    }
+  }
+
+  // ---- the gate reaches the issues (§2.7), Phase I
+  const phaseI: PlanFinding[] = [];
+  for (let i = 0; i < n; i++) {
+    const m = milestoneIndex.get(issues[i].milestone);
+    if (m === undefined || block[m].length === 0) continue;
+    const s = status[i];
+    if (s === "CANCELLED" || s === "DONE") continue;
+    if (s === "ACTIVE" || s === "VERIFY") {
+      phaseI.push(
+        fail(
+          "premature_execution",
+          issues[i].id,
+          `is ${s} while its milestone ${milestones[m].id} waits on ${block[m].join(",")}`,
+        ),
+      );
+    }
+    status[i] = "BLOCKED";
+    blockedBy[i] = [...blockedBy[i], `milestone:${milestones[m].id}`];
+  }
+  for (let m = 0; m < mCount; m++) {
+    if (block[m].length > 0) counts[m] = countStatuses(members[m].map((i) => status[i]));
+  }
+
+  // ---- scope conflicts (§5), Phase J
+  const phaseJ: PlanFinding[] = [];
+  const candidatesByWave = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    if (status[i] !== "READY" && status[i] !== "ACTIVE") continue;
+    if (issues[i].scope.length === 0) continue;
+    const w = waveOf[i];
+    const list = candidatesByWave.get(w);
+    if (list) list.push(i);
+    else candidatesByWave.set(w, [i]);
+  }
+  const conflicts = [...candidatesByWave.values()].flatMap((group) =>
+    findScopeConflicts(
+      group,
+      issues.map((iss) => iss.scope),
+    ),
+  );
+  conflicts.sort((x, y) => x.a - y.a || x.b - y.b);
+  for (const c of conflicts) {
+    phaseJ.push(
+      warn("scope_conflict", issues[c.a].id, `shares ${c.path} with ${issues[c.b].id}; they may not run concurrently`),
+    );
+  }
+
+  // ---- reconciliation guard, Phase K
+  const phaseK: PlanFinding[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!(ISSUE_STATUSES as readonly string[]).includes(status[i])) {
+      phaseK.push(fail("undeclared_status", issues[i].id, `is ${status[i]}, which the issue status vocabulary does not declare`));
+    }
+  }
+  for (let m = 0; m < mCount; m++) {
+    if (!(MILESTONE_STATUSES as readonly string[]).includes(mStatus[m])) {
+      phaseK.push(
+        fail("undeclared_status", milestones[m].id, `is ${mStatus[m]}, which the milestone status vocabulary does not declare`),
+      );
+    }
+  }
+
+  // ---- active milestone (§2.9)
+  const activeMilestone = pickActiveMilestone(milestones, mStatus, block, rank);
+
+  const planIssues: PlanIssue[] = issues.map((iss, i) => ({
+    id: iss.id,
+    milestone: iss.milestone,
+    status: status[i],
+    wave: waveOf[i] < 0 ? 0 : waveOf[i],
+    priority: iss.priority,
+    profile: iss.profile,
+    parallel_safe: iss.parallel_safe,
+    title: iss.title,
+    slug: iss.slug,
+    depends_on: iss.depends_on,
+    blocked_by: blockedBy[i],
+    dependents: dependents[i],
+    scope: iss.scope,
+    serves: iss.serves,
+    objective: iss.objective,
+    evidence_have: iss.covers.length,
+    evidence_need: iss.evidence_required.length,
+    started_at: iss.started_at,
+    verified_at: iss.verified_at,
+    completed_at: iss.completed_at,
+  }));
+
+  const planMilestones: PlanMilestone[] = milestones.map((ms, m) => ({
+    id: ms.id,
+    status: mStatus[m],
+    order: ms.order,
+    priority: ms.priority,
+    title: ms.title,
+    slug: ms.slug,
+    version: ms.version,
+    rank: rank[m],
+    depends_on: mDependsOn[m],
+    blocked_by: block[m],
+    dependents: mDependents[m],
+    claims: ms.claims,
+    counts: counts[m],
+    issues: members[m].map((i) => issues[i].id),
+    outcome: ms.outcome,
+  }));
+
+  return {
+    project: { ...records.project, active_milestone: activeMilestone },
+    statuses: { issue: [...ISSUE_STATUSES], milestone: [...MILESTONE_STATUSES] },
+    milestones: planMilestones,
+    issues: planIssues,
+    waves,
+    edges,
+    milestone_edges: milestoneEdges,
+    findings: [
+      ...records.loadFindings,
+      ...phaseA,
+      ...phaseB,
+      ...phaseC,
+      ...phaseD,
+      ...phaseE,
+      ...phaseF,
+      ...phaseG,
+      ...phaseH,
+      ...phaseI,
+      ...phaseJ,
+      ...phaseK,
+    ],
+  };
+}
+
+/** §2.9: an unblocked ACTIVE milestone first, else any unblocked unfinished one; lowest rank·10⁶+order. */
+function pickActiveMilestone(
+  milestones: readonly MilestoneRecord[],
+  status: readonly MilestoneStatus[],
+  block: readonly string[][],
+  rank: readonly number[],
+): string {
+  for (const onlyActive of [true, false]) {
+    let best = -1;
+    let bestKey = 0;
+    for (let m = 0; m < milestones.length; m++) {
+      const s = status[m];
+      if (s === "DONE" || s === "CANCELLED" || block[m].length > 0) continue;
+      if (onlyActive && s !== "ACTIVE") continue;
+      const key = rank[m] * 1_000_000 + milestones[m].order;
+      if (best < 0 || key < bestKey) {
+        best = m;
+        bestKey = key;
+      }
+    }
+    if (best >= 0) return milestones[best].id;
+  }
+  return "";
+}

@@ -1,0 +1,187 @@
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "./constants";
+import {
+  EMPTY_HEADER,
+  headerFromMap,
+  issueFromMap,
+  milestoneFromMap,
+  scalar,
+  unknownKeys,
+  type IssueRecord,
+  type MilestoneRecord,
+  type PlanRecords,
+  type ProjectHeader,
+  type RecordKind,
+} from "./records";
+import type { PlanFinding } from "./shapes";
+import { compareBytes } from "./text";
+import { parseYaml, type YamlMap, type YamlProblem } from "./yaml";
+
+/** One file's outcome: its parsed mapping, or why it cannot be read. */
+type Parsed = { ok: true; map: YamlMap } | { ok: false; reason: string };
+
+/**
+ * Keeps parsed files between loads, keyed by path, size, modification time and inode, so a
+ * long-running server re-reads only what changed. Derived answers are never kept.
+ */
+export class RecordCache {
+  private entries = new Map<string, { key: string; parsed: Parsed }>();
+
+  get(path: string, key: string): Parsed | undefined {
+    const hit = this.entries.get(path);
+    return hit && hit.key === key ? hit.parsed : undefined;
+  }
+
+  set(path: string, key: string, parsed: Parsed): void {
+    this.entries.set(path, { key, parsed });
+  }
+
+  /** Forget files that no longer exist. */
+  retain(paths: Set<string>): void {
+    for (const p of this.entries.keys()) if (!paths.has(p)) this.entries.delete(p);
+  }
+}
+
+function describe(problem: YamlProblem): string {
+  const at = problem.line !== undefined ? ` at line ${problem.line}, column ${problem.column}` : "";
+  return `does not parse${at}: ${problem.reason}${problem.hint ? ` (${problem.hint})` : ""}`;
+}
+
+function parseFile(text: string): Parsed {
+  const result = parseYaml(text);
+  if (!result.ok) return { ok: false, reason: describe(result.problem) };
+  const value = result.value;
+  if (!(value instanceof Map)) {
+    const what = value === null ? "is empty" : Array.isArray(value) ? "is a list" : "is a single scalar";
+    return { ok: false, reason: `${what}; a record is a YAML mapping of keys to values` };
+  }
+  return { ok: true, map: value };
+}
+
+function listYaml(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.endsWith(".yaml") && n.length > 5).sort(compareBytes);
+}
+
+interface FileSource {
+  read(path: string): Parsed | undefined;
+}
+
+/** Reads files from disk, through the cache when one is given. */
+function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
+  return {
+    read(path) {
+      try {
+        if (!cache) return parseFile(readFileSync(path, "utf8"));
+        const st = statSync(path, { bigint: true });
+        const key = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+        seen?.add(path);
+        const hit = cache.get(path, key);
+        if (hit) return hit;
+        const parsed = parseFile(readFileSync(path, "utf8"));
+        cache.set(path, key, parsed);
+        return parsed;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // A file removed between listing and reading is simply no longer part of the plan.
+        if (code === "ENOENT") return undefined;
+        return { ok: false, reason: `cannot be read (${code ?? String(error)})` };
+      }
+    },
+  };
+}
+
+function unreadable(subject: string, file: string, reason: string): PlanFinding {
+  return { level: "FAIL", code: "unreadable_record", subject, message: `${file} ${reason}` };
+}
+
+function schemaFinding(subject: string, keys: string[]): PlanFinding {
+  return { level: "FAIL", code: "schema", subject, message: `unknown keys: ${keys.join(" ")}` };
+}
+
+/**
+ * Load `<repo>/.ai/repo/project/`: the header, the milestones and the issues, each folder in byte
+ * order of file name. A file that cannot be read becomes a finding naming it; nothing else is lost.
+ * No project folder is an empty plan.
+ */
+export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
+  const seen = cache ? new Set<string>() : undefined;
+  const source = fileSource(cache, seen);
+  const loadFindings: PlanFinding[] = [];
+
+  const check = (kind: RecordKind, subject: string, map: YamlMap): void => {
+    const keys = unknownKeys(kind, map);
+    if (keys.length > 0) loadFindings.push(schemaFinding(subject, keys));
+  };
+
+  let project: ProjectHeader = EMPTY_HEADER;
+  const projectPath = join(repo, PROJECT_FILE);
+  const header = source.read(projectPath);
+  if (header) {
+    if (header.ok) {
+      project = headerFromMap(header.map);
+      check("project", "PROJECT", header.map);
+    } else {
+      loadFindings.push(unreadable("PROJECT", PROJECT_FILE, header.reason));
+    }
+  }
+
+  const milestones: MilestoneRecord[] = [];
+  const milestoneIds = new Set<string>();
+  for (const name of listYaml(join(repo, MILESTONES_DIR))) {
+    const id = name.slice(0, -5);
+    const rel = `${MILESTONES_DIR}/${name}`;
+    const parsed = source.read(join(repo, rel));
+    if (!parsed) continue;
+    if (!parsed.ok) {
+      loadFindings.push(unreadable(id, rel, parsed.reason));
+      continue;
+    }
+    const problem = idProblem(id, parsed.map);
+    if (problem) {
+      loadFindings.push(unreadable(id, rel, problem));
+      continue;
+    }
+    check("milestone", id, parsed.map);
+    milestones.push(milestoneFromMap(id, parsed.map));
+    milestoneIds.add(id);
+  }
+
+  const issues: IssueRecord[] = [];
+  for (const name of listYaml(join(repo, ISSUES_DIR))) {
+    const id = name.slice(0, -5);
+    const rel = `${ISSUES_DIR}/${name}`;
+    const parsed = source.read(join(repo, rel));
+    if (!parsed) continue;
+    if (!parsed.ok) {
+      loadFindings.push(unreadable(id, rel, parsed.reason));
+      continue;
+    }
+    let problem = idProblem(id, parsed.map);
+    if (!problem && milestoneIds.has(id)) {
+      problem = `reuses the id of milestone ${id}; an id names one record, so rename the issue file and its id`;
+    }
+    if (problem) {
+      loadFindings.push(unreadable(id, rel, problem));
+      continue;
+    }
+    check("issue", id, parsed.map);
+    issues.push(issueFromMap(id, parsed.map));
+  }
+
+  if (cache && seen) cache.retain(seen);
+  return { project, milestones, issues, loadFindings };
+}
+
+function idProblem(fileId: string, map: YamlMap): string | undefined {
+  const declared = scalar(map.get("id"));
+  if (declared === fileId) return undefined;
+  if (!map.has("id") || declared === "") return `declares no id; its file name says ${fileId}`;
+  return `declares id '${declared}' but its file name says ${fileId}`;
+}

@@ -1,0 +1,124 @@
+import { invalidInput, notFound } from "../errors";
+import { countStatuses } from "./derive";
+import { pickNextIssue } from "./next-issue";
+import { deriveRoadmap } from "./roadmap";
+import type {
+  Plan,
+  PlanIssueList,
+  PlanNextIssue,
+  PlanRecord,
+  PlanRoadmap,
+  PlanStatusReport,
+  PlanValidation,
+  PlanWaveReport,
+} from "./shapes";
+
+// The read capabilities of §7 as plain functions over a derived plan. Output field order is the
+// contract's: callers serialise these objects as they are.
+
+export interface MilestoneFilter {
+  milestone?: string;
+}
+
+export interface IssueFilter {
+  milestone?: string;
+  status?: string;
+  wave?: number;
+}
+
+export function planModel(plan: Plan): Plan {
+  return plan;
+}
+
+export function planStatus(plan: Plan, input: MilestoneFilter = {}): PlanStatusReport {
+  const only = input.milestone;
+  if (only !== undefined && !plan.milestones.some((m) => m.id === only)) {
+    throw notFound(`no milestone '${only}'`);
+  }
+  const counts = countStatuses(plan.issues.filter((i) => only === undefined || i.milestone === only).map((i) => i.status));
+  const next = pickNextIssue(plan, only);
+  return {
+    project: plan.project,
+    statuses: plan.statuses,
+    milestones: plan.milestones
+      .filter((m) => only === undefined || m.id === only)
+      .map((m) => ({ id: m.id, status: m.status, title: m.title, counts: m.counts })),
+    ...(next ? { next_ready: next } : {}),
+    counts,
+  };
+}
+
+export function planIssues(plan: Plan, input: IssueFilter = {}): PlanIssueList {
+  const { milestone, status, wave } = input;
+  if (status !== undefined && !plan.statuses.issue.includes(status)) {
+    throw invalidInput(`'${status}' is not an issue status; the vocabulary is ${plan.statuses.issue.join(", ")}`);
+  }
+  const issues = plan.issues.filter(
+    (i) =>
+      (milestone === undefined || i.milestone === milestone) &&
+      (status === undefined || i.status === status) &&
+      (wave === undefined || i.wave === wave),
+  );
+  return { issues, total: issues.length, statuses: plan.statuses };
+}
+
+export function planWaves(plan: Plan, input: MilestoneFilter = {}): PlanWaveReport {
+  const only = input.milestone;
+  const byId = new Map(plan.issues.map((i) => [i.id, i]));
+  const waves = plan.waves
+    .map((w) => ({
+      wave: w.wave,
+      issues: w.issues.map((id) => byId.get(id)!).filter((i) => only === undefined || i.milestone === only),
+    }))
+    .filter((w) => w.issues.length > 0);
+  return { waves, serialised_by_scope: plan.findings.filter((f) => f.code === "scope_conflict") };
+}
+
+export const NOTHING_READY = "no issue is READY; every one of them waits on a dependency or on its milestone's gate";
+export const NOTHING_DECLARED = "the plan declares no issue to hand out";
+
+export function planNext(plan: Plan, input: MilestoneFilter = {}): PlanNextIssue {
+  const issue = pickNextIssue(plan, input.milestone);
+  const active = input.milestone ?? plan.project.active_milestone;
+  if (issue) return { issue, active_milestone: active };
+  const declared = plan.issues.some((i) => input.milestone === undefined || i.milestone === input.milestone);
+  return { active_milestone: active, reason: declared ? NOTHING_READY : NOTHING_DECLARED };
+}
+
+export function planRoadmap(plan: Plan): PlanRoadmap {
+  return deriveRoadmap(plan);
+}
+
+export function planValidate(plan: Plan): PlanValidation {
+  let failures = 0;
+  let warnings = 0;
+  for (const f of plan.findings) {
+    if (f.level === "FAIL") failures++;
+    else warnings++;
+  }
+  return {
+    valid: failures === 0,
+    milestones: plan.milestones.length,
+    issues: plan.issues.length,
+    failures,
+    warnings,
+    findings: plan.findings,
+  };
+}
+
+export function planRecord(plan: Plan, input: { id: string }): PlanRecord {
+  const milestone = plan.milestones.find((m) => m.id === input.id);
+  if (milestone) {
+    return { milestone, issues: plan.issues.filter((i) => i.milestone === milestone.id) };
+  }
+  const byId = new Map(plan.issues.map((i) => [i.id, i]));
+  const issue = byId.get(input.id);
+  if (issue) {
+    const depends_on = issue.depends_on.flatMap((d) => {
+      const dep = byId.get(d);
+      return dep ? [dep] : [];
+    });
+    return { issue, depends_on };
+  }
+  throw notFound(`no milestone or issue '${input.id}'`);
+}

@@ -1,0 +1,194 @@
+import { ISSUE_ALLOWED_KEYS, MILESTONE_ALLOWED_KEYS, PROJECT_ALLOWED_KEYS } from "./allowlists";
+import type { PlanFinding } from "./shapes";
+import type { YamlMap, YamlValue } from "./yaml";
+
+/** The project header as the derivation reads it (§1.3). */
+export interface ProjectHeader {
+  name: string;
+  repository: string;
+  default_branch: string;
+}
+
+/** One issue record, text-normalised (§1.2, §1.5). Identity is the file name. */
+export interface IssueRecord {
+  id: string;
+  milestone: string;
+  title: string;
+  slug: string;
+  priority: string;
+  profile: string;
+  objective: string;
+  parallel_safe: boolean;
+  cancelled: boolean;
+  depends_on: string[];
+  scope: string[];
+  serves: string[];
+  acceptance_count: number;
+  validation_count: number;
+  evidence_required: string[];
+  /** `covers` of every evidence entry that has one, in file order, duplicates kept. */
+  covers: string[];
+  started_at: string;
+  verified_at: string;
+  completed_at: string;
+  started_event: string;
+  verified_event: string;
+  completed_event: string;
+  unsealed_stamps: string[];
+}
+
+/** One milestone record, text-normalised (§1.4). */
+export interface MilestoneRecord {
+  id: string;
+  title: string;
+  slug: string;
+  order: number;
+  priority: string;
+  version: string;
+  cancelled: boolean;
+  superseded_by: string;
+  outcome: string;
+  evidence_required: string[];
+  depends_on: string[];
+  claims: string[];
+  covers: string[];
+}
+
+/** Everything the loader hands the derivation. */
+export interface PlanRecords {
+  project: ProjectHeader;
+  milestones: MilestoneRecord[];
+  issues: IssueRecord[];
+  /** `unreadable_record` and `schema` findings, in load order. */
+  loadFindings: PlanFinding[];
+}
+
+export type RecordKind = "project" | "milestone" | "issue";
+
+export const EMPTY_HEADER: ProjectHeader = { name: "", repository: "", default_branch: "" };
+
+/** A scalar's text; a missing key, null or a collection reads as "". */
+export function scalar(value: YamlValue | undefined): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** A list field: null or missing is empty; any scalar (even "") is a one-item list. */
+export function list(value: YamlValue | undefined): string[] {
+  if (value === undefined || value === null) return [];
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) {
+    const out = new Array<string>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = scalar(value[i]);
+    return out;
+  }
+  return [];
+}
+
+function count(value: YamlValue | undefined): number {
+  if (value === undefined || value === null) return 0;
+  return Array.isArray(value) ? value.length : 1;
+}
+
+/** Evidence "have" tokens: the `covers` of every entry that has the key (§1.2). */
+function coversOf(value: YamlValue | undefined): string[] {
+  const out: string[] = [];
+  if (!Array.isArray(value)) return out;
+  for (const entry of value) {
+    if (entry instanceof Map && entry.has("covers")) out.push(scalar(entry.get("covers")));
+  }
+  return out;
+}
+
+/** `order`: a trimmed signed integer, anything else 0 (Rust `order_of`). */
+export function parseOrder(text: string): number {
+  const t = text.trim();
+  if (!/^[+-]?[0-9]+$/.test(t)) return 0;
+  const n = BigInt(t);
+  if (n > 9223372036854775807n || n < -9223372036854775808n) return 0;
+  return Number(n);
+}
+
+export function issueFromMap(id: string, m: YamlMap): IssueRecord {
+  return {
+    id,
+    milestone: scalar(m.get("milestone")),
+    title: scalar(m.get("title")).replace(/\t/g, " "),
+    slug: scalar(m.get("slug")),
+    priority: scalar(m.get("priority")),
+    profile: scalar(m.get("profile")),
+    objective: scalar(m.get("objective")),
+    parallel_safe: scalar(m.get("parallel_safe")) !== "false",
+    cancelled: scalar(m.get("cancelled")) === "true",
+    depends_on: list(m.get("depends_on")),
+    scope: list(m.get("scope")),
+    serves: list(m.get("serves")),
+    acceptance_count: count(m.get("acceptance_criteria")),
+    validation_count: count(m.get("validation")),
+    evidence_required: list(m.get("evidence_required")),
+    covers: coversOf(m.get("evidence")),
+    started_at: scalar(m.get("started_at")),
+    verified_at: scalar(m.get("verified_at")),
+    completed_at: scalar(m.get("completed_at")),
+    started_event: scalar(m.get("started_event")),
+    verified_event: scalar(m.get("verified_event")),
+    completed_event: scalar(m.get("completed_event")),
+    unsealed_stamps: list(m.get("unsealed_stamps")),
+  };
+}
+
+export function milestoneFromMap(id: string, m: YamlMap): MilestoneRecord {
+  return {
+    id,
+    title: scalar(m.get("title")).replace(/\t/g, " "),
+    slug: scalar(m.get("slug")),
+    order: parseOrder(scalar(m.get("order"))),
+    priority: scalar(m.get("priority")),
+    version: scalar(m.get("version")),
+    cancelled: scalar(m.get("cancelled")) === "true",
+    superseded_by: scalar(m.get("superseded_by")),
+    outcome: scalar(m.get("outcome")),
+    evidence_required: list(m.get("evidence_required")),
+    depends_on: list(m.get("depends_on")),
+    claims: list(m.get("claims")),
+    covers: coversOf(m.get("evidence")),
+  };
+}
+
+export function headerFromMap(m: YamlMap): ProjectHeader {
+  return {
+    name: scalar(m.get("name")),
+    repository: scalar(m.get("repository")),
+    default_branch: scalar(m.get("default_branch")),
+  };
+}
+
+/**
+ * Flattened keys in file order (`scope.0`, `evidence.1.covers`). An empty list or mapping gives
+ * no key; a scalar or null gives its own.
+ */
+export function flattenKeys(value: YamlValue, prefix = "", out: string[] = []): string[] {
+  if (value instanceof Map) {
+    for (const [k, v] of value) flattenKeys(v, prefix === "" ? k : `${prefix}.${k}`, out);
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) flattenKeys(value[i], `${prefix}.${i}`, out);
+  } else {
+    out.push(prefix);
+  }
+  return out;
+}
+
+const ALLOWED: Record<RecordKind, RegExp> = {
+  project: combine(PROJECT_ALLOWED_KEYS),
+  milestone: combine(MILESTONE_ALLOWED_KEYS),
+  issue: combine(ISSUE_ALLOWED_KEYS),
+};
+
+function combine(patterns: readonly string[]): RegExp {
+  return new RegExp(patterns.map((p) => `(?:${p})`).join("|"));
+}
+
+/** Flattened keys of a record that its kind's allowlist does not admit, in file order. */
+export function unknownKeys(kind: RecordKind, record: YamlMap): string[] {
+  const allowed = ALLOWED[kind];
+  return flattenKeys(record).filter((k) => !allowed.test(k));
+}

@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: { "@": fileURLToPath(new URL("./", import.meta.url)) },
+  },
+  test: {
+    environment: "node",
+    include: ["lib/**/*.test.{ts,tsx}", "tests/**/*.test.{ts,tsx}"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
