@@ -1,0 +1,28 @@
+// The event vocabulary the ledger accepts from Cockpit: each plan event and the payload keys it
+// must carry beyond the envelope (ts, event, head, branch, by). A line that does not fit is refused
+// before anything is written.
+export const PLAN_EVENTS: Readonly<Record<string, readonly string[]>> = {
+  plan_start: ["issue"],
+  plan_verify: ["issue"],
+  plan_done: ["issue"],
+  plan_evidence: ["issue", "covers", "type"],
+  /** Pre-seal stamps admitted by `cockpit plan adopt` (listed in `unsealed_stamps`). */
+  plan_adopt: ["issue", "stamps"],
+};
+
+export const ENVELOPE_KEYS = ["ts", "event", "head", "branch", "by", "session"] as const;
+
+/** Why a ledger line may not be written, or undefined when it may. */
+export function eventProblem(event: string, payload: Readonly<Record<string, string>>): string | undefined {
+  const required = PLAN_EVENTS[event];
+  if (!required) {
+    return `unregistered event '${event}'; declare it in lib/plan/events.ts or use one of: ${Object.keys(PLAN_EVENTS).join(", ")}`;
+  }
+  for (const k of required) {
+    if (!(k in payload)) return `event '${event}' is missing the required field '${k}'`;
+  }
+  for (const k of Object.keys(payload)) {
+    if ((ENVELOPE_KEYS as readonly string[]).includes(k)) return `event '${event}' repeats the envelope key '${k}' in its payload`;
+  }
+  return undefined;
+}

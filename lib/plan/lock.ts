@@ -1,0 +1,163 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { dirname, join } from "node:path";
+
+/** The one lock a repository's plan writers share. */
+export const LOCK_FILE = ".ai/local/state/plan.lock";
+
+/** How long a writer waits for the lock before it gives up (at least a minute). */
+export function lockWaitMs(): number {
+  const fromEnv = Number(process.env.COCKPIT_LOCK_WAIT_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 60_000;
+}
+
+/** A lock older than this is taken over even if its pid looks alive (pids are reused). */
+const STALE_AFTER_MS = 10 * 60_000;
+
+interface Holder {
+  pid: number;
+  host: string;
+  since: string;
+  by: string;
+  nonce: string;
+}
+
+export class LockBusyError extends Error {
+  constructor(readonly holder: Holder | undefined, waitedMs: number) {
+    super(
+      holder
+        ? `the repository is busy: ${holder.by} (pid ${holder.pid} on ${holder.host}) has held the plan lock since ${holder.since}; waited ${Math.round(waitedMs / 1000)} s`
+        : `the repository is busy: another writer holds the plan lock; waited ${Math.round(waitedMs / 1000)} s`,
+    );
+    this.name = "LockBusyError";
+  }
+}
+
+function readHolder(path: string): Holder | undefined {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Holder;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function isStale(path: string, holder: Holder | undefined): boolean {
+  let age: number;
+  try {
+    age = Date.now() - statSync(path).mtimeMs;
+  } catch {
+    return false;
+  }
+  if (!holder) return age > 5_000; // a lock file left half-written by a crash
+  if (age > STALE_AFTER_MS) return true;
+  return holder.host === hostname() && !isAlive(holder.pid);
+}
+
+function tryCreate(path: string, holder: Holder): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    writeSync(fd, JSON.stringify(holder));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+/**
+ * Remove a stale lock without ever removing a live one: the breaker is itself an exclusive file,
+ * and the lock is removed only if it still carries the nonce that was judged stale.
+ */
+function breakStale(path: string, stale: Holder | undefined): void {
+  const breaker = `${path}.breaker`;
+  const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), by: "breaker", nonce: randomBytes(8).toString("hex") };
+  if (!tryCreate(breaker, me)) {
+    if (isStale(breaker, readHolder(breaker))) {
+      try {
+        unlinkSync(breaker);
+      } catch {
+        /* another waiter removed it */
+      }
+    }
+    return;
+  }
+  try {
+    const now = readHolder(path);
+    if ((now?.nonce ?? "") === (stale?.nonce ?? "")) {
+      const aside = `${path}.stale.${me.nonce}`;
+      renameSync(path, aside);
+      unlinkSync(aside);
+    }
+  } catch {
+    /* the lock went away on its own */
+  } finally {
+    unlinkSync(breaker);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// Writers inside one process queue here first, so the file lock is contended only across processes.
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Run `fn` holding the repository's plan lock: derive, guard, write and ledger append happen
+ * inside it. A stale lock left by a dead process is recovered; a wait past `lockWaitMs()` throws
+ * `LockBusyError` naming the holder.
+ */
+export async function withPlanLock<T>(repo: string, by: string, fn: () => T | Promise<T>): Promise<T> {
+  const key = join(repo, LOCK_FILE);
+  const previous = queues.get(key) ?? Promise.resolve();
+  let release!: () => void;
+  const mine = new Promise<void>((r) => (release = r));
+  const tail = previous.then(() => mine);
+  queues.set(key, tail);
+  try {
+    await previous.catch(() => undefined);
+    return await holdFileLock(key, by, fn);
+  } finally {
+    release();
+    if (queues.get(key) === tail) queues.delete(key);
+  }
+}
+
+async function holdFileLock<T>(path: string, by: string, fn: () => T | Promise<T>): Promise<T> {
+  mkdirSync(dirname(path), { recursive: true });
+  const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), by, nonce: randomBytes(8).toString("hex") };
+  const started = Date.now();
+  const limit = lockWaitMs();
+  let pause = 2;
+  while (!tryCreate(path, { ...me, since: new Date().toISOString() })) {
+    const holder = readHolder(path);
+    if (isStale(path, holder)) {
+      breakStale(path, holder);
+      continue;
+    }
+    const waited = Date.now() - started;
+    if (waited >= limit) throw new LockBusyError(holder, waited);
+    await sleep(pause + Math.random() * pause);
+    pause = Math.min(pause * 2, 50);
+  }
+  try {
+    return await fn();
+  } finally {
+    const holder = readHolder(path);
+    if (holder?.nonce === me.nonce) unlinkSync(path);
+  }
+}

@@ -1,0 +1,309 @@
+import { join } from "node:path";
+import { CapabilityError, invalidInput, notFound, refused } from "../errors";
+import { COCKPIT_VERSION } from "../version";
+import { ISSUES_DIR, MILESTONES_DIR, SEALED_FROM } from "./constants";
+import { derivePlan } from "./derive";
+import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "./edit";
+import { checkEvent, appendLedger, envelope } from "./ledger";
+import { loadRecords } from "./load";
+import { LockBusyError, withPlanLock } from "./lock";
+import { priorityRank, pickNextIssue } from "./next-issue";
+import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
+import type { PlanRecords } from "./records";
+import { MOVES, sealOf, type Move } from "./seal";
+import type { Plan, PlanIssue } from "./shapes";
+import { compareBytes } from "./text";
+import { idProblem, readRecordFile, writeFileAtomic } from "./write";
+
+/** What one transition did (§6.5): `from` and `to` are both derived, before and after the write. */
+export interface TransitionResult {
+  issue: string;
+  transition: Move;
+  from: string;
+  to: string;
+  field: string;
+  at: string;
+  event: string;
+  next_ready?: string;
+}
+
+export interface EvidenceInput {
+  record: string;
+  covers: string;
+  type: string;
+  command?: string;
+  artifact?: string;
+  result?: string;
+}
+
+export interface EvidenceResult {
+  record: string;
+  covers: string;
+  event: string;
+  at: string;
+  evidence_have: number;
+  evidence_need: number;
+}
+
+export interface AdoptResult {
+  adopted: { issue: string; stamps: string[] }[];
+  records: number;
+  stamps: number;
+  dry_run: boolean;
+}
+
+export const EVIDENCE_TYPES = ["test", "build", "ci", "artifact", "manual"] as const;
+
+export interface WriteOptions {
+  /** The clock, for tests; UTC seconds `YYYY-MM-DDTHH:MM:SSZ`. */
+  now?: () => string;
+  /** Who writes, for the ledger's `by` (default `cockpit/<version>`). */
+  by?: string;
+}
+
+/** Now, as a stamp: UTC, second precision. */
+export function stampNow(): string {
+  return new Date().toISOString().slice(0, 19) + "Z";
+}
+
+const by = (o: WriteOptions) => o.by ?? `cockpit/${COCKPIT_VERSION}`;
+
+/** Hold the plan lock, mapping a wait that runs out to a refusal that names the holder. */
+async function locked<T>(repo: string, o: WriteOptions, fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await withPlanLock(repo, by(o), fn);
+  } catch (error) {
+    if (error instanceof LockBusyError) throw refused(error.message);
+    throw error;
+  }
+}
+
+function checkId(id: string): void {
+  const problem = idProblem(id);
+  if (problem) throw invalidInput(problem);
+}
+
+function findIssue(plan: Plan, id: string): PlanIssue {
+  const issue = plan.issues.find((i) => i.id === id);
+  if (!issue) throw notFound(`no issue '${id}'; plan.issues lists every one`);
+  return issue;
+}
+
+/** The derived plan as it would be with one issue's record changed in memory (`Plan::after`). */
+function planAfter(records: PlanRecords, id: string, move: Move, at: string): Plan {
+  const { field, seal, event } = MOVES[move];
+  return derivePlan({
+    ...records,
+    issues: records.issues.map((r) => (r.id === id ? { ...r, [field]: at, [seal]: sealOf(event, id, at) } : r)),
+  });
+}
+
+/** The guards of §6.2, first failure wins; undefined when the move is allowed. */
+export function guardMove(plan: Plan, records: PlanRecords, issue: PlanIssue, move: Move, at = stampNow()): string | undefined {
+  const id = issue.id;
+  if (move === "start") {
+    if (issue.status === "READY") return undefined;
+    const waiting = issue.blocked_by.length ? ` (waiting on ${issue.blocked_by.join(" ")})` : "";
+    return `${id} is ${issue.status}, not READY${waiting}`;
+  }
+  if (move === "verify") {
+    if (issue.status === "ACTIVE" || issue.status === "VERIFY") return undefined;
+    return `${id} is ${issue.status}; only an ACTIVE issue can move to VERIFY`;
+  }
+  if (issue.blocked_by.length > 0) return `${id} cannot be DONE while ${issue.blocked_by.join(" ")} is not DONE`;
+  if (issue.status !== "ACTIVE" && issue.status !== "VERIFY") {
+    return `${id} is ${issue.status}; only an ACTIVE or VERIFY issue can move to DONE`;
+  }
+  const after = planAfter(records, id, "done", at).issues.find((i) => i.id === id);
+  if (after?.status !== "DONE") {
+    return `${id} has evidence for ${issue.evidence_have} of ${issue.evidence_need} requirement(s) (run: majordomus plan evidence ${id} --covers <token> ...)`;
+  }
+  return undefined;
+}
+
+/** Stamp, seal and `updated_at` in one write, then the ledger line; inside the lock. */
+function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: Move, o: WriteOptions): TransitionResult {
+  const plan = derivePlan(records);
+  const at = (o.now ?? stampNow)();
+  const problem = guardMove(plan, records, issue, move, at);
+  if (problem) throw refused(problem);
+  const file = readIssueFile(repo, issue.id);
+  const { field, seal, event } = MOVES[move];
+  const payload = { issue: issue.id };
+  checkEvent(event, payload);
+  const text = setFields(file.text, [
+    [field, at],
+    [seal, sealOf(event, issue.id, at)],
+    ["updated_at", at],
+  ]);
+  writeFileAtomic(file.path, text);
+  appendLedgerOrReport(repo, { ...envelope(repo, at, by(o)), event, payload });
+  const after = derivePlan(loadRecords(repo));
+  const next = pickNextIssue(after);
+  return {
+    issue: issue.id,
+    transition: move,
+    from: issue.status,
+    to: after.issues.find((i) => i.id === issue.id)?.status ?? "",
+    field,
+    at,
+    event,
+    ...(next ? { next_ready: next.id } : {}),
+  };
+}
+
+function appendLedgerOrReport(repo: string, line: Parameters<typeof appendLedger>[1]): void {
+  try {
+    appendLedger(repo, line);
+  } catch (error) {
+    throw refused(
+      `the record was written but its ledger line was not (${error instanceof Error ? error.message : String(error)}); the stamp and its seal stand`,
+    );
+  }
+}
+
+function readIssueFile(repo: string, id: string): { path: string; text: string } {
+  let file;
+  try {
+    file = readRecordFile(join(repo, ISSUES_DIR), id);
+  } catch (error) {
+    throw refused(error instanceof Error ? error.message : String(error));
+  }
+  if (!file) throw notFound(`issue '${id}' is in the plan but ${ISSUES_DIR}/${id}.yaml cannot be found`);
+  return file;
+}
+
+/** Move one issue: `start`, `verify` or `done` (§6). A refusal writes nothing. */
+export async function transition(repo: string, id: string, move: Move, o: WriteOptions = {}): Promise<TransitionResult> {
+  checkId(id);
+  if (!(move in MOVES)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
+  return locked(repo, o, () => {
+    const records = loadRecords(repo);
+    const issue = findIssue(derivePlan(records), id);
+    return applyMove(repo, records, issue, move, o);
+  });
+}
+
+/**
+ * Start the next ready issue in one locked step: the §3.5 choice, or with a milestone only issues
+ * of it. Two callers at once get two different issues.
+ */
+export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}): Promise<TransitionResult> {
+  return locked(repo, o, () => {
+    const records = loadRecords(repo);
+    const plan = derivePlan(records);
+    let issue: PlanIssue | undefined;
+    if (milestone === undefined) {
+      issue = pickNextIssue(plan);
+      if (!issue) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
+    } else {
+      if (!plan.milestones.some((m) => m.id === milestone)) throw notFound(`no milestone '${milestone}'`);
+      const candidates = plan.issues.filter((i) => i.milestone === milestone);
+      issue = candidates
+        .filter((i) => i.status === "READY")
+        .sort((a, b) => a.wave - b.wave || priorityRank(a.priority) - priorityRank(b.priority) || compareBytes(a.id, b.id))[0];
+      if (!issue) throw refused(candidates.length ? NOTHING_READY : NOTHING_DECLARED);
+    }
+    return applyMove(repo, records, issue, "start", o);
+  });
+}
+
+/** Record evidence on an issue or a milestone (§6.6), appended at the end of its evidence block. */
+export async function recordEvidence(repo: string, input: EvidenceInput, o: WriteOptions = {}): Promise<EvidenceResult> {
+  checkId(input.record);
+  if (!(EVIDENCE_TYPES as readonly string[]).includes(input.type)) {
+    throw invalidInput(`'${input.type}' is not an evidence type; the types are ${EVIDENCE_TYPES.join(", ")}`);
+  }
+  if (input.command === undefined && input.artifact === undefined) {
+    throw invalidInput("evidence names the command that proves it or the artifact it produced; narrative is not evidence");
+  }
+  if (input.covers.trim() === "") throw invalidInput("covers names the required token this evidence proves");
+  return locked(repo, o, () => {
+    const records = loadRecords(repo);
+    const issue = records.issues.find((r) => r.id === input.record);
+    const milestone = issue ? undefined : records.milestones.find((r) => r.id === input.record);
+    const record = issue ?? milestone;
+    if (!record) throw notFound(`no milestone or issue '${input.record}'`);
+    if (!record.evidence_required.includes(input.covers)) {
+      throw refused(`${record.id} does not require evidence '${input.covers}' (declared: ${record.evidence_required.join(",")})`);
+    }
+    let file;
+    try {
+      file = readRecordFile(join(repo, issue ? ISSUES_DIR : MILESTONES_DIR), record.id);
+    } catch (error) {
+      throw refused(error instanceof Error ? error.message : String(error));
+    }
+    if (!file) throw notFound(`no file for '${record.id}'`);
+    const at = (o.now ?? stampNow)();
+    const env = envelope(repo, at, by(o));
+    const payload = { issue: record.id, covers: input.covers, type: input.type };
+    checkEvent("plan_evidence", payload);
+    let text: string;
+    try {
+      text = appendToBlockList(
+        file.text,
+        "evidence",
+        evidenceLines({ ...input, commit: env.head, recorded_at: at }),
+      );
+    } catch (error) {
+      throw refused(`${record.id}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    writeFileAtomic(file.path, setField(text, "updated_at", at));
+    appendLedgerOrReport(repo, { ...env, event: "plan_evidence", payload });
+    const after = loadRecords(repo);
+    const now = (issue ? after.issues : after.milestones).find((r) => r.id === record.id) ?? record;
+    return {
+      record: record.id,
+      covers: input.covers,
+      event: "plan_evidence",
+      at,
+      evidence_have: now.covers.length,
+      evidence_need: now.evidence_required.length,
+    };
+  });
+}
+
+const CANONICAL_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+
+/**
+ * Admit a plan written before seals existed: list every unsealed stamp recorded before
+ * SEALED_FROM in its record's `unsealed_stamps`. Stamps at or after SEALED_FROM, and stamps whose
+ * seal is present but wrong, stay findings.
+ */
+export async function adoptLegacyStamps(repo: string, options: WriteOptions & { dryRun?: boolean } = {}): Promise<AdoptResult> {
+  return locked(repo, options, () => {
+    const records = loadRecords(repo);
+    const adopted: AdoptResult["adopted"] = [];
+    for (const r of [...records.issues].sort((a, b) => compareBytes(a.id, b.id))) {
+      const entries: string[] = [];
+      for (const move of ["start", "verify", "done"] as const) {
+        const { field, seal } = MOVES[move];
+        const stamp = r[field];
+        const entry = `${field} ${stamp}`;
+        if (stamp === "" || r[seal] !== "" || compareBytes(stamp, SEALED_FROM) >= 0) continue;
+        if (r.unsealed_stamps.includes(entry) || entries.includes(entry)) continue;
+        entries.push(entry);
+      }
+      if (entries.length === 0) continue;
+      adopted.push({ issue: r.id, stamps: entries });
+      if (options.dryRun) continue;
+      const file = readIssueFile(repo, r.id);
+      let text = file.text;
+      for (const entry of entries) {
+        const item = CANONICAL_STAMP.test(entry.slice(entry.indexOf(" ") + 1)) ? entry : yamlScalar(entry);
+        text = appendToBlockList(text, "unsealed_stamps", [item]);
+      }
+      const at = (options.now ?? stampNow)();
+      writeFileAtomic(file.path, text);
+      appendLedgerOrReport(repo, { ...envelope(repo, at, by(options)), event: "plan_adopt", payload: { issue: r.id, stamps: entries.join(", ") } });
+    }
+    return {
+      adopted,
+      records: adopted.length,
+      stamps: adopted.reduce((n, a) => n + a.stamps.length, 0),
+      dry_run: options.dryRun === true,
+    };
+  });
+}
+
+export { CapabilityError };

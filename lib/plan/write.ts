@@ -1,0 +1,74 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+
+/**
+ * Replace a file's bytes atomically: write a temporary file in the same folder, fsync it, rename it
+ * over the record, fsync the folder. A crash at any point leaves the old bytes or the new bytes.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  const dir = dirname(path);
+  // Not `.yaml`: a temporary file left by a crash is never read as a record.
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const fd = openSync(tmp, "wx", 0o644);
+  try {
+    writeSync(fd, text);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(tmp);
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    renameSync(tmp, path);
+  } catch (error) {
+    unlinkSync(tmp);
+    throw error;
+  }
+  try {
+    const dfd = openSync(dir, "r");
+    try {
+      fsyncSync(dfd);
+    } finally {
+      closeSync(dfd);
+    }
+  } catch {
+    /* some file systems cannot fsync a folder; the rename is still atomic */
+  }
+}
+
+/** Why an id cannot name a record file, or undefined when it can. */
+export function idProblem(id: string): string | undefined {
+  if (id === "") return "an id is not empty";
+  if (id.includes("/") || id.includes("\\")) return `'${id}' is not an id: an id names a file of the records folder, without path separators`;
+  if (id === "." || id === ".." || id.includes("..")) return `'${id}' is not an id: '..' may not appear in an id`;
+  if (isAbsolute(id)) return `'${id}' is not an id: it is an absolute path`;
+  if (/[\u0000-\u001f]/.test(id)) return `'${id.replace(/[\u0000-\u001f]/g, "?")}' is not an id: it holds a control character`;
+  if (id.startsWith(".")) return `'${id}' is not an id: it may not start with '.'`;
+  return undefined;
+}
+
+/**
+ * The record file `<folder>/<id>.yaml`, read, once the id is known to name a regular file inside
+ * the folder (a symlink that leaves the folder is refused). Undefined when there is no such file.
+ */
+export function readRecordFile(folder: string, id: string): { path: string; text: string } | undefined {
+  const path = join(folder, `${id}.yaml`);
+  let st;
+  try {
+    st = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (st.isSymbolicLink()) {
+    const target = realpathSync(path);
+    const rel = relative(realpathSync(folder), target);
+    if (rel.startsWith("..") || isAbsolute(rel) || rel.includes(sep)) {
+      throw new Error(`${id}.yaml is a link that leaves the records folder; it is not written through`);
+    }
+    return { path: target, text: readFileSync(target, "utf8") };
+  }
+  if (!st.isFile()) return undefined;
+  return { path, text: readFileSync(path, "utf8") };
+}
