@@ -6,7 +6,11 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 await build({
-  entryPoints: { cli: join(root, "lib/surfaces/cli-main.ts") },
+  entryPoints: {
+    cli: join(root, "lib/surfaces/cli-main.ts"),
+    mcp: join(root, "lib/surfaces/mcp-main.ts"),
+    serve: join(root, "lib/surfaces/serve-main.ts"),
+  },
   outdir: join(root, "dist"),
   bundle: true,
   platform: "node",

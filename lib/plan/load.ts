@@ -27,6 +27,8 @@ type Parsed = { ok: true; map: YamlMap } | { ok: false; reason: string };
  */
 export class RecordCache {
   private entries = new Map<string, { key: string; parsed: Parsed }>();
+  /** Changes whenever what the cache holds changes: a plan derived at one version is valid until the next. */
+  version = 0;
 
   get(path: string, key: string): Parsed | undefined {
     const hit = this.entries.get(path);
@@ -35,11 +37,17 @@ export class RecordCache {
 
   set(path: string, key: string, parsed: Parsed): void {
     this.entries.set(path, { key, parsed });
+    this.version++;
   }
 
   /** Forget files that no longer exist. */
   retain(paths: Set<string>): void {
-    for (const p of this.entries.keys()) if (!paths.has(p)) this.entries.delete(p);
+    for (const p of this.entries.keys()) {
+      if (!paths.has(p)) {
+        this.entries.delete(p);
+        this.version++;
+      }
+    }
   }
 }
 

@@ -1,0 +1,39 @@
+import type { z } from "zod";
+import type { RecordCache } from "../plan/load";
+import type { Plan } from "../plan/shapes";
+
+/** What a handler runs against: one repository, its plan derived from the files as they are now. */
+export interface CapabilityContext {
+  /** The repository root (the folder that holds `.ai/`). */
+  repo: string;
+  /** The plan as the files say now (parsed files may be cached, derived answers never outlive a change). */
+  plan(): Plan;
+  /** Who writes, for the ledger (`cockpit/<version>` unless a surface says otherwise). */
+  by?: string;
+}
+
+export type CapabilityKind = "query" | "command";
+
+/**
+ * One capability, declared once: every surface (HTTP, MCP, server action, command line) is a
+ * projection of this declaration.
+ */
+export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  id: string;
+  kind: CapabilityKind;
+  title: string;
+  /** For the caller, at most two sentences: an agent pays for every word. */
+  description: string;
+  /** Strict: unknown fields are refused. */
+  input: I;
+  output: O;
+  handler(ctx: CapabilityContext, input: z.infer<I>): z.infer<O> | Promise<z.infer<O>>;
+}
+
+export function defineCapability<I extends z.ZodType, O extends z.ZodType>(c: Capability<I, O>): Capability<I, O> {
+  return c;
+}
+
+export type AnyCapability = Capability<z.ZodType, z.ZodType>;
+
+export type { RecordCache };

@@ -1,0 +1,34 @@
+import type { AnyCapability } from "./capability";
+import { planClaimCapability } from "./plan-claim";
+import { planEvidenceCapability } from "./plan-evidence";
+import { planIssuesCapability } from "./plan-issues";
+import { planModelCapability } from "./plan-model";
+import { planNextCapability } from "./plan-next";
+import { planRecordCapability } from "./plan-record";
+import { planRoadmapCapability } from "./plan-roadmap";
+import { planStatusCapability } from "./plan-status";
+import { planTransitionCapability } from "./plan-transition";
+import { planValidateCapability } from "./plan-validate";
+import { planWavesCapability } from "./plan-waves";
+
+/** Every capability, in the order the surfaces list them. */
+export const capabilities: readonly AnyCapability[] = [
+  planModelCapability,
+  planStatusCapability,
+  planIssuesCapability,
+  planWavesCapability,
+  planNextCapability,
+  planRoadmapCapability,
+  planValidateCapability,
+  planRecordCapability,
+  planTransitionCapability,
+  planEvidenceCapability,
+  planClaimCapability,
+] as unknown as readonly AnyCapability[];
+
+export function findCapability(id: string): AnyCapability | undefined {
+  return capabilities.find((c) => c.id === id);
+}
+
+export * from "./capability";
+export * from "./projection";

@@ -1,0 +1,15 @@
+import { claim } from "../plan/transition";
+import { defineCapability } from "./capability";
+import { ClaimInput } from "./inputs";
+import { TransitionResultSchema } from "./outputs";
+
+export const planClaimCapability = defineCapability({
+  id: "plan.claim",
+  kind: "command",
+  title: "Take the next ready issue",
+  description:
+    "Start the next ready issue in one locked step, so two agents never get the same one; with a milestone, only its issues. Refused when nothing is ready.",
+  input: ClaimInput,
+  output: TransitionResultSchema,
+  handler: (ctx, input) => claim(ctx.repo, input.milestone, { by: ctx.by }),
+});

@@ -1,0 +1,15 @@
+import { recordEvidence } from "../plan/transition";
+import { defineCapability } from "./capability";
+import { EvidenceInput } from "./inputs";
+import { EvidenceResultSchema } from "./outputs";
+
+export const planEvidenceCapability = defineCapability({
+  id: "plan.evidence",
+  kind: "command",
+  title: "Record evidence on an issue or a milestone",
+  description:
+    "Append an evidence entry covering one required token, proved by a command or an artifact. Refused when the record does not require that token.",
+  input: EvidenceInput,
+  output: EvidenceResultSchema,
+  handler: (ctx, input) => recordEvidence(ctx.repo, input, { by: ctx.by }),
+});

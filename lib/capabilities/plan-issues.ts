@@ -1,0 +1,15 @@
+import { planIssues } from "../plan/queries";
+import { PlanIssueListSchema } from "../plan/shapes";
+import { defineCapability } from "./capability";
+import { IssueFilterInput } from "./inputs";
+
+export const planIssuesCapability = defineCapability({
+  id: "plan.issues",
+  kind: "query",
+  title: "Issues, filtered by what the graph derived",
+  description:
+    "Issues with derived status, wave, blockers and dependents, filtered by milestone, status or wave. status READY is the ready set; BLOCKED the blocked set.",
+  input: IssueFilterInput,
+  output: PlanIssueListSchema,
+  handler: (ctx, input) => planIssues(ctx.plan(), input),
+});

@@ -1,0 +1,15 @@
+import { planNext } from "../plan/queries";
+import { PlanNextIssueSchema } from "../plan/shapes";
+import { defineCapability } from "./capability";
+import { MilestoneFilterInput } from "./inputs";
+
+export const planNextCapability = defineCapability({
+  id: "plan.next",
+  kind: "query",
+  title: "The one issue to take now",
+  description:
+    "The lowest-wave, highest-priority READY issue of the milestone (default: the active one), widening to the whole plan. Ask this before starting work.",
+  input: MilestoneFilterInput,
+  output: PlanNextIssueSchema,
+  handler: (ctx, input) => planNext(ctx.plan(), input),
+});

@@ -1,0 +1,15 @@
+import { planStatus } from "../plan/queries";
+import { PlanStatusReportSchema } from "../plan/shapes";
+import { defineCapability } from "./capability";
+import { MilestoneFilterInput } from "./inputs";
+
+export const planStatusCapability = defineCapability({
+  id: "plan.status",
+  kind: "query",
+  title: "Where the plan stands",
+  description:
+    "Every milestone's status and counts, the active milestone, the next ready issue and the plan's totals. An unknown milestone is not found.",
+  input: MilestoneFilterInput,
+  output: PlanStatusReportSchema,
+  handler: (ctx, input) => planStatus(ctx.plan(), input),
+});

@@ -1,0 +1,147 @@
+import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import type { AnyCapability } from "../capabilities/capability";
+import { capabilities, httpMethod, httpPath } from "../capabilities/index";
+import type { ErrorCode } from "../errors";
+import { contextFor } from "./context";
+import { invoke } from "./invoke";
+
+// The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
+
+export const STATUS_OF: Record<ErrorCode, number> = { not_found: 404, invalid_input: 400, refused: 422, internal: 500 };
+const MAX_BODY_BYTES = 1_000_000;
+
+export interface HttpSettings {
+  repo: string;
+  /** When set, every command needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** Written into the ledger's `by` for commands that arrive over HTTP. */
+  by?: string;
+}
+
+/** The server's settings, from the environment `cockpit serve` sets. */
+export function settingsFromEnv(): HttpSettings {
+  return {
+    repo: process.env.COCKPIT_REPO || process.cwd(),
+    token: process.env.COCKPIT_TOKEN || undefined,
+  };
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+export function errorResponse(code: ErrorCode | "method_not_allowed" | "unauthorized" | "forbidden" | "too_large", status: number, message: string, headers?: Record<string, string>): Response {
+  return jsonResponse(status, { error: { code, message } }, headers);
+}
+
+function routeTable(): string {
+  return capabilities.map((c) => `${httpMethod(c)} ${httpPath(c)}`).join(", ");
+}
+
+/** The capability a path names, if any. */
+export function capabilityAt(path: string): AnyCapability | undefined {
+  const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;
+  return capabilities.find((c) => httpPath(c) === clean);
+}
+
+function tokenMatches(header: string | null, token: string): boolean {
+  const match = /^Bearer (.+)$/.exec(header ?? "");
+  if (!match) return false;
+  const given = Buffer.from(match[1]);
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Whether a request's `Origin` (when it has one) is this server's own. */
+export function isSameOrigin(request: Request): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
+  const proto = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
+  return host !== null && origin === `${proto}://${host}`;
+}
+
+/** Check a command's caller: same origin, and the bearer token when one is configured. */
+export function guardCommand(request: Request, settings: HttpSettings): Response | undefined {
+  if (!isSameOrigin(request)) {
+    return errorResponse("forbidden", 403, `a command from origin ${request.headers.get("origin")} is refused; commands come from this server's own pages or from a client without an Origin`);
+  }
+  if (settings.token && !tokenMatches(request.headers.get("authorization"), settings.token)) {
+    return errorResponse("unauthorized", 401, "this command needs the header Authorization: Bearer <COCKPIT_TOKEN>", {
+      "www-authenticate": 'Bearer realm="cockpit"',
+    });
+  }
+  return undefined;
+}
+
+/** Numeric fields of a query input, which arrive as text in the query string. */
+function numericFields(schema: z.ZodType): Set<string> {
+  const out = new Set<string>();
+  if (!(schema instanceof z.ZodObject)) return out;
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    let inner: z.ZodType = field;
+    while (inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+    if (inner instanceof z.ZodNumber) out.add(key);
+  }
+  return out;
+}
+
+function queryInput(url: URL, capability: AnyCapability): { input?: Record<string, unknown>; problem?: string } {
+  const numeric = numericFields(capability.input);
+  const input: Record<string, unknown> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    if (values.length > 1) return { problem: `${key}: given ${values.length} times; give it once` };
+    const value = values[0];
+    input[key] = numeric.has(key) && /^[0-9]{1,10}$/.test(value) ? Number(value) : value;
+  }
+  return { input };
+}
+
+async function bodyInput(request: Request): Promise<{ input?: unknown; problem?: Response }> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) return { problem: errorResponse("too_large", 413, `the body is over ${MAX_BODY_BYTES} bytes`) };
+  const text = await request.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) return { problem: errorResponse("too_large", 413, `the body is over ${MAX_BODY_BYTES} bytes`) };
+  if (text.trim() === "") return { input: {} };
+  try {
+    return { input: JSON.parse(text) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : "malformed";
+    return { problem: errorResponse("invalid_input", 400, `the body is not JSON (${why}); send a JSON object`) };
+  }
+}
+
+/** Serve one request for a capability route (`/api/v1/plan…`). */
+export async function handleCapabilityRequest(request: Request, path: string, settings: HttpSettings = settingsFromEnv()): Promise<Response> {
+  const capability = capabilityAt(path);
+  if (!capability) return errorResponse("not_found", 404, `no route ${path}; the routes are ${routeTable()}`);
+  const method = httpMethod(capability);
+  const asked = request.method === "HEAD" ? "GET" : request.method;
+  if (asked !== method) {
+    const why = capability.kind === "command" ? "it changes the plan, so it is POST only" : "it only reads, so it is GET only";
+    return errorResponse("method_not_allowed", 405, `${asked} ${path} is not allowed: ${why}`, { allow: method });
+  }
+  let input: unknown;
+  if (method === "GET") {
+    const q = queryInput(new URL(request.url), capability);
+    if (q.problem) return errorResponse("invalid_input", 400, q.problem);
+    input = q.input;
+  } else {
+    const denied = guardCommand(request, settings);
+    if (denied) return denied;
+    const b = await bodyInput(request);
+    if (b.problem) return b.problem;
+    input = b.input;
+    if (input === null || typeof input !== "object" || Array.isArray(input)) {
+      return errorResponse("invalid_input", 400, "the body must be a JSON object of the input's fields");
+    }
+  }
+  const result = await invoke(capability, contextFor(settings.repo, settings.by), input);
+  if (result.ok) return jsonResponse(200, result.value);
+  return errorResponse(result.error.code, STATUS_OF[result.error.code], result.error.message);
+}

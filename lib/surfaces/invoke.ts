@@ -1,0 +1,39 @@
+import type { z } from "zod";
+import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
+import { CapabilityError, type ErrorCode } from "../errors";
+
+export type Invocation =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: ErrorCode; message: string } };
+
+/** A zod error in words: what is wrong and where, one clause per problem. */
+export function describeInputError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = issue.path.length ? issue.path.join(".") : "input";
+      if (issue.code === "unrecognized_keys") {
+        return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
+      }
+      return `${where}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+/**
+ * Run one capability on one input: validate strictly, call the handler, and turn every failure
+ * into a code and a message. Unknown failures are `internal`: logged here, never shown.
+ */
+export async function invoke(capability: AnyCapability, ctx: CapabilityContext, input: unknown): Promise<Invocation> {
+  const parsed = capability.input.safeParse(input ?? {});
+  if (!parsed.success) {
+    return { ok: false, error: { code: "invalid_input", message: describeInputError(parsed.error) } };
+  }
+  try {
+    return { ok: true, value: await capability.handler(ctx, parsed.data) };
+  } catch (error) {
+    if (error instanceof CapabilityError) return { ok: false, error: { code: error.code, message: error.message } };
+    console.error(`[cockpit] ${capability.id} failed:`, error);
+    return { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } };
+  }
+}

@@ -1,0 +1,24 @@
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { resolve } from "node:path";
+import { parseArgs, UsageError } from "./cli-args";
+import { contextFor } from "./context";
+import { createMcpServer } from "./mcp";
+
+/** `cockpit mcp --repo DIR`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */
+export async function runMcpStdio(argv: readonly string[]): Promise<number> {
+  let repo: string;
+  try {
+    const args = parseArgs(argv, { repo: "value" });
+    if (args.words.length) throw new UsageError(`cockpit mcp takes no argument, but was given '${args.words[0]}'`);
+    repo = resolve(args.options.get("repo") ?? ".");
+  } catch (error) {
+    process.stderr.write(`cockpit mcp: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const server = createMcpServer(() => contextFor(repo));
+  await server.connect(new StdioServerTransport());
+  process.stderr.write(`cockpit mcp: serving ${repo} on stdio\n`);
+  return new Promise<number>((done) => {
+    server.server.onclose = () => done(0);
+  });
+}

@@ -1,0 +1,63 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
+import { PLAN_RESOURCE_URI, capabilities, mcpToolName } from "../capabilities/index";
+import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
+import { COCKPIT_VERSION } from "../version";
+import { invoke } from "./invoke";
+
+// The MCP projection: one tool per capability (input and output schema, structured content), and
+// the whole plan as the resource majordomus://plan. A refusal is an `isError` result with the message.
+
+/** MCP wants an object at the top of an output schema; plan.record's union is spelt as one object. */
+const RecordOutputForMcp = z.object({
+  milestone: PlanMilestoneSchema.optional(),
+  issues: z.array(PlanIssueSchema).optional(),
+  issue: PlanIssueSchema.optional(),
+  depends_on: z.array(PlanIssueSchema).optional(),
+});
+
+export function mcpOutputSchema(c: AnyCapability): z.ZodType {
+  return c.output instanceof z.ZodObject ? c.output : RecordOutputForMcp;
+}
+
+/** Error codes an MCP client sees at the start of an error's text, e.g. `refused: I0001 is ACTIVE, not READY`. */
+export function createMcpServer(context: () => CapabilityContext): McpServer {
+  const server = new McpServer({ name: "cockpit", version: COCKPIT_VERSION }, { capabilities: { logging: {} } });
+  for (const c of capabilities) {
+    server.registerTool(
+      mcpToolName(c),
+      {
+        title: c.title,
+        description: c.description,
+        inputSchema: c.input as z.ZodObject,
+        outputSchema: mcpOutputSchema(c) as z.ZodObject,
+        annotations: {
+          readOnlyHint: c.kind === "query",
+          destructiveHint: false,
+          idempotentHint: c.kind === "query",
+          openWorldHint: false,
+        },
+      },
+      async (args: unknown) => {
+        const result = await invoke(c, context(), args);
+        if (!result.ok) {
+          return { isError: true, content: [{ type: "text" as const, text: result.error.message }] };
+        }
+        return {
+          structuredContent: result.value as Record<string, unknown>,
+          content: [{ type: "text" as const, text: JSON.stringify(result.value) }],
+        };
+      },
+    );
+  }
+  server.registerResource(
+    "plan",
+    PLAN_RESOURCE_URI,
+    { title: "The derived plan", description: "The whole derived plan (plan.model) as JSON.", mimeType: "application/json" },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(context().plan()) }],
+    }),
+  );
+  return server;
+}

@@ -1,0 +1,122 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
+import { join, relative, resolve } from "node:path";
+import { parseArgs, UsageError } from "./cli-args";
+
+// `cockpit serve --repo DIR [--port P] [--host H]`: the production Next.js server over one
+// repository. It builds first when there is no build, or when the sources or the lock file changed.
+
+/** The folder that holds package.json, app/ and .next/ (found upwards from this file or bundle). */
+export const APP_ROOT = findAppRoot(__dirname);
+
+function findAppRoot(from: string): string {
+  for (let dir = from; ; dir = resolve(dir, "..")) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "next.config.js"))) return dir;
+    if (resolve(dir, "..") === dir) return resolve(from, "..");
+  }
+}
+
+const SOURCES = ["app", "components", "lib", "public", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
+const STAMP = join(".next", "cockpit-build.json");
+
+function listFiles(root: string, rel: string, out: string[]): void {
+  const path = join(root, rel);
+  if (!existsSync(path)) return;
+  if (statSync(path).isDirectory()) {
+    for (const name of readdirSync(path).sort()) {
+      if (name === "node_modules" || name.endsWith(".test.ts") || name.endsWith(".test.tsx")) continue;
+      listFiles(root, join(rel, name), out);
+    }
+  } else out.push(rel);
+}
+
+/** A digest of everything the build is made from. */
+export function sourceDigest(root = APP_ROOT): string {
+  const files: string[] = [];
+  for (const s of SOURCES) listFiles(root, s, files);
+  const hash = createHash("sha256");
+  for (const f of files) hash.update(f).update("\0").update(readFileSync(join(root, f))).update("\0");
+  return hash.digest("hex");
+}
+
+export function isBuildCurrent(root = APP_ROOT): boolean {
+  try {
+    const stamp = JSON.parse(readFileSync(join(root, STAMP), "utf8")) as { digest?: string };
+    return existsSync(join(root, ".next", "BUILD_ID")) && stamp.digest === sourceDigest(root);
+  } catch {
+    return false;
+  }
+}
+
+const nextBin = (root: string) => join(root, "node_modules", "next", "dist", "bin", "next");
+
+/** Build the web app when it is missing or stale, showing next's progress. */
+export function ensureBuild(root = APP_ROOT, log: (s: string) => void = (s) => process.stderr.write(s + "\n")): boolean {
+  if (isBuildCurrent(root)) return true;
+  log("cockpit serve: building the web app (first run, or the sources changed); this takes about a minute…");
+  const r = spawnSync(process.execPath, [nextBin(root), "build"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (r.status !== 0) return false;
+  mkdirSync(join(root, ".next"), { recursive: true });
+  writeFileSync(join(root, STAMP), JSON.stringify({ digest: sourceDigest(root), built: new Date().toISOString() }));
+  return true;
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  if (isIP(host) === 6) return host === "::1";
+  return false;
+}
+
+export interface ServeOptions {
+  repo: string;
+  port: number;
+  host: string;
+}
+
+export function parseServeArgs(argv: readonly string[], env = process.env): ServeOptions {
+  const args = parseArgs(argv, { repo: "value", port: "value", host: "value" });
+  if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
+  const port = args.options.get("port") ?? env.PORT ?? "3000";
+  if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port takes a port number (0-65535), not '${port}'`);
+  const host = args.options.get("host") ?? "127.0.0.1";
+  if (!isLoopback(host) && !env.COCKPIT_TOKEN) {
+    throw new UsageError(
+      `bound to ${host}, Cockpit is reachable from other machines; set COCKPIT_TOKEN (every command then needs Authorization: Bearer <token>) or bind to 127.0.0.1`,
+    );
+  }
+  const repo = resolve(args.options.get("repo") ?? ".");
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
+  return { repo, port: Number(port), host };
+}
+
+/** Run the server until it exits; returns its exit code. */
+export async function runServe(argv: readonly string[]): Promise<number> {
+  let options: ServeOptions;
+  try {
+    options = parseServeArgs(argv);
+  } catch (error) {
+    process.stderr.write(`cockpit serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  if (!ensureBuild()) {
+    process.stderr.write("cockpit serve: the build failed (see above)\n");
+    return 13;
+  }
+  const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const plan = relative(process.cwd(), options.repo) || ".";
+  process.stderr.write(`cockpit serve: Cockpit for ${plan} at http://${shown}:${options.port}/\n`);
+  const child = spawn(process.execPath, [nextBin(APP_ROOT), "start", "-p", String(options.port), "-H", options.host], {
+    cwd: APP_ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, COCKPIT_REPO: options.repo, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));
+}
