@@ -13,5 +13,5 @@ export async function runCapability(id: string, input: unknown): Promise<Invocat
   const capability = typeof id === "string" ? findCapability(id) : undefined;
   if (!capability) return { ok: false, error: { code: "not_found", message: `no capability '${String(id)}'` } };
   const settings = settingsFromEnv();
-  return invoke(capability, contextFor(settings.repo, "cockpit-web"), input);
+  return invoke(capability, contextFor(settings.repo), input);
 }
