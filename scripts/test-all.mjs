@@ -21,7 +21,14 @@ let broken = false;
 // 1. The command line's bundle, so tests run against the current sources.
 if (run("build", "npm", ["run", "--silent", "build:cli"]) !== 0) broken = true;
 
-// 2. Unit and integration tests (vitest).
+// 2. The web app's production build (reused while the sources are unchanged): the HTTP and MCP
+// contract tests and the end-to-end tests run against it.
+if (!broken && run("build", process.execPath, ["bin/cockpit", "serve", "--build-only"]) !== 0) broken = true;
+
+// The tests' own types (the build checks the app's).
+if (run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.test.json"]) !== 0) broken = true;
+
+// 3. Unit and integration tests (vitest).
 const vitestJson = join(reports, "vitest.json");
 const vitestStatus = run("unit", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 if (existsSync(vitestJson)) {
@@ -32,7 +39,7 @@ if (existsSync(vitestJson)) {
   if (vitestStatus !== 0 && v.numFailedTests === 0) broken = true;
 } else broken = true;
 
-// 3. The user's feature files (cucumber), when present.
+// 4. The user's feature files (cucumber), when present.
 if (existsSync(join(root, "features")) && existsSync(join(root, "cucumber.js"))) {
   const cucumberJson = join(reports, "cucumber.json");
   const status = run("cucumber", "npx", ["cucumber-js", "--format", `json:${cucumberJson}`]);
@@ -48,11 +55,10 @@ if (existsSync(join(root, "features")) && existsSync(join(root, "cucumber.js")))
   } else if (status !== 0) broken = true;
 }
 
-// 4. End-to-end tests in a real browser against the production build, when present.
+// 5. End-to-end tests in a real browser against the production build, when present.
 const e2eDir = join(root, "e2e");
 if (existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts"))) {
-  if (run("build", "npx", ["next", "build"]) !== 0) broken = true;
-  else {
+  {
     const e2eJson = join(reports, "e2e.json");
     const status = spawnSync("npx", ["playwright", "test", "--reporter=list,json"], {
       cwd: root,

@@ -78,10 +78,11 @@ export interface ServeOptions {
   repo: string;
   port: number;
   host: string;
+  buildOnly: boolean;
 }
 
 export function parseServeArgs(argv: readonly string[], env = process.env): ServeOptions {
-  const args = parseArgs(argv, { repo: "value", port: "value", host: "value" });
+  const args = parseArgs(argv, { repo: "value", port: "value", host: "value", "build-only": "flag" });
   if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
   const port = args.options.get("port") ?? env.PORT ?? "3000";
   if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port takes a port number (0-65535), not '${port}'`);
@@ -93,7 +94,7 @@ export function parseServeArgs(argv: readonly string[], env = process.env): Serv
   }
   const repo = resolve(args.options.get("repo") ?? ".");
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
-  return { repo, port: Number(port), host };
+  return { repo, port: Number(port), host, buildOnly: args.options.has("build-only") };
 }
 
 /** Run the server until it exits; returns its exit code. */
@@ -109,6 +110,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     process.stderr.write("cockpit serve: the build failed (see above)\n");
     return 13;
   }
+  if (options.buildOnly) return 0;
   const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
   const plan = relative(process.cwd(), options.repo) || ".";
   process.stderr.write(`cockpit serve: Cockpit for ${plan} at http://${shown}:${options.port}/\n`);
