@@ -105,8 +105,8 @@ function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
   };
 }
 
-function unreadable(subject: string, file: string, reason: string): PlanFinding {
-  return { level: "FAIL", code: "unreadable_record", subject, message: `${file} ${reason}` };
+function unreadable(subject: string, message: string): PlanFinding {
+  return { level: "FAIL", code: "unreadable_record", subject, message };
 }
 
 function schemaFinding(subject: string, keys: string[]): PlanFinding {
@@ -136,7 +136,7 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
       project = headerFromMap(header.map);
       check("project", "PROJECT", header.map);
     } else {
-      loadFindings.push(unreadable("PROJECT", PROJECT_FILE, header.reason));
+      loadFindings.push(unreadable("PROJECT", `${PROJECT_FILE} ${header.reason}`));
     }
   }
 
@@ -148,12 +148,12 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
     const parsed = source.read(join(repo, rel));
     if (!parsed) continue;
     if (!parsed.ok) {
-      loadFindings.push(unreadable(id, rel, parsed.reason));
+      loadFindings.push(unreadable(id, `${rel} ${parsed.reason}`));
       continue;
     }
-    const problem = idProblem(id, parsed.map);
+    const problem = idProblem(rel, id, parsed.map);
     if (problem) {
-      loadFindings.push(unreadable(id, rel, problem));
+      loadFindings.push(unreadable(id, problem));
       continue;
     }
     check("milestone", id, parsed.map);
@@ -168,15 +168,15 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
     const parsed = source.read(join(repo, rel));
     if (!parsed) continue;
     if (!parsed.ok) {
-      loadFindings.push(unreadable(id, rel, parsed.reason));
+      loadFindings.push(unreadable(id, `${rel} ${parsed.reason}`));
       continue;
     }
-    let problem = idProblem(id, parsed.map);
+    let problem = idProblem(rel, id, parsed.map);
     if (!problem && milestoneIds.has(id)) {
-      problem = `reuses the id of milestone ${id}; an id names one record, so rename the issue file and its id`;
+      problem = `duplicate id ${id} (${rel}): a milestone has this id; rename the issue file and its id`;
     }
     if (problem) {
-      loadFindings.push(unreadable(id, rel, problem));
+      loadFindings.push(unreadable(id, problem));
       continue;
     }
     check("issue", id, parsed.map);
@@ -187,9 +187,8 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
   return { project, milestones, issues, loadFindings };
 }
 
-function idProblem(fileId: string, map: YamlMap): string | undefined {
+function idProblem(file: string, fileId: string, map: YamlMap): string | undefined {
   const declared = scalar(map.get("id"));
   if (declared === fileId) return undefined;
-  if (!map.has("id") || declared === "") return `declares no id; its file name says ${fileId}`;
-  return `declares id '${declared}' but its file name says ${fileId}`;
+  return `${file} declares id '${declared}' but its filename says ${fileId}`;
 }
