@@ -1,17 +1,136 @@
-import { currentPlan } from "@/lib/surfaces/context";
-import { settingsFromEnv } from "@/lib/surfaces/http";
-import { planStatus } from "@/lib/plan/queries";
+import Link from "next/link";
+import { Card } from "@/components/Card";
+import { IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
+import { StatusBadge } from "@/components/StatusBadge";
+import { TransitionButtons } from "@/components/TransitionButtons";
+import type { PlanRoadmap, PlanStatusReport, PlanValidation } from "@/lib/plan/shapes";
+import { call } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 
-export default function OverviewPage() {
-  const status = planStatus(currentPlan(settingsFromEnv().repo));
+export default async function OverviewPage() {
+  const [status, validation, roadmap] = await Promise.all([
+    call<PlanStatusReport>("plan.status"),
+    call<PlanValidation>("plan.validate"),
+    call<PlanRoadmap>("plan.roadmap"),
+  ]);
+  const { project, next_ready: next, counts } = status;
+  const order = new Map(roadmap.milestones.map((m, i) => [m.id, i]));
+  const milestones = [...status.milestones].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const active = status.milestones.find((m) => m.id === project.active_milestone);
+  const warnings = validation.warnings;
   return (
-    <main className="mx-auto max-w-5xl p-8">
-      <h1 className="text-2xl font-semibold">{status.project.name || "Cockpit"}</h1>
-      <p className="text-slate-600 dark:text-slate-400">
-        Active milestone: {status.project.active_milestone || "none"} · next issue: {status.next_ready?.id ?? "none"}
-      </p>
+    <main className="flex flex-col gap-6">
+      <div id="project">
+        <h1 className="text-2xl font-semibold">{project.name || "Unnamed project"}</h1>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {project.repository || "no repository named"}
+          {project.default_branch ? ` · ${project.default_branch}` : ""} · {counts.total} issues in {status.milestones.length} milestones
+        </p>
+      </div>
+
+      <div className="grid gap-6 md:grid-cols-3">
+        <Card title="Active milestone">
+          {active ? (
+            <div className="flex flex-col gap-2">
+              <MilestoneLink id={active.id}>
+                <span className="font-medium">{active.title || active.id}</span>
+              </MilestoneLink>
+              <div className="flex items-center gap-2 text-sm">
+                <StatusBadge status={active.status} kind="milestone" />
+                <span>
+                  {active.counts.by_status.DONE ?? 0} of {active.counts.required} done
+                </span>
+              </div>
+              <SegmentBar counts={active.counts} />
+            </div>
+          ) : (
+            <p className="text-sm">No milestone is open.</p>
+          )}
+        </Card>
+
+        <Card title="Next issue">
+          {next ? (
+            <div className="flex flex-col gap-2" data-testid="next-issue">
+              <div className="flex items-center gap-2">
+                <IssueLink id={next.id} />
+                <StatusBadge status={next.status} />
+              </div>
+              <p className="font-medium">{next.title}</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">
+                wave {next.wave} · {next.priority || "no priority"} · milestone {next.milestone}
+              </p>
+              <TransitionButtons issue={next.id} options={[{ move: "start" }]} />
+            </div>
+          ) : (
+            <p className="text-sm" data-testid="next-issue">
+              No issue is ready: every one waits on a dependency or on its milestone&apos;s gate.
+            </p>
+          )}
+        </Card>
+
+        <Card title="Validation">
+          <div className="flex flex-col gap-2 text-sm">
+            <Link href="/findings#FAIL" className="flex items-center justify-between rounded border border-red-300 px-3 py-2 hover:bg-red-50 dark:border-red-800 dark:hover:bg-red-950">
+              <span>Failures</span>
+              <span className="font-semibold text-red-700 dark:text-red-400" data-testid="fail-count">{validation.failures}</span>
+            </Link>
+            <Link href="/findings#WARN" className="flex items-center justify-between rounded border border-amber-300 px-3 py-2 hover:bg-amber-50 dark:border-amber-800 dark:hover:bg-amber-950">
+              <span>Warnings</span>
+              <span className="font-semibold text-amber-800 dark:text-amber-400" data-testid="warn-count">{warnings}</span>
+            </Link>
+            <p className="text-xs text-slate-600 dark:text-slate-400">{validation.valid ? "The model is valid." : "The model is invalid: read the failures."}</p>
+          </div>
+        </Card>
+      </div>
+
+      <Card title="Milestones, in roadmap order">
+        <div className="mb-3">
+          <StatusLegend />
+        </div>
+        <table className="w-full text-sm">
+          <thead className="text-left text-xs text-slate-600 dark:text-slate-400">
+            <tr>
+              <th className="py-1 pr-3 font-medium">Milestone</th>
+              <th className="py-1 pr-3 font-medium">Status</th>
+              <th className="py-1 pr-3 font-medium">Done</th>
+              <th className="w-2/5 py-1 font-medium">Issues by status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {milestones.map((m) => {
+              const full = roadmap.milestones.find((x) => x.id === m.id);
+              return (
+                <tr key={m.id} className="border-t border-slate-100 dark:border-slate-800" data-testid={`milestone-row-${m.id}`}>
+                  <td className="py-2 pr-3">
+                    <MilestoneLink id={m.id}>{m.title || m.id}</MilestoneLink>
+                    {full && full.blocked_by.length > 0 && (
+                      <div className="text-xs text-slate-600 dark:text-slate-400">
+                        waits on {full.blocked_by.map((b, i) => (
+                          <span key={`${b}-${i}`}>
+                            {i > 0 && ", "}
+                            <MilestoneLink id={b} />
+                          </span>
+                        ))}
+                      </div>
+                    )}
+                  </td>
+                  <td className="py-2 pr-3">
+                    <StatusBadge status={m.status} kind="milestone" />
+                  </td>
+                  <td className="py-2 pr-3 tabular-nums">
+                    {m.counts.by_status.DONE ?? 0}/{m.counts.required}
+                  </td>
+                  <td className="py-2">
+                    <SegmentBar counts={m.counts} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </Card>
     </main>
   );
 }

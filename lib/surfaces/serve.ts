@@ -19,7 +19,9 @@ function findAppRoot(from: string): string {
 }
 
 const SOURCES = ["app", "components", "lib", "public", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
-const STAMP = join(".next", "cockpit-build.json");
+/** The build folder (`COCKPIT_DIST_DIR`, as next.config.js reads it; `.next` by default). */
+const distDir = () => process.env.COCKPIT_DIST_DIR || ".next";
+const stampPath = (root: string) => join(root, distDir(), "cockpit-build.json");
 
 function listFiles(root: string, rel: string, out: string[]): void {
   const path = join(root, rel);
@@ -43,8 +45,8 @@ export function sourceDigest(root = APP_ROOT): string {
 
 export function isBuildCurrent(root = APP_ROOT): boolean {
   try {
-    const stamp = JSON.parse(readFileSync(join(root, STAMP), "utf8")) as { digest?: string };
-    return existsSync(join(root, ".next", "BUILD_ID")) && stamp.digest === sourceDigest(root);
+    const stamp = JSON.parse(readFileSync(stampPath(root), "utf8")) as { digest?: string };
+    return existsSync(join(root, distDir(), "BUILD_ID")) && stamp.digest === sourceDigest(root);
   } catch {
     return false;
   }
@@ -62,8 +64,8 @@ export function ensureBuild(root = APP_ROOT, log: (s: string) => void = (s) => p
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
   });
   if (r.status !== 0) return false;
-  mkdirSync(join(root, ".next"), { recursive: true });
-  writeFileSync(join(root, STAMP), JSON.stringify({ digest: sourceDigest(root), built: new Date().toISOString() }));
+  mkdirSync(join(root, distDir()), { recursive: true });
+  writeFileSync(stampPath(root), JSON.stringify({ digest: sourceDigest(root), built: new Date().toISOString() }));
   return true;
 }
 

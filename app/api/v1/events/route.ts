@@ -1,0 +1,43 @@
+import { settingsFromEnv } from "@/lib/surfaces/http";
+import { subscribeToChanges } from "@/lib/surfaces/watch";
+
+export const dynamic = "force-dynamic";
+
+/** Server-sent events: `change` whenever a record of the served plan changes on disk. */
+export function GET(request: Request) {
+  const { repo } = settingsFromEnv();
+  const encoder = new TextEncoder();
+  let cleanup = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string) => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      send("retry: 1000\n\n");
+      const unsubscribe = subscribeToChanges(repo, () => send(`event: change\ndata: ${Date.now()}\n\n`));
+      const keepAlive = setInterval(() => send(": keep-alive\n\n"), 15_000);
+      cleanup = () => {
+        clearInterval(keepAlive);
+        unsubscribe();
+      };
+      request.signal.addEventListener("abort", () => {
+        cleanup();
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      });
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(stream, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive" },
+  });
+}

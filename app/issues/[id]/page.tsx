@@ -1,0 +1,191 @@
+import { notFound } from "next/navigation";
+import { Card } from "@/components/Card";
+import { EvidenceForm } from "@/components/EvidenceForm";
+import { FieldValue } from "@/components/FieldValue";
+import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { StatusBadge } from "@/components/StatusBadge";
+import { TransitionButtons, type MoveOption } from "@/components/TransitionButtons";
+import { CapabilityError } from "@/lib/errors";
+import { isProven } from "@/lib/plan/derive";
+import { readRecordFileFields } from "@/lib/plan/record-file";
+import { MOVES, MOVE_NAMES } from "@/lib/plan/seal";
+import type { PlanFinding, PlanRecord } from "@/lib/plan/shapes";
+import { guardMove } from "@/lib/plan/transition";
+import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return { title: decodeURIComponent(id) };
+}
+
+function mentions(f: PlanFinding, id: string): boolean {
+  if (f.subject === id) return true;
+  if (f.code === "scope_conflict") return f.message.includes(` with ${id};`);
+  if (f.code === "cycle") return f.message.split(": ").pop()!.split(" ").includes(id);
+  return false;
+}
+
+export default async function IssuePage({ params }: { params: Promise<{ id: string }> }) {
+  const id = decodeURIComponent((await params).id);
+  let record: PlanRecord;
+  try {
+    record = await call<PlanRecord>("plan.record", { id });
+  } catch (error) {
+    if (error instanceof CapabilityError && error.code !== "internal") notFound();
+    throw error;
+  }
+  if (!("issue" in record)) notFound();
+  const issue = record.issue;
+  const { plan, records } = servedState();
+  const raw = records.issues.find((r) => r.id === id);
+  const options: MoveOption[] = MOVE_NAMES.map((move) => ({ move, refusal: guardMove(plan, records, issue, move) }));
+  const file = readRecordFileFields(servedRepo(), "issue", id);
+  const findings = plan.findings.filter((f) => mentions(f, id));
+  const covered = new Set(raw?.covers ?? []);
+  return (
+    <main className="flex flex-col gap-6">
+      <div>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Issue of milestone {issue.milestone ? <MilestoneLink id={issue.milestone} /> : "(none)"}
+        </p>
+        <h1 className="flex items-center gap-3 text-2xl font-semibold">
+          <span className="font-mono">{issue.id}</span>
+          <span data-testid="issue-status">
+            <StatusBadge status={issue.status} />
+          </span>
+        </h1>
+        <p className="text-lg">{issue.title}</p>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Move it">
+          <TransitionButtons issue={issue.id} options={options} />
+        </Card>
+        <Card title="Where it stands">
+          <dl className="grid grid-cols-[9rem_1fr] gap-y-1 text-sm">
+            <dt>Status</dt>
+            <dd>{issue.status}</dd>
+            <dt>Wave</dt>
+            <dd>{plan.waves.some((w) => w.issues.includes(issue.id)) ? issue.wave : "none (in or after a cycle)"}</dd>
+            <dt>Waits on</dt>
+            <dd data-testid="blocked-by">
+              {issue.blocked_by.length === 0
+                ? "nothing"
+                : issue.blocked_by.map((b, i) => (
+                    <span key={`${b}-${i}`}>
+                      {i > 0 && ", "}
+                      <BlockerLink entry={b} />
+                    </span>
+                  ))}
+            </dd>
+            <dt>Depends on</dt>
+            <dd>
+              {issue.depends_on.length === 0
+                ? "nothing"
+                : issue.depends_on.map((d, i) => (
+                    <span key={`${d}-${i}`}>
+                      {i > 0 && ", "}
+                      {record.depends_on.some((x) => x.id === d) ? <IssueLink id={d} /> : <span className="font-mono">{d} (not an issue)</span>}
+                    </span>
+                  ))}
+            </dd>
+            <dt>Unblocks</dt>
+            <dd>
+              {issue.dependents.length === 0
+                ? "nothing"
+                : issue.dependents.map((d, i) => (
+                    <span key={d}>
+                      {i > 0 && ", "}
+                      <IssueLink id={d} />
+                    </span>
+                  ))}
+            </dd>
+            <dt>Scope</dt>
+            <dd className="font-mono text-xs">{issue.scope.length ? issue.scope.join(", ") : "none"}</dd>
+            <dt>Priority</dt>
+            <dd>{issue.priority || "none"}</dd>
+            <dt>Profile</dt>
+            <dd>{issue.profile || "none"}</dd>
+          </dl>
+        </Card>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title={`Evidence: ${issue.evidence_have} had, ${issue.evidence_need} needed`}>
+          <ul className="mb-4 text-sm" data-testid="evidence-needed">
+            {(raw?.evidence_required ?? []).map((t) => (
+              <li key={t} className="flex items-center gap-2">
+                <span aria-hidden>{covered.has(t) ? "✔" : "○"}</span>
+                <span className="font-mono">{t}</span>
+                <span className="text-xs text-slate-600 dark:text-slate-400">{covered.has(t) ? "covered" : "missing"}</span>
+              </li>
+            ))}
+          </ul>
+          <EvidenceForm record={issue.id} tokens={raw?.evidence_required ?? []} />
+        </Card>
+        <Card title="Stamps">
+          <table className="w-full text-sm" data-testid="stamps">
+            <thead className="text-left text-xs text-slate-600 dark:text-slate-400">
+              <tr>
+                <th className="font-medium">Move</th>
+                <th className="font-medium">Stamp</th>
+                <th className="font-medium">Seal</th>
+              </tr>
+            </thead>
+            <tbody>
+              {MOVE_NAMES.map((move) => {
+                const { field, seal } = MOVES[move];
+                const stamp = raw?.[field] ?? "";
+                const sealed = raw && stamp !== "" && isProven(raw, move);
+                return (
+                  <tr key={move}>
+                    <td>{field}</td>
+                    <td className="font-mono text-xs">{stamp || "—"}</td>
+                    <td className="text-xs">
+                      {stamp === "" ? "—" : sealed ? (raw![seal] ? "sealed" : "listed as pre-seal") : "not sealed: it moves no status"}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </Card>
+      </div>
+
+      <Card title={`Findings about it (${findings.length})`}>
+        {findings.length === 0 ? (
+          <p className="text-sm">None.</p>
+        ) : (
+          <ul className="text-sm" data-testid="issue-findings">
+            {findings.map((f, i) => (
+              <li key={i}>
+                <span className={f.level === "FAIL" ? "font-semibold text-red-700 dark:text-red-400" : "font-semibold text-amber-800 dark:text-amber-400"}>{f.level}</span>{" "}
+                <span className="font-mono text-xs">{f.code}</span> {f.subject !== id && <span className="font-mono">{f.subject} </span>}
+                {f.message}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+
+      <Card title={file ? `Every field (${file.path})` : "Every field"}>
+        {file?.fields ? (
+          <dl className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-1 text-sm">
+            {file.fields.map(([k, v]) => (
+              <div key={k} className="contents">
+                <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{k}</dt>
+                <dd>
+                  <FieldValue value={v} />
+                </dd>
+              </div>
+            ))}
+          </dl>
+        ) : (
+          <p className="text-sm">The file could not be read.</p>
+        )}
+      </Card>
+    </main>
+  );
+}

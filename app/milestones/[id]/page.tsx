@@ -1,0 +1,107 @@
+import { notFound } from "next/navigation";
+import { Card } from "@/components/Card";
+import { EvidenceForm } from "@/components/EvidenceForm";
+import { IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
+import { StatusBadge } from "@/components/StatusBadge";
+import { CapabilityError } from "@/lib/errors";
+import type { PlanRecord } from "@/lib/plan/shapes";
+import { call, servedState } from "@/lib/surfaces/pages";
+
+export const dynamic = "force-dynamic";
+
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  return { title: decodeURIComponent(id) };
+}
+
+export default async function MilestonePage({ params }: { params: Promise<{ id: string }> }) {
+  const id = decodeURIComponent((await params).id);
+  let record: PlanRecord;
+  try {
+    record = await call<PlanRecord>("plan.record", { id });
+  } catch (error) {
+    if (error instanceof CapabilityError && error.code !== "internal") notFound();
+    throw error;
+  }
+  if (!("milestone" in record)) notFound();
+  const m = record.milestone;
+  const raw = servedState().records.milestones.find((r) => r.id === id);
+  const covered = new Set(raw?.covers ?? []);
+  return (
+    <main className="flex flex-col gap-6">
+      <div>
+        <p className="text-sm text-slate-600 dark:text-slate-400">Milestone{m.version ? ` · version ${m.version}` : ""} · rank {m.rank} · order {m.order}</p>
+        <h1 className="flex items-center gap-3 text-2xl font-semibold">
+          <span>{m.title || m.id}</span>
+          <span data-testid="milestone-status">
+            <StatusBadge status={m.status} kind="milestone" />
+          </span>
+        </h1>
+        <p className="font-mono text-sm">{m.id}</p>
+        {m.outcome && <p className="mt-2 max-w-3xl text-sm">{m.outcome}</p>}
+      </div>
+      <div className="grid gap-6 md:grid-cols-2">
+        <Card title={`Issues: ${m.counts.by_status.DONE ?? 0} of ${m.counts.required} done`}>
+          <SegmentBar counts={m.counts} className="mb-2" />
+          <StatusLegend />
+          <dl className="mt-3 grid grid-cols-3 gap-2 text-sm">
+            {Object.entries(m.counts.by_status).map(([s, n]) => (
+              <div key={s}>
+                <dt className="text-xs text-slate-600 dark:text-slate-400">{s}</dt>
+                <dd className="tabular-nums">{n}</dd>
+              </div>
+            ))}
+          </dl>
+        </Card>
+        <Card title="Its graph">
+          <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-sm">
+            <dt>Depends on</dt>
+            <dd>{m.depends_on.length ? m.depends_on.map((d, i) => <span key={`${d}-${i}`}>{i > 0 && ", "}<MilestoneLink id={d} /></span>) : "nothing"}</dd>
+            <dt>Blocked by</dt>
+            <dd data-testid="milestone-blocked-by">{m.blocked_by.length ? m.blocked_by.map((d, i) => <span key={`${d}-${i}`}>{i > 0 && ", "}<MilestoneLink id={d} /></span>) : "nothing"}</dd>
+            <dt>Unblocks</dt>
+            <dd>{m.dependents.length ? m.dependents.map((d, i) => <span key={d}>{i > 0 && ", "}<MilestoneLink id={d} /></span>) : "nothing"}</dd>
+            <dt>Claims</dt>
+            <dd>{m.claims.length ? m.claims.join("; ") : "none"}</dd>
+          </dl>
+        </Card>
+      </div>
+      <Card title="Issues">
+        <table className="w-full text-sm">
+          <thead className="text-left text-xs text-slate-600 dark:text-slate-400">
+            <tr>
+              <th className="font-medium">Issue</th>
+              <th className="font-medium">Status</th>
+              <th className="font-medium">Wave</th>
+              <th className="font-medium">Title</th>
+              <th className="font-medium">Waits on</th>
+            </tr>
+          </thead>
+          <tbody>
+            {record.issues.map((i) => (
+              <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800">
+                <td className="py-1 pr-3"><IssueLink id={i.id} /></td>
+                <td className="pr-3"><StatusBadge status={i.status} /></td>
+                <td className="pr-3 tabular-nums">{i.wave}</td>
+                <td className="pr-3">{i.title}</td>
+                <td className="text-xs">{i.blocked_by.join(", ") || "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {record.issues.length === 0 && <p className="text-sm">No issue names this milestone.</p>}
+      </Card>
+      <Card title="Acceptance evidence of the milestone">
+        <ul className="mb-3 text-sm">
+          {(raw?.evidence_required ?? []).map((t) => (
+            <li key={t}>
+              <span aria-hidden>{covered.has(t) ? "✔" : "○"}</span> <span className="font-mono">{t}</span> {covered.has(t) ? "covered" : "missing"}
+            </li>
+          ))}
+        </ul>
+        <EvidenceForm record={m.id} tokens={raw?.evidence_required ?? []} />
+      </Card>
+    </main>
+  );
+}

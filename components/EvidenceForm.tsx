@@ -1,0 +1,70 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { runCapability } from "@/app/actions";
+
+const TYPES = ["test", "build", "ci", "artifact", "manual"] as const;
+
+/** Record evidence for one required token of an issue or a milestone. */
+export function EvidenceForm({ record, tokens }: { record: string; tokens: string[] }) {
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  if (tokens.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">This record requires no evidence.</p>;
+  return (
+    <form
+      className="grid grid-cols-[8rem_1fr] items-center gap-2 text-sm"
+      data-testid="evidence-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        const proof = String(form.get("proof") ?? "").trim();
+        const kind = String(form.get("kind"));
+        const result = String(form.get("result") ?? "").trim();
+        startTransition(async () => {
+          const r = await runCapability("plan.evidence", {
+            record,
+            covers: String(form.get("covers")),
+            type: String(form.get("type")),
+            [kind]: proof,
+            ...(result ? { result } : {}),
+          });
+          setMessage(r.ok ? { ok: true, text: `Evidence recorded for ${String(form.get("covers"))}.` } : { ok: false, text: `Refused: ${r.error.message}` });
+          router.refresh();
+        });
+      }}
+    >
+      <label htmlFor="ev-covers">Covers</label>
+      <select id="ev-covers" name="covers" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+        {tokens.map((t) => (
+          <option key={t}>{t}</option>
+        ))}
+      </select>
+      <label htmlFor="ev-type">Type</label>
+      <select id="ev-type" name="type" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+        {TYPES.map((t) => (
+          <option key={t}>{t}</option>
+        ))}
+      </select>
+      <label htmlFor="ev-kind">Proved by</label>
+      <select id="ev-kind" name="kind" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+        <option value="command">a command</option>
+        <option value="artifact">an artifact</option>
+      </select>
+      <label htmlFor="ev-proof">Command or artifact</label>
+      <input id="ev-proof" name="proof" required className="rounded border border-slate-300 bg-white px-2 py-1 font-mono dark:border-slate-700 dark:bg-slate-900" placeholder="npm test" />
+      <label htmlFor="ev-result">Result</label>
+      <input id="ev-result" name="result" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900" placeholder="what it showed" />
+      <span />
+      <div className="flex items-center gap-3">
+        <button type="submit" disabled={pending} className="rounded-md bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900 disabled:opacity-60 dark:bg-slate-200 dark:text-slate-900">
+          {pending ? "Recording…" : "Record evidence"}
+        </button>
+        <span role="status" aria-live="polite" data-testid="evidence-outcome" className={message?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}>
+          {message?.text ?? ""}
+        </span>
+      </div>
+    </form>
+  );
+}

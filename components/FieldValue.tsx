@@ -1,0 +1,31 @@
+import type { YamlValue } from "@/lib/plan/yaml";
+
+/** A record's value as written: text, a list, or nested fields. */
+export function FieldValue({ value }: { value: YamlValue }) {
+  if (value === null) return <span className="text-slate-500 dark:text-slate-400">(empty)</span>;
+  if (typeof value === "string") return <span className="whitespace-pre-wrap break-words">{value}</span>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <span className="text-slate-500 dark:text-slate-400">(none)</span>;
+    return (
+      <ul className="ml-4 list-disc">
+        {value.map((v, i) => (
+          <li key={i}>
+            <FieldValue value={v} />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-3">
+      {[...value.entries()].map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{k}</dt>
+          <dd>
+            <FieldValue value={v} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,0 +1,30 @@
+import Link from "next/link";
+
+export function IssueLink({ id }: { id: string }) {
+  return (
+    <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 hover:underline dark:text-blue-300">
+      {id}
+    </Link>
+  );
+}
+
+export function MilestoneLink({ id, children }: { id: string; children?: React.ReactNode }) {
+  return (
+    <Link href={`/milestones/${encodeURIComponent(id)}`} className="text-blue-700 hover:underline dark:text-blue-300">
+      {children ?? id}
+    </Link>
+  );
+}
+
+/** A `blocked_by` entry: an issue id, or `milestone:<id>` for a milestone's gate. */
+export function BlockerLink({ entry }: { entry: string }) {
+  if (entry.startsWith("milestone:")) {
+    const id = entry.slice("milestone:".length);
+    return (
+      <span>
+        milestone gate of <MilestoneLink id={id} />
+      </span>
+    );
+  }
+  return <IssueLink id={entry} />;
+}

@@ -1,0 +1,31 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ISSUES_DIR, MILESTONES_DIR } from "./constants";
+import { idProblem } from "./write";
+import { parseYaml, type YamlValue } from "./yaml";
+
+export interface RecordFile {
+  /** The path relative to the repository. */
+  path: string;
+  /** The record's fields as written, in file order (undefined when the file does not parse). */
+  fields?: [string, YamlValue][];
+  text: string;
+}
+
+/** A record's file as written, for showing every field of it. */
+export function readRecordFileFields(repo: string, kind: "issue" | "milestone", id: string): RecordFile | undefined {
+  if (idProblem(id)) return undefined;
+  const path = `${kind === "issue" ? ISSUES_DIR : MILESTONES_DIR}/${id}.yaml`;
+  let text: string;
+  try {
+    text = readFileSync(join(repo, path), "utf8");
+  } catch {
+    return undefined;
+  }
+  const parsed = parseYaml(text);
+  return {
+    path,
+    text,
+    fields: parsed.ok && parsed.value instanceof Map ? [...parsed.value.entries()] : undefined,
+  };
+}
