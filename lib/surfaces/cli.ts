@@ -23,6 +23,7 @@ import {
   type TransitionResult,
 } from "../plan/transition";
 import { COCKPIT_VERSION } from "../version";
+import { toDot, toMermaid } from "../graph/export";
 import { UsageError, parseArgs, type ParsedArgs } from "./cli-args";
 import {
   renderIssues,
@@ -138,6 +139,18 @@ const VERBS: Record<string, Verb> = {
     run: reading((plan, args) => {
       const r = planRecord(plan, { id: args.words[0] });
       return { value: r, text: renderRecord(r) };
+    }),
+  },
+  graph: {
+    summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
+    options: { repo: "value", format: "value", milestone: "value" },
+    run: reading((plan, args) => {
+      const format = args.options.get("format") ?? "mermaid";
+      if (format !== "mermaid" && format !== "dot") throw new UsageError(`--format is mermaid or dot, not '${format}'`);
+      const m = args.options.get("milestone");
+      const issues = m === undefined ? plan.issues : plan.issues.filter((i) => i.milestone === m);
+      const text = format === "dot" ? toDot(plan, issues) : toMermaid(plan, issues);
+      return { value: text, text };
     }),
   },
   start: moveVerb("start", "start a READY issue (stamps started_at)"),
