@@ -436,12 +436,12 @@ function pickActiveMilestone(
 ): string {
   for (const onlyActive of [true, false]) {
     let best = -1;
-    let bestKey = 0;
+    let bestKey = 0n;
     for (let m = 0; m < milestones.length; m++) {
       const s = status[m];
       if (s === "DONE" || s === "CANCELLED" || block[m].length > 0) continue;
       if (onlyActive && s !== "ACTIVE") continue;
-      const key = rank[m] * 1_000_000 + milestones[m].order;
+      const key = BigInt(rank[m]) * 1_000_000n + (milestones[m].order_exact ?? BigInt(milestones[m].order));
       if (best < 0 || key < bestKey) {
         best = m;
         bestKey = key;

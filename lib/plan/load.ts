@@ -56,7 +56,20 @@ function describe(problem: YamlProblem): string {
   return `does not parse${at}: ${problem.reason}${problem.hint ? ` (${problem.hint})` : ""}`;
 }
 
-function parseFile(text: string): Parsed {
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A record's bytes as text; bytes that are not UTF-8 make the file unreadable, never silently altered. */
+function decode(bytes: Buffer): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseFile(bytes: Buffer): Parsed {
+  const text = decode(bytes);
+  if (text === undefined) return { ok: false, reason: "is not valid UTF-8 text; save it as UTF-8" };
   const result = parseYaml(text);
   if (!result.ok) return { ok: false, reason: describe(result.problem) };
   const value = result.value;
@@ -74,7 +87,7 @@ function listYaml(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith(".yaml") && n.length > 5).sort(compareBytes);
+  return names.filter((n) => n.endsWith(".yaml")).sort(compareBytes);
 }
 
 interface FileSource {
@@ -86,13 +99,13 @@ function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
   return {
     read(path) {
       try {
-        if (!cache) return parseFile(readFileSync(path, "utf8"));
+        if (!cache) return parseFile(readFileSync(path));
         const st = statSync(path, { bigint: true });
         const key = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
         seen?.add(path);
         const hit = cache.get(path, key);
         if (hit) return hit;
-        const parsed = parseFile(readFileSync(path, "utf8"));
+        const parsed = parseFile(readFileSync(path));
         cache.set(path, key, parsed);
         return parsed;
       } catch (error) {

@@ -1,6 +1,6 @@
 import { ISSUE_ALLOWED_KEYS, MILESTONE_ALLOWED_KEYS, PROJECT_ALLOWED_KEYS } from "./allowlists";
 import type { PlanFinding } from "./shapes";
-import type { YamlMap, YamlValue } from "./yaml";
+import { SAME_TEXT_KEY, type YamlMap, type YamlValue } from "./yaml";
 
 /** The project header as the derivation reads it (§1.3). */
 export interface ProjectHeader {
@@ -43,6 +43,8 @@ export interface MilestoneRecord {
   title: string;
   slug: string;
   order: number;
+  /** `order` as the 64-bit integer it is, for comparisons beyond 2^53. */
+  order_exact?: bigint;
   priority: string;
   version: string;
   cancelled: boolean;
@@ -84,8 +86,9 @@ export function list(value: YamlValue | undefined): string[] {
   return [];
 }
 
+/** How many items a list field holds, read as `list` reads it (a mapping is no list: 0). */
 function count(value: YamlValue | undefined): number {
-  if (value === undefined || value === null) return 0;
+  if (value === undefined || value === null || value instanceof Map) return 0;
   return Array.isArray(value) ? value.length : 1;
 }
 
@@ -99,13 +102,22 @@ function coversOf(value: YamlValue | undefined): string[] {
   return out;
 }
 
-/** `order`: a trimmed signed integer, anything else 0 (Rust `order_of`). */
-export function parseOrder(text: string): number {
-  const t = text.trim();
-  if (!/^[+-]?[0-9]+$/.test(t)) return 0;
+// Unicode White_Space, which Rust's `str::trim` removes (JavaScript's `trim` differs: it keeps
+// U+0085 and removes U+FEFF).
+const RUST_WHITESPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const RUST_TRIM = new RegExp(`^${RUST_WHITESPACE}+|${RUST_WHITESPACE}+$`, "g");
+
+/** `order` exactly: a trimmed signed 64-bit integer, anything else 0 (Rust `order_of`). */
+export function parseOrderExact(text: string): bigint {
+  const t = text.replace(RUST_TRIM, "");
+  if (!/^[+-]?[0-9]+$/.test(t)) return 0n;
   const n = BigInt(t);
-  if (n > 9223372036854775807n || n < -9223372036854775808n) return 0;
-  return Number(n);
+  return n > 9223372036854775807n || n < -9223372036854775808n ? 0n : n;
+}
+
+/** `order` as a number (exact up to 2^53; the exact value is kept in `order_exact`). */
+export function parseOrder(text: string): number {
+  return Number(parseOrderExact(text));
 }
 
 export function issueFromMap(id: string, m: YamlMap): IssueRecord {
@@ -136,12 +148,17 @@ export function issueFromMap(id: string, m: YamlMap): IssueRecord {
   };
 }
 
+function orderFields(text: string): { order: number; order_exact: bigint } {
+  const exact = parseOrderExact(text);
+  return { order: Number(exact), order_exact: exact };
+}
+
 export function milestoneFromMap(id: string, m: YamlMap): MilestoneRecord {
   return {
     id,
     title: scalar(m.get("title")).replace(/\t/g, " "),
     slug: scalar(m.get("slug")),
-    order: parseOrder(scalar(m.get("order"))),
+    ...orderFields(scalar(m.get("order"))),
     priority: scalar(m.get("priority")),
     version: scalar(m.get("version")),
     cancelled: scalar(m.get("cancelled")) === "true",
@@ -168,7 +185,10 @@ export function headerFromMap(m: YamlMap): ProjectHeader {
  */
 export function flattenKeys(value: YamlValue, prefix = "", out: string[] = []): string[] {
   if (value instanceof Map) {
-    for (const [k, v] of value) flattenKeys(v, prefix === "" ? k : `${prefix}.${k}`, out);
+    for (const [key, v] of value) {
+      const k = key.includes(SAME_TEXT_KEY) ? key.slice(0, key.indexOf(SAME_TEXT_KEY)) : key;
+      flattenKeys(v, prefix === "" ? k : `${prefix}.${k}`, out);
+    }
   } else if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) flattenKeys(value[i], `${prefix}.${i}`, out);
   } else {

@@ -2,9 +2,12 @@ import {
   CORE_SCHEMA,
   NOT_RESOLVED,
   YAMLException,
+  defineMappingTag,
   defineScalarTag,
+  defineSequenceTag,
+  EVENT_ID,
   loadAll,
-  realMapTag,
+  parseEvents,
 } from "js-yaml";
 import { floatText, integerText } from "./scalars";
 
@@ -24,55 +27,101 @@ export interface YamlProblem {
 
 export type YamlResult = { ok: true; value: YamlValue } | { ok: false; problem: YamlProblem };
 
-const boolText = defineScalarTag<string>("tag:yaml.org,2002:bool", {
+// Booleans and numbers are read as their text, boxed (`new String`) while parsing so that a mapping
+// can tell the key `1` from the key `"1"` (two keys in YAML); `normalise` unboxes them.
+const boxed = (text: string | undefined) => (text === undefined ? NOT_RESOLVED : new String(text));
+
+const boolText = defineScalarTag<string | String>("tag:yaml.org,2002:bool", {
   implicit: true,
   implicitFirstChars: ["t", "T", "f", "F"],
   resolve: (s) =>
-    s === "true" || s === "True" || s === "TRUE"
-      ? "true"
-      : s === "false" || s === "False" || s === "FALSE"
-        ? "false"
-        : NOT_RESOLVED,
+    boxed(s === "true" || s === "True" || s === "TRUE" ? "true" : s === "false" || s === "False" || s === "FALSE" ? "false" : undefined),
   identify: () => false,
 });
 
-const intText = defineScalarTag<string>("tag:yaml.org,2002:int", {
+const intText = defineScalarTag<string | String>("tag:yaml.org,2002:int", {
   implicit: true,
   implicitFirstChars: ["-", "+", ..."0123456789"],
-  resolve: (s) => integerText(s) ?? NOT_RESOLVED,
+  resolve: (s) => boxed(integerText(s)),
   identify: () => false,
 });
 
-const floatTextTag = defineScalarTag<string>("tag:yaml.org,2002:float", {
+const floatTextTag = defineScalarTag<string | String>("tag:yaml.org,2002:float", {
   implicit: true,
   implicitFirstChars: ["-", "+", ".", ..."0123456789"],
-  resolve: (s) => floatText(s) ?? NOT_RESOLVED,
+  resolve: (s) => boxed(floatText(s)),
   identify: () => false,
+});
+
+/** Marks the second and later keys of one mapping that read as the same text (`1` and `"1"`). */
+export const SAME_TEXT_KEY = "\u0000";
+
+function keyIdentity(key: unknown): string {
+  if (key === null || key === undefined) return "null:";
+  if (typeof key === "string") return "str:" + key;
+  if (key instanceof String) return "typed:" + key.valueOf();
+  return "other:" + Math.random(); // a collection as a key: never equal to another
+}
+
+interface MapCarrier {
+  map: Map<string, unknown>;
+  seen: Set<string>;
+}
+
+/** Mappings keep file order and compare keys as YAML does (by type and value), keyed by text. */
+const recordMapTag = defineMappingTag<MapCarrier, Map<string, unknown>>("tag:yaml.org,2002:map", {
+  create: () => ({ map: new Map(), seen: new Set() }),
+  addPair: (c, key, value) => {
+    c.seen.add(keyIdentity(key));
+    let text = keyText(key);
+    for (let n = 1; c.map.has(text); n++) text = `${keyText(key)}${SAME_TEXT_KEY}${n}`;
+    c.map.set(text, value);
+    return "";
+  },
+  has: (c, key) => c.seen.has(keyIdentity(key)),
+  keys: (m) => m.keys(),
+  get: (m, key) => m.get(keyText(key)),
+  finalize: (c) => c.map,
+  identify: () => false,
+});
+
+// A local tag (`!foo`) is an annotation, not a reason to lose the record: its value is read as if untagged.
+const localScalar = defineScalarTag<string>("!", {
+  matchByTagPrefix: true,
+  resolve: (s) => s,
+  identify: () => false,
+});
+const localSequence = defineSequenceTag<unknown[]>("!", {
+  matchByTagPrefix: true,
+  create: () => [],
+  addItem: (list, item) => {
+    list.push(item);
+  },
+  identify: () => false,
+});
+const localMapping = defineMappingTag<MapCarrier, Map<string, unknown>>("!", {
+  ...recordMapTag,
+  matchByTagPrefix: true,
 });
 
 // YAML 1.2 core resolution with serde_yaml's number rules; timestamps are not a type, so they stay text.
-const SCHEMA = CORE_SCHEMA.withTags(boolText, intText, floatTextTag, realMapTag);
+const SCHEMA = CORE_SCHEMA.withTags(boolText, intText, floatTextTag, recordMapTag, localScalar, localSequence, localMapping);
 
 /** The key of a mapping entry as text (a key that is itself a collection has no flat name). */
 function keyText(key: unknown): string {
-  if (key === null) return "";
-  return typeof key === "string" ? key : String(key);
+  if (typeof key === "string") return key;
+  if (key instanceof String) return key.valueOf();
+  return "";
 }
 
 function normalise(value: unknown): YamlValue {
   if (value === null || value === undefined) return null;
   if (typeof value === "string") return value;
+  if (value instanceof String) return value.valueOf();
   if (Array.isArray(value)) return value.map(normalise);
   if (value instanceof Map) {
-    let plain = true;
-    for (const k of value.keys()) if (typeof k !== "string") plain = false;
-    if (plain) {
-      for (const [k, v] of value) if (typeof v !== "string" && v !== null) value.set(k, normalise(v));
-      return value as YamlMap;
-    }
-    const out: YamlMap = new Map();
-    for (const [k, v] of value) out.set(keyText(k), normalise(v));
-    return out;
+    for (const [k, v] of value) if (typeof v !== "string" && v !== null) value.set(k, normalise(v));
+    return value as YamlMap;
   }
   return String(value);
 }
@@ -88,7 +137,48 @@ export function parseYaml(text: string): YamlResult {
   if (docs.length > 1) {
     return { ok: false, problem: { reason: "the file holds more than one YAML document; a record is one mapping" } };
   }
+  const longKey = findLongImplicitKey(text);
+  if (longKey) return { ok: false, problem: longKey };
   return { ok: true, value: docs.length === 0 ? null : normalise(docs[0]) };
+}
+
+/** YAML 1.2 §7.4 (and libyaml): an implicit key is at most 1024 characters. */
+const MAX_IMPLICIT_KEY = 1024;
+
+/** A key longer than YAML allows, found from the parser's events; only texts with a long line can hold one. */
+function findLongImplicitKey(text: string): YamlProblem | undefined {
+  let hasLongLine = false;
+  for (let start = 0; start < text.length; ) {
+    const end = text.indexOf("\n", start);
+    const stop = end === -1 ? text.length : end;
+    if (stop - start > MAX_IMPLICIT_KEY) {
+      hasLongLine = true;
+      break;
+    }
+    start = stop + 1;
+  }
+  if (!hasLongLine) return undefined;
+  const events = parseEvents(text, {});
+  const stack: { mapping: boolean; children: number }[] = [];
+  for (const e of events) {
+    const top = stack[stack.length - 1];
+    const isKey = top?.mapping === true && top.children % 2 === 0;
+    if (e.type === EVENT_ID.POP) {
+      stack.pop();
+      continue;
+    }
+    if (top) top.children++;
+    if (e.type === EVENT_ID.MAPPING || e.type === EVENT_ID.SEQUENCE) stack.push({ mapping: e.type === EVENT_ID.MAPPING, children: 0 });
+    else if (e.type === EVENT_ID.DOCUMENT) stack.push({ mapping: false, children: 0 });
+    else if (e.type === EVENT_ID.SCALAR && isKey) {
+      const source = text.slice(e.valueStart, e.valueEnd);
+      if (source.length > MAX_IMPLICIT_KEY && !source.includes("\n")) {
+        const line = text.slice(0, e.valueStart).split("\n").length;
+        return { reason: `a key is longer than ${MAX_IMPLICIT_KEY} characters, which YAML does not allow`, line, column: 1 };
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Why a text does not parse, with the parser's position (1-based) and a hint where one helps. */
