@@ -127,13 +127,15 @@ function openBlockList(lines: string[], key: string): { lines: string[]; insertA
   }
   const end = blockEnd(lines, at);
   const inline = lines[at].slice(prefix.length).trim();
-  if (inline === "" || inline.startsWith("#")) {
-    const first = lines.slice(at + 1, end).find((l) => /^\s*-(?: |$)/.test(l));
-    const indent = first ? first.slice(0, first.indexOf("-")) : "  ";
+  const body = lines.slice(at + 1, end);
+  const firstContent = body.find((l) => l.trim() !== "" && !l.trimStart().startsWith("#"));
+  if ((inline === "" || inline.startsWith("#")) && (firstContent === undefined || /^\s*-(?: |$)/.test(firstContent))) {
+    const indent = firstContent ? firstContent.slice(0, firstContent.indexOf("-")) : "  ";
     return { lines, insertAt: end, indent };
   }
-  // An inline value: read it (with any continuation lines) and write it out again as a block.
-  const value = readInlineValue([`v: ${inline}`, ...lines.slice(at + 1, end)].join("\n"));
+  // An inline value, or a block that is not a list (one entry written without its `-`): read it and
+  // write it out again as a block list that keeps what it held.
+  const value = readInlineValue([`v: ${inline.startsWith("#") ? "" : inline}`, ...body].join("\n"));
   const items: YamlValue[] = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
   const rendered = items.flatMap((item) => renderItem(item, "  "));
   lines.splice(at, end - at, prefix, ...rendered);

@@ -14,12 +14,12 @@ export const ENVELOPE_KEYS = ["ts", "event", "head", "branch", "by", "session"] 
 
 /** Why a ledger line may not be written, or undefined when it may. */
 export function eventProblem(event: string, payload: Readonly<Record<string, string>>): string | undefined {
-  const required = PLAN_EVENTS[event];
+  const required = Object.hasOwn(PLAN_EVENTS, event) ? PLAN_EVENTS[event] : undefined;
   if (!required) {
     return `unregistered event '${event}'; declare it in lib/plan/events.ts or use one of: ${Object.keys(PLAN_EVENTS).join(", ")}`;
   }
   for (const k of required) {
-    if (!(k in payload)) return `event '${event}' is missing the required field '${k}'`;
+    if (!Object.hasOwn(payload, k)) return `event '${event}' is missing the required field '${k}'`;
   }
   for (const k of Object.keys(payload)) {
     if ((ENVELOPE_KEYS as readonly string[]).includes(k)) return `event '${event}' repeats the envelope key '${k}' in its payload`;

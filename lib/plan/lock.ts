@@ -84,7 +84,7 @@ function tryCreate(path: string, holder: Holder): boolean {
  * Remove a stale lock without ever removing a live one: the breaker is itself an exclusive file,
  * and the lock is removed only if it still carries the nonce that was judged stale.
  */
-function breakStale(path: string, stale: Holder | undefined): void {
+function breakStale(path: string, stale: Holder | undefined): boolean {
   const breaker = `${path}.breaker`;
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), by: "breaker", nonce: randomBytes(8).toString("hex") };
   if (!tryCreate(breaker, me)) {
@@ -94,8 +94,9 @@ function breakStale(path: string, stale: Holder | undefined): void {
       } catch {
         /* another waiter removed it */
       }
+      return true;
     }
-    return;
+    return false;
   }
   try {
     const now = readHolder(path);
@@ -109,6 +110,7 @@ function breakStale(path: string, stale: Holder | undefined): void {
   } finally {
     unlinkSync(breaker);
   }
+  return true;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -145,10 +147,7 @@ async function holdFileLock<T>(path: string, by: string, fn: () => T | Promise<T
   let pause = 2;
   while (!tryCreate(path, { ...me, since: new Date().toISOString() })) {
     const holder = readHolder(path);
-    if (isStale(path, holder)) {
-      breakStale(path, holder);
-      continue;
-    }
+    if (isStale(path, holder) && breakStale(path, holder)) continue;
     const waited = Date.now() - started;
     if (waited >= limit) throw new LockBusyError(holder, waited);
     await sleep(pause + Math.random() * pause);

@@ -68,12 +68,23 @@ export function stampNow(): string {
 
 const by = (o: WriteOptions) => o.by ?? `cockpit/${COCKPIT_VERSION}`;
 
-/** Hold the plan lock, mapping a wait that runs out to a refusal that names the holder. */
+/**
+ * Hold the plan lock, mapping a wait that runs out to a refusal that names the holder, and a lock
+ * that cannot be taken at all (a read-only checkout) to a refusal that says why.
+ */
 async function locked<T>(repo: string, o: WriteOptions, fn: () => T | Promise<T>): Promise<T> {
+  let entered = false;
   try {
-    return await withPlanLock(repo, by(o), fn);
+    return await withPlanLock(repo, by(o), () => {
+      entered = true;
+      return fn();
+    });
   } catch (error) {
     if (error instanceof LockBusyError) throw refused(error.message);
+    if (!entered && !(error instanceof CapabilityError)) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw refused(`the plan lock cannot be taken (${code ?? (error instanceof Error ? error.message : String(error))}); is the repository writable?`);
+    }
     throw error;
   }
 }
@@ -176,7 +187,7 @@ function readIssueFile(repo: string, id: string): { path: string; text: string }
 /** Move one issue: `start`, `verify` or `done` (§6). A refusal writes nothing. */
 export async function transition(repo: string, id: string, move: Move, o: WriteOptions = {}): Promise<TransitionResult> {
   checkId(id);
-  if (!(move in MOVES)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
+  if (!Object.hasOwn(MOVES, move)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
   return locked(repo, o, () => {
     const records = loadRecords(repo);
     const issue = findIssue(derivePlan(records), id);
@@ -264,6 +275,13 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
 }
 
 const CANONICAL_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+const SEALED_FROM_MS = Date.parse(SEALED_FROM);
+
+/** Whether a stamp provably predates seals: it reads as a time, and both that time and its text are earlier. */
+function predatesSeals(stamp: string): boolean {
+  const at = Date.parse(stamp);
+  return Number.isFinite(at) && at < SEALED_FROM_MS && compareBytes(stamp, SEALED_FROM) < 0;
+}
 
 /**
  * Admit a plan written before seals existed: list every unsealed stamp recorded before
@@ -280,7 +298,7 @@ export async function adoptLegacyStamps(repo: string, options: WriteOptions & { 
         const { field, seal } = MOVES[move];
         const stamp = r[field];
         const entry = `${field} ${stamp}`;
-        if (stamp === "" || r[seal] !== "" || compareBytes(stamp, SEALED_FROM) >= 0) continue;
+        if (stamp === "" || r[seal] !== "" || !predatesSeals(stamp)) continue;
         if (r.unsealed_stamps.includes(entry) || entries.includes(entry)) continue;
         entries.push(entry);
       }
