@@ -10,6 +10,7 @@ await build({
     cli: join(root, "lib/surfaces/cli-main.ts"),
     mcp: join(root, "lib/surfaces/mcp-main.ts"),
     serve: join(root, "lib/surfaces/serve-main.ts"),
+    plans: join(root, "lib/surfaces/plans-main.ts"),
   },
   outdir: join(root, "dist"),
   bundle: true,
@@ -18,4 +19,6 @@ await build({
   target: "node20",
   sourcemap: "linked",
   logLevel: "warning",
+  // A native module is loaded from node_modules, never bundled.
+  external: ["better-sqlite3"],
 });

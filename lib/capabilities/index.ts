@@ -10,6 +10,14 @@ import { planStatusCapability } from "./plan-status";
 import { planTransitionCapability } from "./plan-transition";
 import { planValidateCapability } from "./plan-validate";
 import { planWavesCapability } from "./plan-waves";
+import { plansAdvanceCapability } from "./plans-advance";
+import { plansClaimCapability } from "./plans-claim";
+import { plansCompleteCapability } from "./plans-complete";
+import { plansCreateCapability } from "./plans-create";
+import { plansFailCapability } from "./plans-fail";
+import { plansGetCapability } from "./plans-get";
+import { plansListCapability } from "./plans-list";
+import { plansTickCapability } from "./plans-tick";
 
 /** Every capability, in the order the surfaces list them. */
 export const capabilities: readonly AnyCapability[] = [
@@ -24,6 +32,14 @@ export const capabilities: readonly AnyCapability[] = [
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,
+  plansCreateCapability,
+  plansGetCapability,
+  plansListCapability,
+  plansClaimCapability,
+  plansAdvanceCapability,
+  plansFailCapability,
+  plansCompleteCapability,
+  plansTickCapability,
 ] as unknown as readonly AnyCapability[];
 
 export function findCapability(id: string): AnyCapability | undefined {

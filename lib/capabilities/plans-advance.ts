@@ -1,0 +1,14 @@
+import { advance } from "../execution/coordinator";
+import { defineCapability } from "./capability";
+import { OpenObject, PlansAdvanceInput, open } from "./plans-inputs";
+
+export const plansAdvanceCapability = defineCapability({
+  id: "plans.advance",
+  kind: "command",
+  title: "Move a child to its next phase",
+  description:
+    "execute starts the child's issue; apply merges its branch into the plan's integration branch with git's three-way merge and verifies the issue. A refused start or a conflict fails the child.",
+  input: PlansAdvanceInput,
+  output: OpenObject,
+  handler: async (ctx, input) => open(await advance(ctx.repo, input.child, input.to, input.branch !== undefined ? { branch: input.branch } : {})),
+});

@@ -1,0 +1,14 @@
+import { claimNext } from "../execution/coordinator";
+import { defineCapability } from "./capability";
+import { OpenObject, RootInput, open } from "./plans-inputs";
+
+export const plansClaimCapability = defineCapability({
+  id: "plans.claim",
+  kind: "command",
+  title: "Take the next child of an execution plan",
+  description:
+    "Move the next claimable child to processing: its issue's dependencies are DONE, the concurrency limit allows it, and no processing sibling shares its scope. claimed is null, with the reason, when none can run.",
+  input: RootInput,
+  output: OpenObject,
+  handler: (ctx, input) => open(claimNext(ctx.repo, input.root)),
+});

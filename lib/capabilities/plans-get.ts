@@ -1,0 +1,13 @@
+import { getPlan } from "../execution/coordinator";
+import { defineCapability } from "./capability";
+import { PlanIdInput, PlanViewSchema, open } from "./plans-inputs";
+
+export const plansGetCapability = defineCapability({
+  id: "plans.get",
+  kind: "query",
+  title: "One execution plan, its children and its timeline",
+  description: "The plan as the CLI dict, its children (retries included) and every decision with its reason.",
+  input: PlanIdInput,
+  output: PlanViewSchema,
+  handler: (ctx, input) => open(getPlan(ctx.repo, input.id)),
+});

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { ERROR_CATEGORIES } from "../execution/failure";
+import { PHASES } from "../execution/model";
+
+// Inputs and outputs of the execution-plan capabilities. Outputs are open objects: the plan view
+// carries its tree and timeline, which the coordinator documents field by field.
+
+const id = (what: string) => z.string().min(1, `${what} is a plan id (a ULID)`).max(64).describe(`${what} (a ULID).`);
+
+export const SubplanConfigInput = z
+  .strictObject({
+    execution_mode: z.enum(["sequential", "parallel"]).optional().describe("sequential (default) or parallel."),
+    merge_strategy: z.enum(["git_three_way"]).optional(),
+    max_parallel: z.number().int().optional().describe("1..50, default 5."),
+    fail_fast: z.boolean().optional().describe("Default false: a final failure leaves the siblings running (parallel)."),
+    retry_failed: z.boolean().optional().describe("Default true."),
+    max_retries: z.number().int().optional().describe("Retries, not attempts; default 2."),
+    timeout: z.number().nullable().optional().describe("Seconds a child may process; default none."),
+  })
+  .describe("How the children run; omitted fields take their defaults.");
+
+export const PlansCreateInput = z
+  .strictObject({
+    milestone: z.string().min(1).max(200).optional().describe("Decompose this milestone."),
+    issues: z.array(z.string().min(1).max(200)).min(1).max(1000).optional().describe("Or exactly these issues."),
+    config: SubplanConfigInput.optional(),
+    automation_profile: z.string().min(1).max(200).optional(),
+  })
+  .refine((v) => (v.milestone === undefined) !== (v.issues === undefined), { message: "give milestone or issues, one of the two" });
+
+export const PlanIdInput = z.strictObject({ id: id("The plan") });
+export const RootInput = z.strictObject({ root: id("The root plan") });
+
+export const PlansAdvanceInput = z.strictObject({
+  child: id("The child plan"),
+  to: z.enum(PHASES).describe("The next phase: strategize → execute → apply, one step at a time."),
+  branch: z.string().min(1).max(250).optional().describe("On apply: the git branch holding the child's result."),
+});
+
+export const PlansFailInput = z.strictObject({
+  child: id("The child plan"),
+  category: z.enum(ERROR_CATEGORIES).describe("timeout, transient, rate_limit (retried) or configuration, validation, permission, conflict."),
+  message: z.string().min(1).max(10_000).describe("What went wrong."),
+});
+
+export const EvidenceItem = z
+  .strictObject({
+    covers: z.string().min(1).max(200),
+    type: z.enum(["test", "build", "ci", "artifact", "manual"]),
+    command: z.string().min(1).max(10_000).optional(),
+    artifact: z.string().min(1).max(10_000).optional(),
+    result: z.string().max(10_000).optional(),
+  })
+  .refine((e) => (e.command === undefined) !== (e.artifact === undefined), { message: "each evidence names a command or an artifact" });
+
+export const PlansCompleteInput = z.strictObject({
+  child: id("The child plan"),
+  evidence: z.array(EvidenceItem).max(100).default([]).describe("The evidence its issue requires."),
+});
+
+export const PlanViewSchema = z.looseObject({
+  plan_id: z.string(),
+  phase: z.string(),
+  processing_state: z.string(),
+  attempt: z.number(),
+  root_plan_id: z.string(),
+});
+
+export const OpenObject = z.looseObject({});
+export const PlansListOutput = z.object({ plans: z.array(OpenObject) });
+export const TickOutput = z.object({ timed_out: z.array(z.string()) });
+
+/**
+ * The coordinator's results are typed by its own interfaces; the declared outputs are open objects
+ * that name their key fields. This hands one to the other without copying.
+ */
+export const open = (value: object): never => value as never;

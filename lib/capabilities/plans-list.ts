@@ -1,0 +1,14 @@
+import { listPlans } from "../execution/coordinator";
+import { defineCapability } from "./capability";
+import { EmptyInput } from "./inputs";
+import { PlansListOutput, open } from "./plans-inputs";
+
+export const plansListCapability = defineCapability({
+  id: "plans.list",
+  kind: "query",
+  title: "Every execution plan",
+  description: "The root plans of this repository, newest first, with their children counted by state.",
+  input: EmptyInput,
+  output: PlansListOutput,
+  handler: (ctx) => ({ plans: listPlans(ctx.repo).map(open) }),
+});

@@ -1,0 +1,14 @@
+import { tick } from "../execution/coordinator";
+import { defineCapability } from "./capability";
+import { EmptyInput } from "./inputs";
+import { TickOutput } from "./plans-inputs";
+
+export const plansTickCapability = defineCapability({
+  id: "plans.tick",
+  kind: "command",
+  title: "Fail children that ran past their timeout",
+  description: "Every child processing longer than its plan's timeout fails with category timeout (and may be retried).",
+  input: EmptyInput,
+  output: TickOutput,
+  handler: (ctx) => ({ timed_out: tick(ctx.repo) }),
+});
