@@ -10,6 +10,8 @@ export interface CapabilityContext {
   plan(): Plan;
   /** Who writes, for the ledger (`cockpit/<version>` unless a surface says otherwise). */
   by?: string;
+  /** The parsed files a long-running surface keeps (writes re-read what changed through it). */
+  cache?: RecordCache;
 }
 
 export type CapabilityKind = "query" | "command";

@@ -330,12 +330,8 @@ export function derivePlan(records: PlanRecords): Plan {
     if (list) list.push(i);
     else candidatesByWave.set(w, [i]);
   }
-  const conflicts = [...candidatesByWave.values()].flatMap((group) =>
-    findScopeConflicts(
-      group,
-      issues.map((iss) => iss.scope),
-    ),
-  );
+  const scopes = issues.map((iss) => iss.scope);
+  const conflicts = [...candidatesByWave.values()].flatMap((group) => findScopeConflicts(group, scopes));
   conflicts.sort((x, y) => x.a - y.a || x.b - y.b);
   for (const c of conflicts) {
     phaseJ.push(

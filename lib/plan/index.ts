@@ -10,6 +10,7 @@ export * from "./scope";
 export * from "./seal";
 export type * from "./shapes";
 export * from "./text";
+export * from "./transition";
 
 import { derivePlan } from "./derive";
 import { loadRecords, type RecordCache } from "./load";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -63,21 +63,28 @@ function isStale(path: string, holder: Holder | undefined): boolean {
   return holder.host === hostname() && !isAlive(holder.pid);
 }
 
+/**
+ * Create the lock file with its holder already in it: the holder is written to a private file
+ * first and hard-linked into place, so no other writer ever sees a lock file without its holder.
+ */
 function tryCreate(path: string, holder: Holder): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, "wx");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
+  const tmp = `${path}.${holder.nonce}.${process.pid}.tmp`;
+  const fd = openSync(tmp, "w");
   try {
     writeSync(fd, JSON.stringify(holder));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  return true;
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  } finally {
+    unlinkSync(tmp);
+  }
 }
 
 /**

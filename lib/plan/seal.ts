@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 
 export type Move = "start" | "verify" | "done";
 
@@ -14,5 +14,7 @@ export const MOVE_NAMES: readonly Move[] = ["start", "verify", "done"];
 /** The seal of a stamp: a digest of public values that a clone can check without the ledger. */
 export function sealOf(event: string, issueId: string, stamp: string): string {
   const input = `majordomus.plan-event/v1\n${event}\n${issueId}\n${stamp}\n`;
-  return "sha256:" + createHash("sha256").update(input, "utf8").digest("hex");
+  // The one-shot `crypto.hash` (Node 20.12+) avoids a Hash object per stamp.
+  const hex = typeof crypto.hash === "function" ? crypto.hash("sha256", input, "hex") : crypto.createHash("sha256").update(input, "utf8").digest("hex");
+  return "sha256:" + hex;
 }

@@ -5,7 +5,7 @@ import { ISSUES_DIR, MILESTONES_DIR, SEALED_FROM } from "./constants";
 import { derivePlan } from "./derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "./edit";
 import { checkEvent, appendLedger, envelope } from "./ledger";
-import { loadRecords } from "./load";
+import { loadRecords, type RecordCache } from "./load";
 import { LockBusyError, withPlanLock } from "./lock";
 import { priorityRank, pickNextIssue } from "./next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
@@ -59,6 +59,8 @@ export interface WriteOptions {
   now?: () => string;
   /** Who writes, for the ledger's `by` (default `cockpit/<version>`). */
   by?: string;
+  /** Parsed files kept by a long-running process; every derivation still reads what changed. */
+  cache?: RecordCache;
 }
 
 /** Now, as a stamp: UTC, second precision. */
@@ -149,7 +151,7 @@ function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: M
   ]);
   writeFileAtomic(file.path, text);
   appendLedgerOrReport(repo, { ...envelope(repo, at, by(o)), event, payload });
-  const after = derivePlan(loadRecords(repo));
+  const after = derivePlan(loadRecords(repo, o.cache));
   const next = pickNextIssue(after);
   return {
     issue: issue.id,
@@ -189,7 +191,7 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
   checkId(id);
   if (!Object.hasOwn(MOVES, move)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
   return locked(repo, o, () => {
-    const records = loadRecords(repo);
+    const records = loadRecords(repo, o.cache);
     const issue = findIssue(derivePlan(records), id);
     return applyMove(repo, records, issue, move, o);
   });
@@ -201,7 +203,7 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
  */
 export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}): Promise<TransitionResult> {
   return locked(repo, o, () => {
-    const records = loadRecords(repo);
+    const records = loadRecords(repo, o.cache);
     const plan = derivePlan(records);
     let issue: PlanIssue | undefined;
     if (milestone === undefined) {
@@ -230,7 +232,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
   }
   if (input.covers.trim() === "") throw invalidInput("covers names the required token this evidence proves");
   return locked(repo, o, () => {
-    const records = loadRecords(repo);
+    const records = loadRecords(repo, o.cache);
     const issue = records.issues.find((r) => r.id === input.record);
     const milestone = issue ? undefined : records.milestones.find((r) => r.id === input.record);
     const record = issue ?? milestone;
@@ -261,7 +263,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     }
     writeFileAtomic(file.path, setField(text, "updated_at", at));
     appendLedgerOrReport(repo, { ...env, event: "plan_evidence", payload });
-    const after = loadRecords(repo);
+    const after = loadRecords(repo, o.cache);
     const now = (issue ? after.issues : after.milestones).find((r) => r.id === record.id) ?? record;
     return {
       record: record.id,
@@ -290,7 +292,7 @@ function predatesSeals(stamp: string): boolean {
  */
 export async function adoptLegacyStamps(repo: string, options: WriteOptions & { dryRun?: boolean } = {}): Promise<AdoptResult> {
   return locked(repo, options, () => {
-    const records = loadRecords(repo);
+    const records = loadRecords(repo, options.cache);
     const adopted: AdoptResult["adopted"] = [];
     for (const r of [...records.issues].sort((a, b) => compareBytes(a.id, b.id))) {
       const entries: string[] = [];

@@ -1,29 +1,22 @@
 import { resolve } from "node:path";
+import { findCapability } from "../capabilities/index";
 import { CapabilityError } from "../errors";
+import { toDot, toMermaid } from "../graph/export";
 import { ISSUE_STATUSES } from "../plan/constants";
 import { loadPlan } from "../plan/index";
-import {
-  planIssues,
-  planModel,
-  planNext,
-  planRecord,
-  planRoadmap,
-  planStatus,
-  planValidate,
-  planWaves,
-} from "../plan/queries";
-import type { Plan } from "../plan/shapes";
 import type { Move } from "../plan/seal";
-import {
-  adoptLegacyStamps,
-  claim,
-  recordEvidence,
-  transition,
-  type AdoptResult,
-  type TransitionResult,
-} from "../plan/transition";
+import type {
+  Plan,
+  PlanIssueList,
+  PlanNextIssue,
+  PlanRecord,
+  PlanRoadmap,
+  PlanStatusReport,
+  PlanValidation,
+  PlanWaveReport,
+} from "../plan/shapes";
+import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type TransitionResult } from "../plan/transition";
 import { COCKPIT_VERSION } from "../version";
-import { toDot, toMermaid } from "../graph/export";
 import { UsageError, parseArgs, type ParsedArgs } from "./cli-args";
 import {
   renderIssues,
@@ -35,6 +28,7 @@ import {
   renderValidation,
   renderWaves,
 } from "./cli-text";
+import { invoke } from "./invoke";
 
 /** Exit codes (plan-semantics §8). */
 export const EXIT = { ok: 0, usage: 2, contract: 10, missing: 12, internal: 13, refused: 15 } as const;
@@ -55,145 +49,152 @@ interface Verb {
   options: Record<string, "flag" | "value">;
   /** Whether the verb takes one ID after it. */
   takesId?: boolean;
-  /** Whether it writes the plan (it then takes the plan lock). */
-  writes?: boolean;
+  /** Its positional words, when not none or one ID. */
+  usage?: string;
   run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
 }
 
-/** A read verb: derive the plan from the files as they are now, then answer from it. */
-const reading =
-  (answer: (plan: Plan, args: ParsedArgs) => Outcome) =>
-  (repo: string, args: ParsedArgs): Outcome =>
-    answer(loadPlan(repo), args);
-
 const COMMON = { repo: "value", json: "flag" } as const;
 
-function milestoneOption(args: ParsedArgs): { milestone?: string } {
-  const m = args.options.get("milestone");
-  return m === undefined ? {} : { milestone: m };
+/** Options given on the command line, as input fields (absent options are absent fields). */
+function fields(args: ParsedArgs, names: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [option, field] of Object.entries(names)) {
+    const v = args.options.get(option);
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
+}
+
+/**
+ * A verb that projects one capability: its input is built from the command line, validated and
+ * answered by the registry exactly as over HTTP and MCP; a failure maps to the exit codes.
+ */
+function capabilityVerb(
+  id: string,
+  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: unknown): string; exit?(value: unknown): number },
+): Verb {
+  return {
+    ...spec,
+    async run(repo, args) {
+      const capability = findCapability(id)!;
+      let plan: Plan | undefined;
+      const ctx = { repo, plan: () => (plan ??= loadPlan(repo)) };
+      const result = await invoke(capability, ctx, spec.input(args));
+      if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
+      return { value: result.value, text: spec.text(result.value), exit: spec.exit?.(result.value) };
+    },
+  };
 }
 
 const VERBS: Record<string, Verb> = {
-  model: {
+  model: capabilityVerb("plan.model", {
     summary: "the whole derived plan",
     options: { ...COMMON },
-    run: reading((plan) => ({ value: planModel(plan), text: renderModel(plan) })),
-  },
-  status: {
+    input: () => ({}),
+    text: (v) => renderModel(v as Plan),
+  }),
+  status: capabilityVerb("plan.status", {
     summary: "every milestone's progress, the active milestone and the next issue",
     options: { ...COMMON, milestone: "value" },
-    run: reading((plan, args) => {
-      const r = planStatus(plan, milestoneOption(args));
-      return { value: r, text: renderStatus(r) };
-    }),
-  },
-  issues: {
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => renderStatus(v as PlanStatusReport),
+  }),
+  issues: capabilityVerb("plan.issues", {
     summary: "issues, filtered by milestone, status or wave",
     options: { ...COMMON, milestone: "value", status: "value", wave: "value" },
-    run: reading((plan, args) => {
-      const wave = args.options.get("wave");
-      const r = planIssues(plan, {
-        ...milestoneOption(args),
-        ...(args.options.has("status") ? { status: args.options.get("status") } : {}),
-        ...(wave !== undefined ? { wave: parseWave(wave) } : {}),
-      });
-      return { value: r, text: renderIssues(r) };
-    }),
-  },
-  waves: {
+    input: (a) => {
+      const wave = a.options.get("wave");
+      return { ...fields(a, { milestone: "milestone", status: "status" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
+    },
+    text: (v) => renderIssues(v as PlanIssueList),
+  }),
+  waves: capabilityVerb("plan.waves", {
     summary: "what may run at the same time, and the scope overlaps that serialise it",
     options: { ...COMMON, milestone: "value" },
-    run: reading((plan, args) => {
-      const r = planWaves(plan, milestoneOption(args));
-      return { value: r, text: renderWaves(r) };
-    }),
-  },
-  next: {
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => renderWaves(v as PlanWaveReport),
+  }),
+  next: capabilityVerb("plan.next", {
     summary: "the one issue to take now",
     options: { ...COMMON, milestone: "value" },
-    run: reading((plan, args) => {
-      const r = planNext(plan, milestoneOption(args));
-      return { value: r, text: renderNext(r) };
-    }),
-  },
-  roadmap: {
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => renderNext(v as PlanNextIssue),
+  }),
+  roadmap: capabilityVerb("plan.roadmap", {
     summary: "the milestones in derived order, with now and next",
     options: { ...COMMON },
-    run: reading((plan) => {
-      const r = planRoadmap(plan);
-      return { value: r, text: renderRoadmap(r) };
-    }),
-  },
-  validate: {
+    input: () => ({}),
+    text: (v) => renderRoadmap(v as PlanRoadmap),
+  }),
+  validate: capabilityVerb("plan.validate", {
     summary: "every finding; exits 10 when one is a failure",
     options: { ...COMMON },
-    run: reading((plan) => {
-      const r = planValidate(plan);
-      return { value: r, text: renderValidation(r), exit: r.valid ? EXIT.ok : EXIT.contract };
-    }),
-  },
-  record: {
+    input: () => ({}),
+    text: (v) => renderValidation(v as PlanValidation),
+    exit: (v) => ((v as PlanValidation).valid ? EXIT.ok : EXIT.contract),
+  }),
+  record: capabilityVerb("plan.record", {
     summary: "one milestone or issue, with everything derived about it",
     options: { ...COMMON },
     takesId: true,
-    run: reading((plan, args) => {
-      const r = planRecord(plan, { id: args.words[0] });
-      return { value: r, text: renderRecord(r) };
-    }),
-  },
+    input: (a) => ({ id: a.words[0] }),
+    text: (v) => renderRecord(v as PlanRecord),
+  }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value" },
-    run: reading((plan, args) => {
+    run: (repo, args) => {
+      const plan = loadPlan(repo);
       const format = args.options.get("format") ?? "mermaid";
       if (format !== "mermaid" && format !== "dot") throw new UsageError(`--format is mermaid or dot, not '${format}'`);
       const m = args.options.get("milestone");
       const issues = m === undefined ? plan.issues : plan.issues.filter((i) => i.milestone === m);
       const text = format === "dot" ? toDot(plan, issues) : toMermaid(plan, issues);
       return { value: text, text };
-    }),
+    },
+  },
+  transition: {
+    summary: "move an issue (the same as start, verify and done)",
+    options: { ...COMMON },
+    usage: "ID start|verify|done",
+    run: (repo, args) => {
+      if (args.words.length !== 2) throw new UsageError("cockpit plan transition takes an ID and a move (start, verify or done)");
+      return capabilityVerb("plan.transition", {
+        summary: "",
+        options: {},
+        input: () => ({ issue: args.words[0], transition: args.words[1] }),
+        text: (v) => renderTransition(v as TransitionResult),
+      }).run(repo, args);
+    },
   },
   start: moveVerb("start", "start a READY issue (stamps started_at)"),
   verify: moveVerb("verify", "mark an ACTIVE issue as implemented, evidence outstanding"),
   done: moveVerb("done", "finish an ACTIVE or VERIFY issue whose evidence is complete"),
-  evidence: {
+  evidence: capabilityVerb("plan.evidence", {
     summary: "record evidence on an issue or a milestone",
     options: { ...COMMON, covers: "value", type: "value", command: "value", artifact: "value", result: "value" },
     takesId: true,
-    writes: true,
-    run: async (repo, args) => {
-      const o = args.options;
+    input: (a) => {
       for (const required of ["covers", "type"]) {
-        if (!o.has(required)) throw new UsageError(`--${required} is required`);
+        if (!a.options.has(required)) throw new UsageError(`--${required} is required`);
       }
-      if (o.has("command") && o.has("artifact")) throw new UsageError("give --command or --artifact, not both");
-      const r = await recordEvidence(repo, {
-        record: args.words[0],
-        covers: o.get("covers")!,
-        type: o.get("type")!,
-        ...(o.has("command") ? { command: o.get("command")! } : {}),
-        ...(o.has("artifact") ? { artifact: o.get("artifact")! } : {}),
-        ...(o.has("result") ? { result: o.get("result")! } : {}),
-      });
-      return {
-        value: r,
-        text: `plan: ${r.record} evidence recorded for ${r.covers} (${r.evidence_have} of ${r.evidence_need} requirement(s) covered)`,
-      };
+      return { record: a.words[0], ...fields(a, { covers: "covers", type: "type", command: "command", artifact: "artifact", result: "result" }) };
     },
-  },
-  claim: {
+    text: (v) => {
+      const r = v as EvidenceResult;
+      return `plan: ${r.record} evidence recorded for ${r.covers} (${r.evidence_have} of ${r.evidence_need} requirement(s) covered)`;
+    },
+  }),
+  claim: capabilityVerb("plan.claim", {
     summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
     options: { ...COMMON, milestone: "value" },
-    writes: true,
-    run: async (repo, args) => {
-      const r = await claim(repo, args.options.get("milestone"));
-      return { value: r, text: renderTransition(r) };
-    },
-  },
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => renderTransition(v as TransitionResult),
+  }),
   adopt: {
     summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
     options: { ...COMMON, "dry-run": "flag" },
-    writes: true,
     run: async (repo, args) => {
       const r = await adoptLegacyStamps(repo, { dryRun: args.options.has("dry-run") });
       return { value: r, text: renderAdoption(r) };
@@ -202,16 +203,13 @@ const VERBS: Record<string, Verb> = {
 };
 
 function moveVerb(move: Move, summary: string): Verb {
-  return {
+  return capabilityVerb("plan.transition", {
     summary,
     options: { ...COMMON },
     takesId: true,
-    writes: true,
-    run: async (repo, args) => {
-      const r = await transition(repo, args.words[0], move);
-      return { value: r, text: renderTransition(r) };
-    },
-  };
+    input: (a) => ({ issue: a.words[0], transition: move }),
+    text: (v) => renderTransition(v as TransitionResult),
+  });
 }
 
 function renderTransition(r: TransitionResult): string {
@@ -235,7 +233,7 @@ function parseWave(text: string): number {
 }
 
 export function usage(): string {
-  const verbs = Object.entries(VERBS).map(([v, d]) => [`  cockpit plan ${v}${d.takesId ? " ID" : ""}`, d.summary]);
+  const verbs = Object.entries(VERBS).map(([v, d]) => [`  cockpit plan ${v}${d.usage ? ` ${d.usage}` : d.takesId ? " ID" : ""}`, d.summary]);
   const width = Math.max(...verbs.map(([a]) => a.length));
   return [
     "usage: cockpit plan <verb> [--repo DIR] [--json] [options] [ID]",
@@ -278,7 +276,7 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
     if (spec.takesId && args.words.length !== 1) {
       throw new UsageError(`cockpit plan ${verb} takes one ID (a milestone or an issue)`);
     }
-    if (!spec.takesId && args.words.length > 0) {
+    if (!spec.takesId && !spec.usage && args.words.length > 0) {
       throw new UsageError(`cockpit plan ${verb} takes no argument, but was given '${args.words[0]}'`);
     }
     const repo = resolve(cwd, args.options.get("repo") ?? ".");
@@ -306,7 +304,15 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.out(`cockpit ${COCKPIT_VERSION}`);
     return EXIT.ok;
   }
-  io.out(["usage: cockpit plan <verb> …", "", usage()].join("\n"));
+  io.out(
+    [
+      usage(),
+      "",
+      "cockpit plans <verb> …                       execution plans (cockpit plans help)",
+      "cockpit serve --repo DIR [--port P] [--host H]  the browser Cockpit and the HTTP API",
+      "cockpit mcp --repo DIR                          the MCP server over stdio",
+    ].join("\n"),
+  );
   return command === undefined || command === "help" || command === "--help" ? EXIT.ok : EXIT.usage;
 }
 

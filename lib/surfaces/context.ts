@@ -23,11 +23,7 @@ export function currentPlan(repo: string): Plan {
 
 /** The records and the plan derived from them, as the files are now. */
 export function currentState(repo: string): { records: PlanRecords; plan: Plan } {
-  let state = states.get(repo);
-  if (!state) {
-    state = { cache: new RecordCache(), version: -1 };
-    states.set(repo, state);
-  }
+  const state = stateOf(repo);
   const records = loadRecords(repo, state.cache);
   if (!state.plan || !state.records || state.version !== state.cache.version) {
     state.records = records;
@@ -37,6 +33,15 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
   return { records: state.records, plan: state.plan };
 }
 
+function stateOf(repo: string): RepoState {
+  let state = states.get(repo);
+  if (!state) {
+    state = { cache: new RecordCache(), version: -1 };
+    states.set(repo, state);
+  }
+  return state;
+}
+
 export function contextFor(repo: string, by?: string): CapabilityContext {
-  return { repo, by, plan: () => currentPlan(repo) };
+  return { repo, by, cache: stateOf(repo).cache, plan: () => currentPlan(repo) };
 }

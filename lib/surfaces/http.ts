@@ -92,7 +92,8 @@ function numericFields(schema: z.ZodType): Set<string> {
 
 function queryInput(url: URL, capability: AnyCapability): { input?: Record<string, unknown>; problem?: string } {
   const numeric = numericFields(capability.input);
-  const input: Record<string, unknown> = {};
+  // No prototype: a field named `__proto__` is a field (and refused as unknown), not a setter.
+  const input: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
     if (values.length > 1) return { problem: `${key}: given ${values.length} times; give it once` };

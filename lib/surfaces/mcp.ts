@@ -1,4 +1,5 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
 import { PLAN_RESOURCE_URI, capabilities, mcpToolName } from "../capabilities/index";
@@ -17,11 +18,30 @@ const RecordOutputForMcp = z.object({
   depends_on: z.array(PlanIssueSchema).optional(),
 });
 
+async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: unknown) {
+  const result = await invoke(c, ctx, args);
+  if (!result.ok) {
+    return {
+      isError: true,
+      content: [{ type: "text" as const, text: result.error.message }],
+      _meta: { "cockpit/error_code": result.error.code },
+    };
+  }
+  return {
+    structuredContent: result.value as Record<string, unknown>,
+    content: [{ type: "text" as const, text: JSON.stringify(result.value) }],
+  };
+}
+
 export function mcpOutputSchema(c: AnyCapability): z.ZodType {
   return c.output instanceof z.ZodObject ? c.output : RecordOutputForMcp;
 }
 
-/** Error codes an MCP client sees at the start of an error's text, e.g. `refused: I0001 is ACTIVE, not READY`. */
+/**
+ * An MCP server over the registry. Tools are listed with their strict input and output schemas;
+ * calls are validated and answered by the same `invoke` as every other surface, so a bad input
+ * gets the same words here as over HTTP. An error's code travels in `_meta`.
+ */
 export function createMcpServer(context: () => CapabilityContext): McpServer {
   const server = new McpServer({ name: "cockpit", version: COCKPIT_VERSION }, { capabilities: { logging: {} } });
   for (const c of capabilities) {
@@ -39,18 +59,15 @@ export function createMcpServer(context: () => CapabilityContext): McpServer {
           openWorldHint: false,
         },
       },
-      async (args: unknown) => {
-        const result = await invoke(c, context(), args);
-        if (!result.ok) {
-          return { isError: true, content: [{ type: "text" as const, text: result.error.message }] };
-        }
-        return {
-          structuredContent: result.value as Record<string, unknown>,
-          content: [{ type: "text" as const, text: JSON.stringify(result.value) }],
-        };
-      },
+      async (args: unknown) => callCapability(c, context(), args),
     );
   }
+  // Answer calls with the registry's own validation (the SDK's would word errors differently).
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const c = capabilities.find((x) => mcpToolName(x) === request.params.name);
+    if (!c) throw new McpError(ErrorCode.InvalidParams, `no tool '${request.params.name}'; tools/list names every one`);
+    return callCapability(c, context(), request.params.arguments ?? {});
+  });
   server.registerResource(
     "plan",
     PLAN_RESOURCE_URI,

@@ -1,0 +1,524 @@
+import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ExpectStatic, afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCapability } from "@/app/actions";
+import { findCapability, httpMethod, httpPath, mcpToolName } from "@/lib/capabilities/index";
+import type { ErrorCode } from "@/lib/errors";
+import { ISSUES_DIR, loadPlan, loadRecords, planNext, sealOf } from "@/lib/plan/index";
+import { STATUS_OF } from "@/lib/surfaces/http";
+import {
+  type McpConnection,
+  type RunningServer,
+  SOURCE_REPO,
+  cleanup,
+  copyRepo,
+  ensureBuild,
+  filesUnder,
+  hashRepo,
+  mcpHttp,
+  mcpStdio,
+  resetRepo,
+  runCli,
+  startServer,
+} from "./helpers";
+
+// One table of cases, run through every surface: HTTP against the production server, MCP over
+// stdio and over streamable HTTP through the SDK's client, the server action called as a function,
+// and the command line. Every surface must give the same answer: the same JSON on success, the
+// same error (mapped once per surface) on failure.
+
+// ------------------------------------------------------------------ the table
+
+type Expect = "ok" | ErrorCode;
+
+interface Case {
+  name: string;
+  capability: string;
+  input: Record<string, unknown>;
+  expect: Expect;
+  /**
+   * The command line spells this input with its own options and words, so its message is its own
+   * (an unknown option, a missing ID); only its exit code is compared.
+   */
+  cliCodeOnly?: boolean;
+}
+
+const plan = loadPlan(SOURCE_REPO);
+const records = loadRecords(SOURCE_REPO);
+const pick = <T,>(what: string, value: T | undefined): T => {
+  if (value === undefined) throw new Error(`the repository ${SOURCE_REPO} has no ${what}; the contract table needs one`);
+  return value;
+};
+
+const ACTIVE = pick("milestone", plan.project.active_milestone || plan.milestones[0]?.id);
+const READY = pick("READY issue (plan.next)", planNext(plan).issue);
+const BLOCKED = pick("BLOCKED issue", plan.issues.find((i) => i.status === "BLOCKED"));
+const WITH_DEPS = pick("issue with dependencies", plan.issues.find((i) => i.depends_on.length > 0 && i.status !== "CANCELLED"));
+const SECOND_WAVE = plan.waves.length > 1 ? plan.waves[1].wave : plan.waves[0]?.wave ?? 0;
+const READY_MILESTONE = pick("milestone with a READY issue", plan.issues.find((i) => i.status === "READY" && i.milestone !== ACTIVE)?.milestone ?? READY.milestone);
+const STUCK_MILESTONE = pick(
+  "milestone with issues and none READY",
+  plan.milestones.find((m) => plan.issues.some((i) => i.milestone === m.id) && !plan.issues.some((i) => i.milestone === m.id && i.status === "READY"))?.id,
+);
+const EVIDENCE_ISSUE = pick("issue with a missing evidence token", records.issues.find((r) => r.evidence_required.some((t) => !r.covers.includes(t))));
+const EVIDENCE_TOKEN = EVIDENCE_ISSUE.evidence_required.find((t) => !EVIDENCE_ISSUE.covers.includes(t))!;
+const EVIDENCE_MILESTONE = records.milestones.find((r) => r.evidence_required.some((t) => !r.covers.includes(t)));
+
+const QUERY_CASES: Case[] = [
+  { name: "model", capability: "plan.model", input: {}, expect: "ok" },
+  { name: "status", capability: "plan.status", input: {}, expect: "ok" },
+  { name: "status of one milestone", capability: "plan.status", input: { milestone: ACTIVE }, expect: "ok" },
+  { name: "status of an unknown milestone", capability: "plan.status", input: { milestone: "no-such-milestone" }, expect: "not_found" },
+  { name: "status with an unknown field", capability: "plan.status", input: { colour: "red" }, expect: "invalid_input", cliCodeOnly: true },
+  { name: "issues", capability: "plan.issues", input: {}, expect: "ok" },
+  { name: "issues READY", capability: "plan.issues", input: { status: "READY" }, expect: "ok" },
+  { name: "issues BLOCKED", capability: "plan.issues", input: { status: "BLOCKED" }, expect: "ok" },
+  { name: "issues of one milestone", capability: "plan.issues", input: { milestone: ACTIVE }, expect: "ok" },
+  { name: "issues of one wave", capability: "plan.issues", input: { wave: SECOND_WAVE }, expect: "ok" },
+  { name: "issues by milestone, status and wave", capability: "plan.issues", input: { milestone: READY.milestone, status: "READY", wave: READY.wave }, expect: "ok" },
+  { name: "issues of an unknown milestone (none)", capability: "plan.issues", input: { milestone: "no-such-milestone" }, expect: "ok" },
+  { name: "issues of an invalid status", capability: "plan.issues", input: { status: "bogus" }, expect: "invalid_input" },
+  { name: "waves", capability: "plan.waves", input: {}, expect: "ok" },
+  { name: "waves of one milestone", capability: "plan.waves", input: { milestone: ACTIVE }, expect: "ok" },
+  { name: "next", capability: "plan.next", input: {}, expect: "ok" },
+  { name: "next in a milestone", capability: "plan.next", input: { milestone: READY_MILESTONE }, expect: "ok" },
+  { name: "next in a milestone with nothing ready", capability: "plan.next", input: { milestone: STUCK_MILESTONE }, expect: "ok" },
+  { name: "next in an unknown milestone", capability: "plan.next", input: { milestone: "no-such-milestone" }, expect: "ok" },
+  { name: "roadmap", capability: "plan.roadmap", input: {}, expect: "ok" },
+  { name: "validate", capability: "plan.validate", input: {}, expect: "ok" },
+  { name: "record of a milestone", capability: "plan.record", input: { id: ACTIVE }, expect: "ok" },
+  { name: "record of an issue", capability: "plan.record", input: { id: WITH_DEPS.id }, expect: "ok" },
+  { name: "record of nothing (an id no record has)", capability: "plan.record", input: { id: "no-such-record" }, expect: "not_found" },
+  { name: "record of nothing (no id)", capability: "plan.record", input: {}, expect: "invalid_input", cliCodeOnly: true },
+  // Inputs the declaration refuses and the command line can spell exactly as the others send them.
+  { name: "record of an empty id", capability: "plan.record", input: { id: "" }, expect: "invalid_input" },
+  { name: "status of a milestone id over 200 characters", capability: "plan.status", input: { milestone: "m".repeat(201) }, expect: "invalid_input" },
+];
+
+const COMMAND_CASES: Case[] = [
+  { name: "a refused start", capability: "plan.transition", input: { issue: BLOCKED.id, transition: "start" }, expect: "refused" },
+  { name: "a successful start", capability: "plan.transition", input: { issue: READY.id, transition: "start" }, expect: "ok" },
+  { name: "a refused verify", capability: "plan.transition", input: { issue: READY.id, transition: "verify" }, expect: "refused" },
+  { name: "a start of an unknown issue", capability: "plan.transition", input: { issue: "NO-SUCH-1", transition: "start" }, expect: "not_found" },
+  {
+    name: "an evidence record",
+    capability: "plan.evidence",
+    input: { record: EVIDENCE_ISSUE.id, covers: EVIDENCE_TOKEN, type: "test", command: "npm test -- --run race", result: "12 passed" },
+    expect: "ok",
+  },
+  ...(EVIDENCE_MILESTONE
+    ? [
+        {
+          name: "an evidence record on a milestone",
+          capability: "plan.evidence",
+          input: {
+            record: EVIDENCE_MILESTONE.id,
+            covers: EVIDENCE_MILESTONE.evidence_required.find((t) => !EVIDENCE_MILESTONE.covers.includes(t))!,
+            type: "artifact",
+            artifact: "reports/review.pdf",
+          },
+          expect: "ok" as const,
+        },
+      ]
+    : []),
+  {
+    name: "a refused evidence (a token the record does not require)",
+    capability: "plan.evidence",
+    input: { record: EVIDENCE_ISSUE.id, covers: "not-a-required-token", type: "test", command: "npm test" },
+    expect: "refused",
+  },
+  { name: "evidence on an unknown record", capability: "plan.evidence", input: { record: "NO-SUCH-1", covers: "x", type: "test", command: "true" }, expect: "not_found" },
+  { name: "a claim", capability: "plan.claim", input: {}, expect: "ok" },
+  { name: "a claim in one milestone", capability: "plan.claim", input: { milestone: READY_MILESTONE }, expect: "ok" },
+  { name: "a refused claim (nothing ready in the milestone)", capability: "plan.claim", input: { milestone: STUCK_MILESTONE }, expect: "refused" },
+  { name: "a claim in an unknown milestone", capability: "plan.claim", input: { milestone: "no-such-milestone" }, expect: "not_found" },
+  // Inputs the declaration refuses and the command line can spell exactly as the others send them.
+  {
+    name: "evidence with an empty command",
+    capability: "plan.evidence",
+    input: { record: EVIDENCE_ISSUE.id, covers: EVIDENCE_TOKEN, type: "test", command: "" },
+    expect: "invalid_input",
+  },
+  { name: "a claim in a milestone with an empty id", capability: "plan.claim", input: { milestone: "" }, expect: "invalid_input" },
+];
+
+// ------------------------------------------------------------------ the surfaces
+
+type Surface = "http" | "mcp-stdio" | "mcp-http" | "action" | "cli";
+const SURFACES: readonly Surface[] = ["action", "http", "mcp-stdio", "mcp-http", "cli"];
+
+/** What a surface answered, brought to one shape. `code` is absent where the surface does not carry it (MCP). */
+type Outcome = { ok: true; value: unknown } | { ok: false; code?: ErrorCode; message: string };
+
+const CODE_OF_STATUS = Object.fromEntries(Object.entries(STATUS_OF).map(([code, status]) => [status, code as ErrorCode]));
+const CODE_OF_EXIT: Record<number, ErrorCode> = { 2: "invalid_input", 12: "not_found", 15: "refused", 13: "internal" };
+
+let server: RunningServer;
+/** A second server, over its own repository, for MCP over HTTP: every surface has its own copy. */
+let mcpServer: RunningServer;
+let stdio: McpConnection;
+let mcpOverHttp: McpConnection;
+/** A third server, with COCKPIT_TOKEN set, over its own repository. */
+const TOKEN = "s3cret-token-for-the-contract-test";
+let guarded: RunningServer;
+let tokenRepo: string;
+const repos = {} as Record<Surface, string>;
+/** Problems a surface showed besides its answer (a wrong status for the code, stderr on success…). */
+type Notes = string[];
+
+async function viaHttp(c: Case, sideNotes: Notes): Promise<Outcome> {
+  const cap = findCapability(c.capability)!;
+  let response: Response;
+  if (httpMethod(cap) === "GET") {
+    const query = new URLSearchParams(Object.entries(c.input).map(([k, v]) => [k, String(v)])).toString();
+    response = await fetch(`${server.url}${httpPath(cap)}${query ? `?${query}` : ""}`);
+  } else {
+    response = await fetch(`${server.url}${httpPath(cap)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(c.input),
+    });
+  }
+  const body = (await response.json()) as { error?: { code: ErrorCode; message: string } };
+  if (response.status === 200) return { ok: true, value: body };
+  const code = body.error?.code ?? "internal";
+  if (CODE_OF_STATUS[response.status] !== code) sideNotes.push(`${c.name}: HTTP ${response.status} carries code ${code}`);
+  return { ok: false, code, message: body.error?.message ?? "" };
+}
+
+async function viaMcp(connection: McpConnection, c: Case, sideNotes: Notes): Promise<Outcome> {
+  const result = (await connection.client.callTool({ name: mcpToolName(findCapability(c.capability)!), arguments: c.input })) as {
+    isError?: boolean;
+    content: { type: string; text: string }[];
+    structuredContent?: unknown;
+  };
+  const text = result.content.map((p) => p.text).join("");
+  if (result.isError) return { ok: false, message: text };
+  if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result.structuredContent)) {
+    sideNotes.push(`${c.name}: MCP text content is not the structured content`);
+  }
+  return { ok: true, value: result.structuredContent };
+}
+
+async function viaAction(c: Case): Promise<Outcome> {
+  process.env.COCKPIT_REPO = repos.action;
+  const r = await runCapability(c.capability, c.input);
+  return r.ok ? { ok: true, value: r.value } : { ok: false, code: r.error.code, message: r.error.message };
+}
+
+/** The verb and arguments `cockpit plan` takes for a case. */
+function cliWords(c: Case): string[] {
+  const input = c.input as Record<string, string | number | undefined>;
+  const options = (keys: string[]) => keys.filter((k) => input[k] !== undefined).flatMap((k) => [`--${k}`, String(input[k])]);
+  switch (c.capability) {
+    case "plan.record":
+      return ["record", ...(input.id !== undefined ? [String(input.id)] : [])];
+    case "plan.transition":
+      return [String(input.transition), String(input.issue)];
+    case "plan.evidence":
+      return ["evidence", String(input.record), ...options(["covers", "type", "command", "artifact", "result"])];
+    default:
+      return [c.capability.split(".")[1], ...options(Object.keys(input))];
+  }
+}
+
+async function viaCli(c: Case, sideNotes: Notes): Promise<Outcome> {
+  const words = cliWords(c);
+  const r = await runCli(["plan", ...words, "--repo", repos.cli, "--json"]);
+  const success = r.code === 0 || (c.capability === "plan.validate" && r.code === 10);
+  if (success) {
+    if (r.stderr !== "") sideNotes.push(`${c.name}: cockpit plan wrote to stderr on success: ${r.stderr}`);
+    const value = JSON.parse(r.stdout) as { valid?: boolean };
+    if (c.capability === "plan.validate" && r.code !== (value.valid ? 0 : 10)) sideNotes.push(`${c.name}: validate exited ${r.code} with valid=${value.valid}`);
+    return { ok: true, value };
+  }
+  const prefix = `cockpit plan ${words[0]}: `;
+  const line = r.stderr.replace(/\n$/, "");
+  if (!line.startsWith(prefix)) sideNotes.push(`${c.name}: stderr does not start with '${prefix}': ${r.stderr}`);
+  if (r.stdout !== "") sideNotes.push(`${c.name}: cockpit plan wrote to stdout on failure: ${r.stdout}`);
+  return { ok: false, code: CODE_OF_EXIT[r.code] ?? "internal", message: line.startsWith(prefix) ? line.slice(prefix.length) : line };
+}
+
+async function via(surface: Surface, c: Case, notes: Notes): Promise<Outcome> {
+  switch (surface) {
+    case "http":
+      return viaHttp(c, notes);
+    case "mcp-stdio":
+      return viaMcp(stdio, c, notes);
+    case "mcp-http":
+      return viaMcp(mcpOverHttp, c, notes);
+    case "action":
+      return viaAction(c);
+    case "cli":
+      return viaCli(c, notes);
+  }
+}
+
+// ------------------------------------------------------------------ comparison
+
+/** A command's answer carries the moment it ran; the rest is the same from every surface. */
+function masked(value: unknown): unknown {
+  if (value && typeof value === "object" && "at" in value) return { ...(value as object), at: "<at>" };
+  return value;
+}
+
+interface View {
+  ok: boolean;
+  /** The output as one JSON text, field order included. */
+  json?: string;
+  code?: string;
+  message?: string;
+}
+
+function view(o: Outcome): View {
+  if (o.ok) return { ok: true, json: JSON.stringify(masked(o.value)) };
+  return { ok: false, code: o.code ?? "(not carried)", message: o.message };
+}
+
+/** What every surface must answer, given the reference (the server action, the registry's plain call). */
+function expectedViews(c: Case, reference: Outcome): Record<Surface, View> {
+  const ref = view(reference);
+  const out = {} as Record<Surface, View>;
+  for (const s of SURFACES) {
+    if (ref.ok) out[s] = ref;
+    else if (s === "mcp-stdio" || s === "mcp-http") out[s] = { ok: false, code: "(not carried)", message: ref.message };
+    else out[s] = ref;
+  }
+  return out;
+}
+
+function compare(expect: ExpectStatic, c: Case, outcomes: Record<Surface, Outcome>): void {
+  const reference = outcomes.action;
+  expect(reference.ok ? "ok" : reference.code, `${c.name}: the registry's own answer`).toBe(c.expect);
+  const actual = Object.fromEntries(SURFACES.map((s) => [s, view(outcomes[s])])) as Record<Surface, View>;
+  const expected = expectedViews(c, reference);
+  if (c.cliCodeOnly && !actual.cli.ok) actual.cli = { ...actual.cli, message: expected.cli.message };
+  // Large outputs: name the first differing character rather than diffing two 100 KB texts.
+  for (const s of SURFACES) {
+    const a = actual[s].json;
+    const e = expected[s].json;
+    if (a !== undefined && e !== undefined && a !== e) {
+      let i = 0;
+      while (i < a.length && a[i] === e[i]) i++;
+      actual[s] = { ...actual[s], json: `differs at ${i}: …${a.slice(Math.max(0, i - 80), i + 80)}…` };
+      expected[s] = { ...expected[s], json: `…${e.slice(Math.max(0, i - 80), i + 80)}…` };
+    }
+  }
+  expect(actual).toEqual(expected);
+}
+
+/** A repository's files with one command's moment (and the seal made of it) masked. */
+function effect(repo: string, outcome: Outcome): Record<string, string> {
+  const out: Record<string, string> = {};
+  const value = outcome.ok ? (outcome.value as { at?: string; event?: string; issue?: string }) : undefined;
+  for (const f of filesUnder(repo)) {
+    let text = readFileSync(join(repo, f), "utf8");
+    if (value?.at) {
+      if (value.event && value.issue) text = text.split(sealOf(value.event, value.issue, value.at)).join("<seal>");
+      text = text.split(value.at).join("<at>");
+    }
+    out[f] = text;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ lifecycle
+
+beforeAll(async () => {
+  for (const s of SURFACES) repos[s] = copyRepo(`cockpit-contract-${s}-`);
+  tokenRepo = copyRepo("cockpit-contract-token-");
+  const dist = await ensureBuild();
+  [server, mcpServer, guarded, stdio] = await Promise.all([
+    startServer(dist, repos.http),
+    startServer(dist, repos["mcp-http"]),
+    startServer(dist, tokenRepo, { COCKPIT_TOKEN: TOKEN }),
+    mcpStdio(repos["mcp-stdio"]),
+  ]);
+  mcpOverHttp = await mcpHttp(mcpServer.url);
+}, 300_000);
+
+afterAll(async () => {
+  await stdio?.close();
+  await mcpOverHttp?.close();
+  await Promise.all([server?.stop(), mcpServer?.stop(), guarded?.stop()]);
+  cleanup();
+});
+
+// Queries change nothing, so the cases run at once.
+describe.concurrent("every query capability answers the same on every surface", () => {
+  it.for(QUERY_CASES)("$name", async (c, { expect }) => {
+    const notes: Notes = [];
+    const results = await Promise.all(SURFACES.map((s) => via(s, c, notes)));
+    const outcomes = Object.fromEntries(SURFACES.map((s, i) => [s, results[i]])) as Record<Surface, Outcome>;
+    compare(expect, c, outcomes);
+    expect(notes).toEqual([]);
+  });
+});
+
+describe("every command answers the same on every surface, each from the same fresh repository", () => {
+  it.each(COMMAND_CASES.map((c) => [c.name, c] as const))("%s", async (_, c) => {
+    const notes: Notes = [];
+    const outcomes = {} as Record<Surface, Outcome>;
+    const effects = {} as Record<Surface, Record<string, string>>;
+    // Each surface has its own copy, put back in the source's state: they start from the same
+    // state and run side by side.
+    await Promise.all(
+      SURFACES.map(async (s) => {
+        resetRepo(repos[s]);
+        const before = hashRepo(repos[s]);
+        outcomes[s] = await via(s, c, notes);
+        effects[s] = effect(repos[s], outcomes[s]);
+        if (!outcomes[s].ok) expect(hashRepo(repos[s]), `${s}: a ${c.expect} command wrote`).toBe(before);
+      }),
+    );
+    compare(expect, c, outcomes);
+    // The same move leaves the same files behind, whichever surface made it (the moment masked).
+    for (const s of SURFACES) expect(effects[s], `${s} left different files than the server action`).toEqual(effects.action);
+    expect(notes).toEqual([]);
+  });
+});
+
+describe("the resource, the token, the origin and a changing repository", () => {
+  it("the resource majordomus://plan is GET /api/v1/plan, over stdio and over HTTP", async () => {
+    for (const s of SURFACES) resetRepo(repos[s]);
+    const body = await (await fetch(`${server.url}/api/v1/plan`)).text();
+    expect(await (await fetch(`${mcpServer.url}/api/v1/plan`)).text()).toBe(body);
+    for (const connection of [stdio, mcpOverHttp]) {
+      const listed = await connection.client.listResources();
+      expect(listed.resources.map((r) => r.uri)).toContain("majordomus://plan");
+      const read = await connection.client.readResource({ uri: "majordomus://plan" });
+      expect(read.contents).toHaveLength(1);
+      expect(read.contents[0].mimeType).toBe("application/json");
+      expect(JSON.stringify(JSON.parse((read.contents[0] as { text: string }).text))).toBe(JSON.stringify(JSON.parse(body)));
+    }
+  });
+
+  describe("with COCKPIT_TOKEN set", () => {
+
+    const claim = (headers: Record<string, string>) =>
+      fetch(`${guarded.url}/api/v1/plan/claim`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+
+    it.each([
+      ["no Authorization header", {}],
+      ["a wrong token", { authorization: "Bearer not-the-token" }],
+      ["the token without 'Bearer '", { authorization: TOKEN }],
+      ["the token as Basic", { authorization: `Basic ${TOKEN}` }],
+      ["the token with a suffix", { authorization: `Bearer ${TOKEN}x` }],
+    ] as const)("a command with %s is 401 and writes nothing", async (_, headers) => {
+      const before = hashRepo(tokenRepo);
+      const r = await claim(headers);
+      expect(r.status).toBe(401);
+      expect(r.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      const body = (await r.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("unauthorized");
+      expect(body.error.message).not.toBe("");
+      expect(hashRepo(tokenRepo)).toBe(before);
+    });
+
+    it("a query needs no token", async () => {
+      const r = await fetch(`${guarded.url}/api/v1/plan/next`);
+      expect(r.status).toBe(200);
+    });
+
+    it("MCP over HTTP needs the token too, and works with it", async () => {
+      await expect(mcpHttp(guarded.url)).rejects.toThrow();
+      const withToken = await mcpHttp(guarded.url, { authorization: `Bearer ${TOKEN}` });
+      try {
+        const r = (await withToken.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { isError?: boolean };
+        expect(r.isError).toBeFalsy();
+      } finally {
+        await withToken.close();
+      }
+    });
+
+    it("a command with the right token succeeds", async () => {
+      const r = await claim({ authorization: `Bearer ${TOKEN}` });
+      expect(r.status).toBe(200);
+      const body = (await r.json()) as { issue: string; transition: string };
+      expect(body.transition).toBe("start");
+      expect(body.issue).toBe(READY.id);
+    });
+  });
+
+  describe("the Origin header", () => {
+    it("a command from http://evil.example is 403 and writes nothing", async () => {
+      resetRepo(repos.http);
+      const before = hashRepo(repos.http);
+      for (const c of COMMAND_CASES.filter((k) => k.expect === "ok")) {
+        const r = await fetch(`${server.url}${httpPath(findCapability(c.capability)!)}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: "http://evil.example" },
+          body: JSON.stringify(c.input),
+        });
+        expect(r.status, c.name).toBe(403);
+        const body = (await r.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe("forbidden");
+        expect(body.error.message).not.toBe("");
+      }
+      expect(hashRepo(repos.http)).toBe(before);
+    });
+
+    it("MCP over HTTP from http://evil.example is 403", async () => {
+      await expect(mcpHttp(server.url, { origin: "http://evil.example" })).rejects.toThrow(/forbidden/);
+    });
+
+    it("a command without an Origin is allowed, and so is one from the server's own origin", async () => {
+      resetRepo(repos.http);
+      const post = (headers: Record<string, string>) =>
+        fetch(`${server.url}/api/v1/plan/claim`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+      const without = await post({});
+      expect(without.status).toBe(200);
+      expect(((await without.json()) as { issue: string }).issue).toBe(READY.id);
+      const own = await post({ origin: server.url });
+      expect([200, 422]).toContain(own.status);
+    });
+
+    it("a query from another origin is answered (it changes nothing)", async () => {
+      const r = await fetch(`${server.url}/api/v1/plan/status`, { headers: { origin: "http://evil.example" } });
+      expect(r.status).toBe(200);
+    });
+  });
+
+  describe("a record touched on disk between two requests", () => {
+    it("is reflected in the next answer, even with its size and modification time unchanged", async () => {
+      resetRepo(repos.http);
+      resetRepo(repos["mcp-stdio"]);
+      const id = WITH_DEPS.id;
+      const ask = async () => ((await (await fetch(`${server.url}/api/v1/plan/record?id=${encodeURIComponent(id)}`)).json()) as { issue: { title: string } }).issue.title;
+      const askStdio = async () =>
+        ((await stdio.client.callTool({ name: "majordomus_plan_record", arguments: { id } })) as unknown as { structuredContent: { issue: { title: string } } }).structuredContent.issue
+          .title;
+      const first = await ask();
+      expect(await askStdio()).toBe(first);
+      for (const repo of [repos.http, repos["mcp-stdio"]]) {
+        const file = join(repo, ISSUES_DIR, `${id}.yaml`);
+        const st = statSync(file);
+        const text = readFileSync(file, "utf8");
+        const title = text.match(/^title: (.*)$/m)![1];
+        // Same length, same mtime: only the content (and the change time) differ.
+        const changed = title.replace(/[A-Za-z]/, (ch) => (ch === "Z" ? "Y" : "Z"));
+        expect(changed.length).toBe(title.length);
+        writeFileSync(file, text.replace(`title: ${title}`, `title: ${changed}`));
+        utimesSync(file, st.atime, st.mtime);
+      }
+      const second = await ask();
+      expect(second).not.toBe(first);
+      expect(await askStdio()).toBe(second);
+    });
+
+    it("a new issue file appears in the next answer, and a removed one disappears", async () => {
+      resetRepo(repos.http);
+      const total = async () => ((await (await fetch(`${server.url}/api/v1/plan/issues`)).json()) as { total: number }).total;
+      const n = await total();
+      const source = join(repos.http, ISSUES_DIR, `${WITH_DEPS.id}.yaml`);
+      const copy = join(repos.http, ISSUES_DIR, "ZZ-NEW-1.yaml");
+      writeFileSync(copy, readFileSync(source, "utf8").replace(/^id: .*$/m, "id: ZZ-NEW-1"));
+      expect(await total()).toBe(n + 1);
+      const r = await fetch(`${server.url}/api/v1/plan/record?id=ZZ-NEW-1`);
+      expect(r.status).toBe(200);
+      resetRepo(repos.http);
+      expect(await total()).toBe(n);
+      expect((await fetch(`${server.url}/api/v1/plan/record?id=ZZ-NEW-1`)).status).toBe(404);
+    });
+  });
+});
