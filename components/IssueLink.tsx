@@ -2,7 +2,7 @@ import Link from "next/link";
 
 export function IssueLink({ id }: { id: string }) {
   return (
-    <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 hover:underline dark:text-blue-300">
+    <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 dark:text-blue-300">
       {id}
     </Link>
   );
@@ -10,7 +10,7 @@ export function IssueLink({ id }: { id: string }) {
 
 export function MilestoneLink({ id, children }: { id: string; children?: React.ReactNode }) {
   return (
-    <Link href={`/milestones/${encodeURIComponent(id)}`} className="text-blue-700 hover:underline dark:text-blue-300">
+    <Link href={`/milestones/${encodeURIComponent(id)}`} className="text-blue-700 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 dark:text-blue-300">
       {children ?? id}
     </Link>
   );

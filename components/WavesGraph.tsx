@@ -48,7 +48,8 @@ const HIGHLIGHT_CLASS: Record<NonNullable<Highlight>, string> = {
   up: "ring-2 ring-sky-500",
   down: "ring-2 ring-orange-500",
   partner: "ring-2 ring-red-500 ring-dashed",
-  dim: "opacity-25",
+  // De-emphasised by colour, not by opacity: the text keeps its contrast and stays readable.
+  dim: "!border-slate-200 !bg-slate-100 grayscale dark:!border-slate-800 dark:!bg-slate-900",
 };
 
 const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData>>) {
@@ -372,7 +373,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
               placeholder="id or title"
               className="w-56 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
               data-testid="waves-search"
-              aria-controls="search-results"
+              aria-controls={matches.length > 0 ? "search-results" : undefined}
             />
           </label>
           {matches.length > 0 && (
