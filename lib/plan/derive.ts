@@ -11,13 +11,35 @@ const warn = (code: string, subject: string, message: string): PlanFinding => ({
 
 const byId = <T extends { id: string }>(a: T, b: T) => compareBytes(a.id, b.id);
 
+/** Records in id order; the loader already gives them so, and a sorted list is only checked. */
+function inIdOrder<T extends { id: string }>(list: readonly T[]): T[] {
+  for (let i = 1; i < list.length; i++) {
+    if (compareBytes(list[i - 1].id, list[i].id) > 0) return [...list].sort(byId);
+  }
+  return list as T[];
+}
+
+// Seals depend only on (event, id, stamp): kept between derivations of one process (a server
+// derives again after every change), bounded so it cannot grow without limit.
+const sealMemo = new Map<string, string>();
+function memoSeal(event: string, id: string, stamp: string): string {
+  const key = `${event}\n${id}\n${stamp}`;
+  let seal = sealMemo.get(key);
+  if (seal === undefined) {
+    if (sealMemo.size > 500_000) sealMemo.clear();
+    seal = sealOf(event, id, stamp);
+    sealMemo.set(key, seal);
+  }
+  return seal;
+}
+
 /** Whether a stamp counts (§2.2): empty, sealed by its event, or a listed pre-seal stamp. */
 export function isProven(issue: IssueRecord, move: Move): boolean {
   const { field, seal, event } = MOVES[move];
   const stamp = issue[field];
   if (stamp === "") return true;
   const recorded = issue[seal];
-  if (recorded !== "" && recorded === sealOf(event, issue.id, stamp)) return true;
+  if (recorded !== "" && recorded === memoSeal(event, issue.id, stamp)) return true;
   return compareBytes(stamp, SEALED_FROM) < 0 && issue.unsealed_stamps.includes(`${field} ${stamp}`);
 }
 
@@ -55,8 +77,8 @@ export function countStatuses(statuses: Iterable<string>): PlanCounts {
  * findings. Pure: the same records in any order give the same plan.
  */
 export function derivePlan(records: PlanRecords): Plan {
-  const issues = [...records.issues].sort(byId);
-  const milestones = [...records.milestones].sort(byId);
+  const issues = inIdOrder(records.issues);
+  const milestones = inIdOrder(records.milestones);
   const n = issues.length;
   const mCount = milestones.length;
 

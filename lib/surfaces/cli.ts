@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { findCapability } from "../capabilities/index";
+import { planCapabilities } from "../capabilities/plan-registry";
 import { CapabilityError } from "../errors";
 import { toDot, toMermaid } from "../graph/export";
 import { ISSUE_STATUSES } from "../plan/constants";
@@ -77,7 +77,7 @@ function capabilityVerb(
   return {
     ...spec,
     async run(repo, args) {
-      const capability = findCapability(id)!;
+      const capability = planCapabilities.find((c) => c.id === id)!;
       let plan: Plan | undefined;
       const ctx = { repo, plan: () => (plan ??= loadPlan(repo)) };
       const result = await invoke(capability, ctx, spec.input(args));

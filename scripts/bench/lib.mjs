@@ -1,0 +1,201 @@
+// Shared helpers of the benchmark sections: timing, statistics, child processes, peak memory,
+// bundling TypeScript for in-process measurements, tables and reports.
+
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const requireFromRoot = createRequire(join(ROOT, "package.json"));
+
+/** Benchmark data and scratch files live here (outside the repository). */
+export const BENCH_TMP = join(tmpdir(), "cockpit-bench");
+
+/** A garbage collection on demand, so a timed run does not pay for the previous run's garbage. */
+export const gc = (() => {
+  if (typeof globalThis.gc === "function") return globalThis.gc;
+  setFlagsFromString("--expose-gc");
+  return runInNewContext("gc");
+})();
+
+export const now = () => process.hrtime.bigint();
+export const msSince = (t0) => Number(process.hrtime.bigint() - t0) / 1e6;
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export function summary(values) {
+  return {
+    median: round(median(values)),
+    min: round(Math.min(...values)),
+    max: round(Math.max(...values)),
+    runs: values.length,
+    samples: values.map(round),
+  };
+}
+
+export const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/**
+ * Time `fn` `runs` times after `warmup` untimed calls, collecting garbage before each call.
+ * Returns wall times and CPU times (user + system of this process, GC threads included) in ms;
+ * CPU time is the steadier figure when other work competes for the machine.
+ */
+export function timeInProcess(fn, { runs, warmup = 2 }) {
+  for (let i = 0; i < warmup; i++) fn();
+  const wall = [];
+  const cpu = [];
+  for (let i = 0; i < runs; i++) {
+    gc();
+    const c0 = process.cpuUsage();
+    const t0 = now();
+    fn();
+    wall.push(msSince(t0));
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+  }
+  return { wall, cpu };
+}
+
+let devNull;
+const TIME_BIN = "/usr/bin/time";
+export const HAVE_TIME = existsSync(TIME_BIN);
+
+/**
+ * Run `command args…` with stdout to /dev/null; returns its wall time in ms and, when
+ * `/usr/bin/time` exists (it then wraps the command: one extra exec, well under a millisecond),
+ * its peak resident memory in MB and its CPU time (user + system, 10 ms resolution). Throws when
+ * the command fails.
+ */
+export function runProcess(command, args) {
+  devNull ??= openSync("/dev/null", "w");
+  mkdirSync(BENCH_TMP, { recursive: true });
+  const rssFile = join(BENCH_TMP, `rss-${process.pid}`);
+  const [cmd, argv] = HAVE_TIME ? [TIME_BIN, ["-f", "%M %U %S", "-o", rssFile, command, ...args]] : [command, args];
+  const t0 = now();
+  const r = spawnSync(cmd, argv, { stdio: ["ignore", devNull, "pipe"], maxBuffer: 64 * 1024 * 1024 });
+  const ms = msSince(t0);
+  if (r.error) throw r.error;
+  if (r.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
+  }
+  let rssMb;
+  let cpuMs;
+  if (HAVE_TIME) {
+    const [kb, user, sys] = readFileSync(rssFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
+    rssMb = round(kb / 1024, 1);
+    cpuMs = round((user + sys) * 1000, 0);
+    rmSync(rssFile, { force: true });
+  }
+  return { ms, rssMb, cpuMs };
+}
+
+let rssWrapper;
+
+/**
+ * Peak resident memory (MB) of `node script args…` without /usr/bin/time: a wrapper runs the
+ * script in its own process and reports `process.resourceUsage().maxRSS` on exit.
+ */
+export function peakRssViaWrapper(script, args) {
+  devNull ??= openSync("/dev/null", "w");
+  rssWrapper ??= writeScratch(
+    "rss-wrapper.cjs",
+    [
+      '"use strict";',
+      "// Runs a node script in this process and writes its peak RSS (KB) to argv[2] on exit.",
+      'const fs = require("node:fs");',
+      "const [out, script, ...rest] = process.argv.slice(2);",
+      "process.argv = [process.argv[0], script, ...rest];",
+      'process.on("exit", () => fs.writeFileSync(out, String(process.resourceUsage().maxRSS)));',
+      "require(script);",
+    ].join("\n"),
+  );
+  const scratch = mkdtempSync(join(BENCH_TMP, "rss-"));
+  const out = join(scratch, "rss");
+  try {
+    const r = spawnSync(process.execPath, [rssWrapper, out, script, ...args], { stdio: ["ignore", devNull, "pipe"] });
+    if (r.error) throw r.error;
+    if (r.status !== 0) throw new Error(`${script} exited ${r.status ?? r.signal}: ${String(r.stderr).slice(0, 500)}`);
+    return round(Number(readFileSync(out, "utf8").trim()) / 1024, 1);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Write a helper file into the benchmark scratch folder; returns its path. */
+export function writeScratch(name, text) {
+  mkdirSync(BENCH_TMP, { recursive: true });
+  const path = join(BENCH_TMP, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/**
+ * Bundle a TypeScript entry of this repository with esbuild into a CommonJS file under the
+ * scratch folder and load it, so in-process figures measure the same compiled code the CLI runs.
+ */
+export async function loadBundled(entry, name) {
+  const { build } = await import("esbuild");
+  mkdirSync(BENCH_TMP, { recursive: true });
+  const outfile = join(BENCH_TMP, `${name}-${process.pid}.cjs`);
+  await build({
+    entryPoints: [join(ROOT, entry)],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    logLevel: "warning",
+    absWorkingDir: ROOT,
+    // As in scripts/build-cli.mjs: a native module is loaded from node_modules, never bundled.
+    // The bundle lives outside the repository, so its `require` resolves from the repository root.
+    external: ["better-sqlite3"],
+    banner: { js: `require = require("node:module").createRequire(${JSON.stringify(join(ROOT, "package.json"))});` },
+  });
+  try {
+    return createRequire(outfile)(outfile);
+  } finally {
+    rmSync(outfile, { force: true });
+  }
+}
+
+/** Lay rows out in aligned columns (first column left-aligned, the others right-aligned). */
+export function table(header, rows) {
+  const all = [header, ...rows];
+  const widths = header.map((_, c) => Math.max(...all.map((r) => String(r[c] ?? "").length)));
+  const line = (r) =>
+    r.map((cell, c) => (c === 0 ? String(cell ?? "").padEnd(widths[c]) : String(cell ?? "").padStart(widths[c]))).join("   ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("   "), ...rows.map(line)].join("\n");
+}
+
+export const fmtMs = (ms) =>
+  ms === undefined ? "-" : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`;
+export const fmtMb = (mb) => (mb === undefined ? "-" : `${mb.toFixed(0)} MB`);
+export const sizeLabel = (n) => (n >= 1000 ? `${n / 1000}k` : String(n));
+
+/** Write a section's figures to reports/<name>.json. */
+export function writeReport(name, data) {
+  const dir = join(ROOT, "reports");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify(data, null, 2) + "\n");
+  return path;
+}
+
+export function environment() {
+  return {
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    cpus: availableParallelism(),
+    cpu_model: cpus()[0]?.model,
+    load_average: loadavg().map((x) => round(x)),
+  };
+}
