@@ -11,8 +11,9 @@
 import * as http from "./bench/http.mjs";
 import * as plan from "./bench/plan.mjs";
 import * as transitions from "./bench/transitions.mjs";
+import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http];
+const SECTIONS = [plan, transitions, http, waves];
 
 function parseOptions(argv) {
   const options = { strict: false };

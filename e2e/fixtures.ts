@@ -1,0 +1,257 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type BrowserContext, type Page, type Request, type TestInfo } from "@playwright/test";
+
+export { expect };
+
+const ROOT = join(__dirname, "..");
+const PROJECT_DIR = ".ai/repo/project";
+
+/** The checked-in plan each project's copy was made from (pristine bytes to restore). */
+const SOURCES: Record<string, string> = { demo: "examples/demo", majordomus: "tests/fixtures/majordomus" };
+
+export interface Problem {
+  kind: "console" | "pageerror" | "response" | "requestfailed";
+  text: string;
+}
+
+export interface Repo {
+  /** The temporary copy this project's server shows. */
+  dir: string;
+  /** A record file's path in the copy: `issue("BK-020")`, `milestone("booking")`. */
+  issue(id: string): string;
+  milestone(id: string): string;
+  /** Put a record file of the copy back to the bytes of the checked-in plan. */
+  restore(...paths: string[]): void;
+  /** `cockpit …` on the copy; returns stdout. */
+  cockpit(...args: string[]): string;
+}
+
+interface Fixtures {
+  repo: Repo;
+  /** Everything the page reported as wrong so far (the check at the end of each test reads it). */
+  problems: Problem[];
+  /** goto + wait for the page to settle + a screenshot into test-results/screenshots/. */
+  visit: (path: string) => Promise<void>;
+  /** A screenshot of the page as it is now, into test-results/screenshots/. */
+  shot: (label?: string) => Promise<void>;
+}
+
+function slug(s: string): string {
+  return s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80) || "root";
+}
+
+async function screenshot(page: Page, info: TestInfo, counter: { n: number }, label?: string) {
+  const dir = join(info.project.outputDir, "screenshots");
+  mkdirSync(dir, { recursive: true });
+  const where = label ?? new URL(page.url()).pathname + new URL(page.url()).hash;
+  const name = `${info.project.name}--${slug(info.titlePath.slice(1).join(" "))}--${String(++counter.n).padStart(2, "0")}-${slug(where)}.png`;
+  await page.screenshot({ path: join(dir, name), fullPage: false }).catch(() => {
+    /* a page closed mid-test has nothing to show */
+  });
+}
+
+/**
+ * Ignored, because nothing failed: the browser aborting the live-update channel (an EventSource)
+ * when the page navigates away, and Next's router aborting its own link prefetches (it reads a
+ * dynamic page's prefetch response up to what it can cache, then cancels the rest, and cancels
+ * prefetches it no longer needs), and the router dropping the tail of an RSC response (of a
+ * navigation, a refresh or a server action) that the server answered with a success status. An
+ * RSC request aborted before any answer, or answered with an error status, is still reported.
+ * Nothing else is ignored.
+ */
+async function isHarmlessAbort(request: Request, failure: string | undefined): Promise<boolean> {
+  if (!(failure ?? "").includes("ERR_ABORTED")) return false;
+  if (request.resourceType() === "eventsource") return true;
+  const h = request.headers();
+  if (request.resourceType() !== "fetch" || !(h.rsc === "1" || h["next-action"])) return false;
+  if (h["next-router-prefetch"] === "1") return true;
+  // A navigation, a refresh or a server action the server answered (2xx) whose stream the router
+  // stops reading once it has what it renders: the page shows the answer; the tail is dropped.
+  const response = await request.response().catch(() => null);
+  return !!response && response.status() < 400;
+}
+
+interface WorkerFixtures {
+  /** One browser context per worker (so per project), its HTTP cache shared by the tests. */
+  sharedContext: BrowserContext;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  // The app keeps nothing in the browser (no cookie, no storage): what a test inherits from the
+  // one before is the HTTP cache of the app's scripts, which saves each test loading them again.
+  sharedContext: [
+    async ({ browser }, use, worker) => {
+      const { baseURL, viewport } = worker.project.use;
+      const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+      await use(context);
+      await context.close();
+    },
+    { scope: "worker" },
+  ],
+  context: async ({ sharedContext }, use) => {
+    await use(sharedContext);
+    for (const p of sharedContext.pages()) await p.close();
+  },
+
+  repo: async ({}, use, info) => {
+    const dir = info.project.metadata.repo as string;
+    const source = join(ROOT, SOURCES[info.project.name]);
+    const rel = (p: string) => (p.startsWith(dir) ? p.slice(dir.length + 1) : p);
+    await use({
+      dir,
+      issue: (id) => join(dir, PROJECT_DIR, "issues", `${id}.yaml`),
+      milestone: (id) => join(dir, PROJECT_DIR, "milestones", `${id}.yaml`),
+      restore: (...paths) => {
+        for (const p of paths) {
+          const pristine = readFileSync(join(source, rel(p)));
+          if (!readFileSync(p).equals(pristine)) writeFileSync(p, pristine);
+        }
+      },
+      cockpit: (...args) =>
+        execFileSync(process.execPath, [join(ROOT, "bin/cockpit"), ...args, "--repo", dir], { cwd: ROOT, encoding: "utf8" }),
+    });
+  },
+
+  problems: async ({}, use) => {
+    await use([]);
+  },
+
+  page: async ({ page, problems }, use, info) => {
+    trackInFlight(page);
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push({ kind: "console", text: `${msg.text()} (${msg.location().url})` });
+    });
+    page.on("pageerror", (error) => problems.push({ kind: "pageerror", text: `${error.name}: ${error.message}` }));
+    page.on("response", (response) => {
+      if (response.status() >= 400) {
+        problems.push({ kind: "response", text: `${response.status()} ${response.request().method()} ${response.url()}` });
+      }
+    });
+    page.on("requestfailed", async (request) => {
+      const failure = request.failure()?.errorText;
+      if (await isHarmlessAbort(request, failure)) return;
+      const h = request.headers();
+      const kind = h["next-action"] ? " [server action]" : h.rsc ? ` [rsc${h["next-router-prefetch"] ? " prefetch" : ""}]` : "";
+      const answered = await request.response().catch(() => null);
+      const after = answered ? ` after a ${answered.status()} answer` : "";
+      problems.push({ kind: "requestfailed", text: `${request.resourceType()} ${request.method()} ${request.url()}${kind}: ${failure}${after}` });
+    });
+    await use(page);
+    // Let the page finish what it fetches, so closing it aborts nothing but the live-update
+    // channel; then keep its last state too.
+    await quiet(page).catch(() => {});
+    if (!page.isClosed()) await screenshot(page, info, shotCounter(info), "end");
+    expect(problems, "console errors, page errors and failed requests").toEqual([]);
+  },
+
+  visit: async ({ page }, use, info) => {
+    await use(async (path) => {
+      // A navigation aborts what the previous page still fetches: let it finish first.
+      await quiet(page);
+      await page.goto(path);
+      await settle(page);
+      await screenshot(page, info, shotCounter(info));
+    });
+  },
+
+  shot: async ({ page }, use, info) => {
+    await use((label) => screenshot(page, info, shotCounter(info), label));
+  },
+});
+
+const counters = new WeakMap<TestInfo, { n: number }>();
+function shotCounter(info: TestInfo) {
+  let c = counters.get(info);
+  if (!c) counters.set(info, (c = { n: 0 }));
+  return c;
+}
+
+/** The page has loaded, React has hydrated it, the live-update channel is open and its fetches are done. */
+export async function settle(page: Page) {
+  await page.waitForLoadState("load");
+  await expect(page.getByTestId("live-state")).toHaveAttribute("data-state", "live");
+  await quiet(page);
+}
+
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function trackInFlight(page: Page) {
+  const set = new Set<Request>();
+  inFlight.set(page, set);
+  page.on("request", (r) => {
+    // The live-update channel stays open for the page's life; a download is not a fetch; a link
+    // prefetch is the router's to cancel (see isHarmlessAbort).
+    if (r.resourceType() === "eventsource" || r.url().startsWith("blob:") || r.headers()["next-router-prefetch"] === "1") return;
+    set.add(r);
+  });
+  page.on("requestfinished", (r) => set.delete(r));
+  // An error status is reported when it arrives; its body may never be read to the end.
+  page.on("response", (r) => {
+    if (r.status() >= 400) set.delete(r.request());
+  });
+  page.on("requestfailed", (r) => set.delete(r));
+}
+
+/**
+ * Wait until the page has had no request in flight (the live-update channel aside) for `idleMs`:
+ * Next prefetches the links it shows, and a navigation would abort those fetches half-way.
+ */
+export async function quiet(page: Page, { idleMs = 150, timeout = 10_000 } = {}) {
+  const set = inFlight.get(page);
+  if (!set || page.isClosed()) return;
+  const deadline = Date.now() + timeout;
+  let idleSince = set.size === 0 ? Date.now() : 0;
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    if (set.size > 0) idleSince = 0;
+    else if (!idleSince) idleSince = Date.now();
+    else if (Date.now() - idleSince >= idleMs) return;
+  }
+  throw new Error(`the page still fetches after ${timeout} ms: ${[...set].map((r) => r.url()).join(", ")}`);
+}
+
+/** Wait until the server serves `check` true of the plan (after a change on disk). */
+export async function waitForPlan(page: Page, check: (plan: PlanJson) => boolean, timeout = 5_000) {
+  await expect
+    .poll(async () => check((await (await page.request.get("/api/v1/plan")).json()) as PlanJson), { timeout })
+    .toBe(true);
+}
+
+export interface PlanJson {
+  issues: { id: string; status: string; milestone: string; depends_on: string[] }[];
+  milestones: { id: string; status: string }[];
+  findings: { level: string; code: string; subject: string; message: string }[];
+}
+
+export interface SeriousViolation {
+  rule: string;
+  impact: string;
+  help: string;
+  count: number;
+  nodes: string[];
+}
+
+/**
+ * axe's serious and critical violations on the page as it is now (axe's default rules: WCAG 2.x A
+ * and AA, and best practices). The whole report is attached to the test. Legacy mode runs axe in
+ * the page itself: these pages have no frames, and it is several times faster on the big graphs
+ * than axe's cross-frame mode.
+ */
+export async function seriousViolations(page: Page, label = new URL(page.url()).pathname): Promise<SeriousViolation[]> {
+  const results = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ["violations"] }).analyze();
+  await test.info().attach(`axe ${label}`, { body: JSON.stringify(results.violations, null, 2), contentType: "application/json" });
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => ({
+      rule: v.id,
+      impact: v.impact!,
+      help: v.help,
+      count: v.nodes.length,
+      nodes: v.nodes
+        .slice(0, 5)
+        .map((n) => `${n.target.join(" ")} — ${n.html.slice(0, 160)} — ${(n.failureSummary ?? "").split("\n").slice(1).join(" ").trim()}`),
+    }));
+}

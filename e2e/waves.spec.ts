@@ -1,0 +1,247 @@
+import { readFileSync } from "node:fs";
+import type { Page } from "@playwright/test";
+import { expect, seriousViolations, test, type PlanJson } from "./fixtures";
+
+// The waves graph: search, keyboard, the selected issue's chain, scope conflicts, filters, export.
+
+interface WavesPlan extends PlanJson {
+  waves: { wave: number; issues: string[] }[];
+}
+
+async function planOf(page: Page): Promise<WavesPlan> {
+  return (await (await page.request.get("/api/v1/plan")).json()) as WavesPlan;
+}
+
+/** The columns of the graph as the page lays them out: one per wave, by milestone then id. */
+function columnsOf(plan: WavesPlan): string[][] {
+  const byId = new Map(plan.issues.map((i) => [i.id, i]));
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const cols = plan.waves.map((w) =>
+    [...w.issues].filter((id) => byId.has(id)).sort((a, b) => cmp(byId.get(a)!.milestone, byId.get(b)!.milestone) || cmp(a, b)),
+  );
+  const placed = new Set(cols.flat());
+  const cyclic = plan.issues.filter((i) => !placed.has(i.id)).map((i) => i.id);
+  if (cyclic.length) cols.push(cyclic.sort((a, b) => cmp(byId.get(a)!.milestone, byId.get(b)!.milestone) || cmp(a, b)));
+  return cols.filter((c) => c.length > 0);
+}
+
+function closure(start: string, next: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...(next.get(start) ?? [])];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (id === start || seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(next.get(id) ?? []));
+  }
+  return seen;
+}
+
+function conflictPairs(plan: PlanJson) {
+  return plan.findings
+    .filter((f) => f.code === "scope_conflict")
+    .map((f) => {
+      const m = /^shares (.*) with (\S+); they may not run concurrently$/.exec(f.message)!;
+      return { a: f.subject, b: m[2], path: m[1] };
+    });
+}
+
+/** What each node should say about itself when `selected` is selected. */
+function expectedHighlights(plan: PlanJson, selected: string): Map<string, string> {
+  const ids = new Set(plan.issues.map((i) => i.id));
+  const deps = new Map<string, string[]>();
+  const dependents = new Map<string, string[]>();
+  for (const i of plan.issues) {
+    const own = [...new Set(i.depends_on.filter((d) => d !== i.id && ids.has(d)))];
+    deps.set(i.id, own);
+    for (const d of own) dependents.set(d, [...(dependents.get(d) ?? []), i.id]);
+  }
+  const up = closure(selected, deps);
+  const down = closure(selected, dependents);
+  const partners = new Set(
+    conflictPairs(plan)
+      .filter((p) => p.a === selected || p.b === selected)
+      .map((p) => (p.a === selected ? p.b : p.a)),
+  );
+  return new Map(
+    plan.issues.map((i) => [
+      i.id,
+      i.id === selected ? "selected" : up.has(i.id) ? "up" : down.has(i.id) ? "down" : partners.has(i.id) ? "partner" : "dim",
+    ]),
+  );
+}
+
+async function highlights(page: Page): Promise<Map<string, string>> {
+  const pairs = await page
+    .locator(".react-flow__node")
+    .evaluateAll((els) => els.map((e) => [e.getAttribute("data-id")!, e.querySelector("[data-highlight]")?.getAttribute("data-highlight") ?? ""]));
+  return new Map(pairs as [string, string][]);
+}
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+
+/** How far (px) a node's centre is from the centre of the graph's viewport. */
+async function offCentre(page: Page, id: string): Promise<number> {
+  const pane = await page.getByTestId("waves-graph").locator(".react-flow").boundingBox();
+  const box = await node(page, id).boundingBox();
+  if (!pane || !box) return Infinity;
+  return Math.hypot(box.x + box.width / 2 - (pane.x + pane.width / 2), box.y + box.height / 2 - (pane.y + pane.height / 2));
+}
+
+test("every issue is a node of the graph, and the list view (axe-clean) says the same", async ({ page, visit, shot }) => {
+  const plan = await planOf(page);
+  await visit("/waves");
+  const graph = page.getByTestId("waves-graph");
+  await expect(graph).toHaveAttribute("data-node-count", String(plan.issues.length));
+  await expect(graph.locator(".react-flow__node")).toHaveCount(plan.issues.length);
+  const list = page.getByTestId("waves-list");
+  await expect(list.getByRole("link")).toHaveCount(plan.issues.length);
+  await page.getByRole("button", { name: "Show as list" }).click();
+  await expect(list).toBeVisible();
+  await expect(graph).toHaveCount(0);
+  await expect(list.getByRole("heading", { name: "Wave 0" })).toBeVisible();
+  await shot("list");
+  expect(await seriousViolations(page, "/waves (list)")).toEqual([]);
+});
+
+test("/ then an id and Enter focuses, centres and selects the issue, lighting its chain @demo", async ({ page, visit, shot }) => {
+  const plan = await planOf(page);
+  await visit("/waves");
+  // Zoomed out to fit, BK-020 starts away from the centre.
+  expect(await offCentre(page, "BK-020")).toBeGreaterThan(40);
+
+  await page.locator("main h1").click();
+  await page.keyboard.press("/");
+  const search = page.getByTestId("waves-search");
+  await expect(search).toBeFocused();
+  await page.keyboard.type("BK-020");
+  await expect(page.locator("#search-results")).toContainText("BK-020");
+  expect(await seriousViolations(page, "/waves (search results open)")).toEqual([]);
+  await page.keyboard.press("Enter");
+
+  await expect(node(page, "BK-020")).toBeFocused();
+  await expect.poll(() => offCentre(page, "BK-020"), { message: "BK-020 is centred" }).toBeLessThan(12);
+  await expect(node(page, "BK-020").locator("[data-highlight]")).toHaveAttribute("data-highlight", "selected");
+  const want = expectedHighlights(plan, "BK-020");
+  expect(Object.fromEntries(await highlights(page))).toEqual(Object.fromEntries(want));
+  // Its chain: what it waits on and what finishing it unblocks.
+  expect([...want].filter(([, h]) => h === "up").map(([id]) => id)).toEqual(expect.arrayContaining(["BK-012", "BK-022"]));
+  await expect(page.getByTestId("selection")).toContainText("BK-020");
+  await shot("BK-020 selected");
+});
+
+test("the arrow keys move between nodes, and Enter opens the focused issue @demo", async ({ page, visit, shot }) => {
+  const plan = await planOf(page);
+  const cols = columnsOf(plan);
+  const where = (id: string) => {
+    const c = cols.findIndex((col) => col.includes(id));
+    return { c, r: cols[c].indexOf(id) };
+  };
+  await visit("/waves");
+  await page.locator("main h1").click();
+  await page.keyboard.press("/");
+  await page.keyboard.type("BK-020");
+  await page.keyboard.press("Enter");
+  await expect(node(page, "BK-020")).toBeFocused();
+
+  let at = "BK-020";
+  const expectMove = async (key: string, to: string) => {
+    await page.keyboard.press(key);
+    await expect(node(page, to), `${key} from ${at}`).toBeFocused();
+    await expect(node(page, to).locator("[data-highlight]")).toHaveAttribute("data-highlight", "selected");
+    at = to;
+  };
+  const { c, r } = where(at);
+  expect(r, "BK-020 has a node above it in its wave").toBeGreaterThan(0);
+  await expectMove("ArrowUp", cols[c][r - 1]);
+  await expectMove("ArrowDown", cols[c][r]);
+  await expectMove("ArrowLeft", cols[c - 1][Math.min(r, cols[c - 1].length - 1)]);
+  const p = where(at);
+  await expectMove("ArrowRight", cols[p.c + 1][Math.min(p.r, cols[p.c + 1].length - 1)]);
+  await shot(`focused ${at}`);
+
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/issues/${at}$`));
+  await expect(page.locator("main h1")).toContainText(at);
+});
+
+test("the conflict list is grouped by path, and selecting an issue draws its conflicts", async ({ page, visit, shot }) => {
+  const plan = await planOf(page);
+  const pairs = conflictPairs(plan);
+  const groups = new Map<string, typeof pairs>();
+  for (const p of pairs) groups.set(p.path, [...(groups.get(p.path) ?? []), p]);
+  const order = [...groups].sort((x, y) => y[1].length - x[1].length || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+
+  await visit("/waves");
+  await expect(page.getByRole("heading", { name: `Scope conflicts (${pairs.length})` })).toBeVisible();
+  const list = page.getByTestId("conflict-list");
+  const summaries = await list.locator("details > summary").allTextContents();
+  const shown = Math.min(order.length, 60);
+  expect(summaries.map((s) => s.trim())).toEqual(order.slice(0, shown).map(([path, list]) => `${path} (${list.length})`));
+  if (order.length > 60) await expect(list).toContainText(`…and ${order.length - 60} more paths`);
+
+  // Open the first group; its pairs are listed; choosing one selects the issue and draws its conflicts.
+  const [path, first] = order[0];
+  const group = list.locator("details").first();
+  await group.locator("summary").click();
+  await expect(group.locator("li")).toHaveCount(Math.min(first.length, 50));
+  const a = first[0].a;
+  await group.locator("li").first().getByRole("button", { name: a, exact: true }).click();
+  await expect(node(page, a)).toBeFocused();
+  await expect(node(page, a).locator("[data-highlight]")).toHaveAttribute("data-highlight", "selected");
+
+  const mine = pairs.filter((p) => p.a === a || p.b === a);
+  const edges = page.locator('.react-flow__edge[data-id^="conflict:"]');
+  await expect(edges).toHaveCount(mine.length);
+  for (const p of mine.slice(0, 20)) await expect(page.locator(`.react-flow__edge[data-id="conflict:${p.a}:${p.b}"]`)).toHaveCount(1);
+  await expect(page.getByTestId("selection")).toContainText(`conflicts ${mine.length}`);
+  const partner = first[0].b;
+  const want = expectedHighlights(plan, a).get(partner);
+  await expect(node(page, partner).locator("[data-highlight]")).toHaveAttribute("data-highlight", want!);
+  await expect(page.locator(".react-flow__edge-text", { hasText: path }).first()).toBeAttached();
+  await shot(`conflicts of ${a}`);
+
+  // Clearing the selection removes them.
+  await page.getByRole("button", { name: "clear" }).click();
+  await expect(edges).toHaveCount(0);
+});
+
+test("clicking a node with a conflict draws its conflict edge @demo", async ({ page, visit }) => {
+  await visit("/waves");
+  await node(page, "BK-015").click();
+  await expect(node(page, "BK-015").locator("[data-highlight]")).toHaveAttribute("data-highlight", "selected");
+  await expect(node(page, "BK-015").getByTestId("conflict-badge")).toHaveText("1");
+  await expect(page.locator('.react-flow__edge[data-id="conflict:BK-015:BK-016"]')).toHaveCount(1);
+  await expect(page.locator('.react-flow__edge[data-id="conflict:BK-015:BK-016"] .react-flow__edge-text')).toHaveText("apps/api/src/bookings");
+  await expect(node(page, "BK-016").locator("[data-highlight]")).toHaveAttribute("data-highlight", "partner");
+  // The selection dims every node outside the chain: still readable (axe), and the edges drawn.
+  expect(await seriousViolations(page, "/waves (selected)")).toEqual([]);
+});
+
+test("the milestone and status filters narrow the graph @demo", async ({ page, visit }) => {
+  const plan = await planOf(page);
+  await visit("/waves");
+  const graph = page.getByTestId("waves-graph");
+  await page.getByTestId("milestone-filter").selectOption("booking");
+  const booking = plan.issues.filter((i) => i.milestone === "booking");
+  await expect(graph).toHaveAttribute("data-node-count", String(booking.length));
+  await expect(graph.locator(".react-flow__node")).toHaveCount(booking.length);
+  await page.getByRole("checkbox", { name: "DONE" }).uncheck();
+  const left = booking.filter((i) => i.status !== "DONE");
+  await expect(graph.locator(".react-flow__node")).toHaveCount(left.length);
+  for (const i of left) await expect(node(page, i.id)).toHaveCount(1);
+});
+
+test("the graph exports as Mermaid and DOT @demo", async ({ page, visit }) => {
+  await visit("/waves");
+  for (const [button, name, head] of [
+    ["export-mermaid", "waves.mmd", /^flowchart LR/],
+    ["export-dot", "waves.dot", /^digraph /],
+  ] as const) {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(button).click()]);
+    expect(download.suggestedFilename()).toBe(name);
+    const text = readFileSync((await download.path())!, "utf8");
+    expect(text).toMatch(head);
+    expect(text).toContain("BK-020");
+  }
+});

@@ -1,0 +1,105 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests in a real browser (Debian's chromium) against the production build, served by
+// `next start` twice: once over a fresh copy of the demo plan, once over a fresh copy of the real
+// corpus (majordomus). The tests write to these copies (moves, evidence, edits on disk), never to
+// the checked-in plans.
+//
+// The build is NOT made here: `npm test` (scripts/test-all.mjs) runs `cockpit serve --build-only`
+// first. To test a second build folder (so a concurrent rebuild of .next does not disturb a run),
+// build it with COCKPIT_DIST_DIR=.next-e2e and run Playwright with the same variable.
+
+const ROOT = __dirname;
+const DIST = process.env.COCKPIT_DIST_DIR || ".next";
+const BASE_PORT = Number(process.env.COCKPIT_E2E_PORT ?? 3301);
+
+export const REPOS = {
+  demo: { source: "examples/demo", port: BASE_PORT },
+  majordomus: { source: "tests/fixtures/majordomus", port: BASE_PORT + 1 },
+} as const;
+
+export type RepoName = keyof typeof REPOS;
+
+/** `git` in `cwd`, with an identity of its own so a machine without one still commits. */
+function git(cwd: string, ...args: string[]) {
+  execFileSync("git", ["-c", "user.name=Cockpit e2e", "-c", "user.email=e2e@cockpit.invalid", "-c", "commit.gpgsign=false", ...args], {
+    cwd,
+    stdio: "ignore",
+  });
+}
+
+// The config is loaded by the runner and again by every worker: the runner makes the copies and
+// names them in the environment, which the workers (and the web servers) inherit.
+if (!process.env.COCKPIT_E2E_ROOT) {
+  const root = mkdtempSync(join(tmpdir(), "cockpit-e2e-"));
+  for (const [name, { source }] of Object.entries(REPOS)) {
+    const dir = join(root, name);
+    cpSync(join(ROOT, source), dir, { recursive: true });
+    git(dir, "init", "-q", "-b", "main");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", `Plan copied from ${source}`);
+  }
+  process.env.COCKPIT_E2E_ROOT = root;
+  // Removed when the runner exits (kept with COCKPIT_E2E_KEEP=1, to look at what the tests wrote).
+  process.on("exit", () => {
+    if (!process.env.COCKPIT_E2E_KEEP) rmSync(root, { recursive: true, force: true });
+  });
+}
+const E2E_ROOT = process.env.COCKPIT_E2E_ROOT;
+
+if (!existsSync(join(ROOT, DIST, "BUILD_ID"))) {
+  throw new Error(`no production build in ${DIST}/: run \`node bin/cockpit serve --build-only\` (npm test does) before Playwright`);
+}
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: "list",
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    viewport: { width: 1280, height: 800 },
+    // Each test saves a screenshot of every page it visits, and of its last state, into
+    // test-results/screenshots/ (e2e/fixtures.ts); Playwright adds one to a failed test's report.
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
+    command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+    cwd: ROOT,
+    url: `http://127.0.0.1:${port}/api/v1/plan`,
+    env: { COCKPIT_REPO: join(E2E_ROOT, name), NEXT_TELEMETRY_DISABLED: "1", COCKPIT_DIST_DIR: DIST },
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+  })),
+  projects: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
+    name,
+    // A test tagged with the other repository's name is not run here.
+    grepInvert: name === "demo" ? /@majordomus/ : /@demo/,
+    use: { baseURL: `http://127.0.0.1:${port}` },
+    metadata: { repo: join(E2E_ROOT, name) },
+  })),
+});
