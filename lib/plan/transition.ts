@@ -5,7 +5,7 @@ import { ISSUES_DIR, MILESTONES_DIR, SEALED_FROM } from "./constants";
 import { derivePlan } from "./derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "./edit";
 import { checkEvent, appendLedger, envelope } from "./ledger";
-import { loadRecords, type RecordCache } from "./load";
+import { RecordCache, loadRecords } from "./load";
 import { LockBusyError, withPlanLock } from "./lock";
 import { priorityRank, pickNextIssue } from "./next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
@@ -75,6 +75,9 @@ const by = (o: WriteOptions) => o.by ?? `cockpit/${COCKPIT_VERSION}`;
  * that cannot be taken at all (a read-only checkout) to a refusal that says why.
  */
 async function locked<T>(repo: string, o: WriteOptions, fn: () => T | Promise<T>): Promise<T> {
+  // Within one call the plan is read several times (guard, after the write); parsed files are
+  // kept for the call so only the record written is read again.
+  o.cache ??= new RecordCache();
   let entered = false;
   try {
     return await withPlanLock(repo, by(o), () => {
