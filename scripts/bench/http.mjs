@@ -29,7 +29,17 @@ const freePort = () =>
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
-function get(port, path) {
+/** One GET; a kept-alive socket the server closed meanwhile (ECONNRESET) is retried once. */
+async function get(port, path) {
+  try {
+    return await getOnce(port, path);
+  } catch (error) {
+    if (error.code !== "ECONNRESET") throw error;
+    return getOnce(port, path);
+  }
+}
+
+function getOnce(port, path) {
   return new Promise((resolve, reject) => {
     const t = process.hrtime.bigint();
     const req = http.get({ host: "127.0.0.1", port, path, agent }, (res) => {
