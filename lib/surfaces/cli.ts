@@ -28,10 +28,11 @@ import {
   renderValidation,
   renderWaves,
 } from "./cli-text";
+import { EXIT, EXIT_FOR_ERROR } from "./exit-codes";
 import { invoke } from "./invoke";
 
-/** Exit codes (plan-semantics §8). */
-export const EXIT = { ok: 0, usage: 2, contract: 10, missing: 12, internal: 13, refused: 15 } as const;
+export { EXIT };
+
 
 export interface Io {
   out(text: string): void;
@@ -246,19 +247,6 @@ export function usage(): string {
   ].join("\n");
 }
 
-function exitFor(error: CapabilityError): number {
-  switch (error.code) {
-    case "not_found":
-      return EXIT.missing;
-    case "invalid_input":
-      return EXIT.usage;
-    case "refused":
-      return EXIT.refused;
-    default:
-      return EXIT.internal;
-  }
-}
-
 /** Run `cockpit plan <verb> …` and return the exit code. */
 export async function runPlanCommand(argv: readonly string[], io: Io, cwd = process.cwd()): Promise<number> {
   const [verb, ...rest] = argv;
@@ -290,7 +278,7 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
     }
     if (error instanceof CapabilityError) {
       io.err(`cockpit plan ${verb}: ${error.message}`);
-      return exitFor(error);
+      return EXIT_FOR_ERROR[error.code];
     }
     throw error;
   }

@@ -4,6 +4,7 @@ import type { PlanDetail, PlanSummary, PlanView } from "../execution/coordinator
 import { closeStores } from "../execution/store";
 import { parseArgs, UsageError, type ParsedArgs } from "./cli-args";
 import { contextFor } from "./context";
+import { EXIT_FOR_ERROR } from "./exit-codes";
 import { invoke } from "./invoke";
 
 // `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.
@@ -169,8 +170,6 @@ export function plansUsage(): string {
   ].join("\n");
 }
 
-const EXIT_OF = { not_found: 12, invalid_input: 2, refused: 15, internal: 13 } as const;
-
 export async function runPlansCommand(argv: readonly string[], io: { out(s: string): void; err(s: string): void }): Promise<number> {
   const [verb, ...rest] = argv;
   const spec = verb === undefined ? undefined : VERBS[verb];
@@ -187,7 +186,7 @@ export async function runPlansCommand(argv: readonly string[], io: { out(s: stri
     const result = await invoke(findCapability(spec.capability)!, contextFor(repo), spec.input(args));
     if (!result.ok) {
       io.err(`cockpit plans ${verb}: ${result.error.message}`);
-      return EXIT_OF[result.error.code];
+      return EXIT_FOR_ERROR[result.error.code];
     }
     io.out(args.options.has("json") ? JSON.stringify(result.value) : spec.text(result.value));
     return 0;

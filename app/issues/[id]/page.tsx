@@ -1,17 +1,17 @@
 import { notFound } from "next/navigation";
+import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
 import { FieldValue } from "@/components/FieldValue";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { TransitionButtons, type MoveOption } from "@/components/TransitionButtons";
-import { CapabilityError } from "@/lib/errors";
 import { isProven } from "@/lib/plan/derive";
 import { readRecordFileFields } from "@/lib/plan/record-file";
 import { MOVES, MOVE_NAMES } from "@/lib/plan/seal";
 import type { PlanFinding, PlanRecord } from "@/lib/plan/shapes";
 import { guardMove } from "@/lib/plan/transition";
-import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
+import { servedRepo, servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 
@@ -29,13 +29,7 @@ function mentions(f: PlanFinding, id: string): boolean {
 
 export default async function IssuePage({ params }: { params: Promise<{ id: string }> }) {
   const id = decodeURIComponent((await params).id);
-  let record: PlanRecord;
-  try {
-    record = await call<PlanRecord>("plan.record", { id });
-  } catch (error) {
-    if (error instanceof CapabilityError && error.code !== "internal") notFound();
-    throw error;
-  }
+  const record = await callOrNotFound<PlanRecord>("plan.record", { id });
   if (!("issue" in record)) notFound();
   const issue = record.issue;
   const { plan, records } = servedState();

@@ -1,12 +1,12 @@
 import { notFound } from "next/navigation";
+import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
-import { CapabilityError } from "@/lib/errors";
 import type { PlanRecord } from "@/lib/plan/shapes";
-import { call, servedState } from "@/lib/surfaces/pages";
+import { servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 
@@ -17,13 +17,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export default async function MilestonePage({ params }: { params: Promise<{ id: string }> }) {
   const id = decodeURIComponent((await params).id);
-  let record: PlanRecord;
-  try {
-    record = await call<PlanRecord>("plan.record", { id });
-  } catch (error) {
-    if (error instanceof CapabilityError && error.code !== "internal") notFound();
-    throw error;
-  }
+  const record = await callOrNotFound<PlanRecord>("plan.record", { id });
   if (!("milestone" in record)) notFound();
   const m = record.milestone;
   const raw = servedState().records.milestones.find((r) => r.id === id);

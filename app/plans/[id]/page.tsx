@@ -1,11 +1,10 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { IssueLink } from "@/components/IssueLink";
 import { ChildActions, ClaimButton } from "@/components/PlanActions";
-import { CapabilityError } from "@/lib/errors";
 import type { PlanDetail, PlanView } from "@/lib/execution/coordinator";
-import { call, servedState } from "@/lib/surfaces/pages";
+import { servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Execution plan" };
@@ -65,13 +64,7 @@ function ChildRow({ child, tokens, depth = 0 }: { child: PlanView; tokens: Map<s
 
 export default async function PlanPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  let plan: PlanDetail;
-  try {
-    plan = await call<PlanDetail>("plans.get", { id });
-  } catch (error) {
-    if (error instanceof CapabilityError && error.code !== "internal") notFound();
-    throw error;
-  }
+  const plan = await callOrNotFound<PlanDetail>("plans.get", { id });
   const { records } = servedState();
   const tokens = new Map(records.issues.map((r) => [r.id, r.evidence_required]));
   const config = (plan.subplan_config ?? null) as Record<string, unknown> | null;
