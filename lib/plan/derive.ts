@@ -19,33 +19,48 @@ function inIdOrder<T extends { id: string }>(list: readonly T[]): T[] {
   return list as T[];
 }
 
-// Seals depend only on (event, id, stamp): kept between derivations of one process (a server
-// derives again after every change), bounded so it cannot grow without limit.
-const sealMemo = new Map<string, string>();
-function memoSeal(event: string, id: string, stamp: string): string {
-  const key = `${event}\n${id}\n${stamp}`;
-  let seal = sealMemo.get(key);
-  if (seal === undefined) {
-    if (sealMemo.size > 500_000) sealMemo.clear();
-    seal = sealOf(event, id, stamp);
-    sealMemo.set(key, seal);
+// A seal depends only on (event, id, stamp). A server derives again after every change, mostly
+// over the same record strings, so each issue's last check is kept, keyed by id and validated by
+// the strings it was computed from (a changed stamp or seal is checked again). Bounded.
+interface SealCheck {
+  stamp: string;
+  seal: string;
+  ok: boolean;
+}
+const sealChecks = new Map<string, [SealCheck | undefined, SealCheck | undefined, SealCheck | undefined]>();
+const MOVE_SLOT = { start: 0, verify: 1, done: 2 } as const;
+const STAMPED = { start: 1, verify: 2, done: 4 } as const;
+
+function sealMatches(id: string, move: Move, stamp: string, seal: string): boolean {
+  let slots = sealChecks.get(id);
+  if (slots === undefined) {
+    if (sealChecks.size > 500_000) sealChecks.clear();
+    slots = [undefined, undefined, undefined];
+    sealChecks.set(id, slots);
   }
-  return seal;
+  const slot = MOVE_SLOT[move];
+  const last = slots[slot];
+  if (last !== undefined && last.stamp === stamp && last.seal === seal) return last.ok;
+  const ok = seal === sealOf(MOVES[move].event, id, stamp);
+  slots[slot] = { stamp, seal, ok };
+  return ok;
 }
 
 /** Whether a stamp counts (§2.2): empty, sealed by its event, or a listed pre-seal stamp. */
 export function isProven(issue: IssueRecord, move: Move): boolean {
-  const { field, seal, event } = MOVES[move];
+  const { field, seal } = MOVES[move];
   const stamp = issue[field];
   if (stamp === "") return true;
   const recorded = issue[seal];
-  if (recorded !== "" && recorded === memoSeal(event, issue.id, stamp)) return true;
+  if (recorded !== "" && sealMatches(issue.id, move, stamp, recorded)) return true;
   return compareBytes(stamp, SEALED_FROM) < 0 && issue.unsealed_stamps.includes(`${field} ${stamp}`);
 }
 
 /** Whether every required token is among the covers (set membership; an empty list is covered). */
 function isCovered(required: readonly string[], covers: readonly string[]): boolean {
   if (required.length === 0) return true;
+  // Lists are short: a scan beats building a set.
+  if (covers.length <= 16) return required.every((t) => covers.includes(t));
   const have = new Set(covers);
   return required.every((t) => have.has(t));
 }
@@ -71,6 +86,15 @@ export function countStatuses(statuses: Iterable<string>): PlanCounts {
   return counts;
 }
 
+/** Counts of the statuses of the issues at `members` (§2.8). */
+function countMembers(members: readonly number[], status: readonly IssueStatus[]): PlanCounts {
+  const counts = emptyCounts();
+  for (const i of members) counts.by_status[status[i]]++;
+  counts.total = members.length;
+  counts.required = counts.total - counts.by_status.CANCELLED;
+  return counts;
+}
+
 /**
  * Derive the whole plan from its records (plan-semantics §2-§5): statuses, the milestone gate,
  * waves, ranks, edges, the active milestone and every finding in emission order, after the load
@@ -83,35 +107,42 @@ export function derivePlan(records: PlanRecords): Plan {
   const mCount = milestones.length;
 
   const issueIndex = new Map<string, number>();
-  issues.forEach((iss, i) => issueIndex.set(iss.id, i));
+  for (let i = 0; i < n; i++) issueIndex.set(issues[i].id, i);
   const milestoneIndex = new Map<string, number>();
-  milestones.forEach((m, i) => milestoneIndex.set(m.id, i));
+  for (let m = 0; m < mCount; m++) milestoneIndex.set(milestones[m].id, m);
+  // Each issue's milestone as an index (-1: none or unknown), resolved once for every pass.
+  const milestoneOf = new Int32Array(n);
 
   // ---- issue local facts (§2.2, §2.3)
-  const stamped: Record<Move, boolean>[] = new Array(n);
-  const done = new Array<boolean>(n);
-  const covered = new Array<boolean>(n);
+  // `stamped[i]`: the moves whose stamp is set and proven, as bits (STAMPED[move]).
+  const stamped = new Uint8Array(n);
+  const done = new Uint8Array(n);
+  const covered = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const iss = issues[i];
-    const s = {
-      start: iss.started_at !== "" && isProven(iss, "start"),
-      verify: iss.verified_at !== "" && isProven(iss, "verify"),
-      done: iss.completed_at !== "" && isProven(iss, "done"),
-    };
-    stamped[i] = s;
-    covered[i] = isCovered(iss.evidence_required, iss.covers);
-    done[i] = !iss.cancelled && s.done && covered[i];
+    let bits = 0;
+    if (iss.started_at !== "" && isProven(iss, "start")) bits |= STAMPED.start;
+    if (iss.verified_at !== "" && isProven(iss, "verify")) bits |= STAMPED.verify;
+    if (iss.completed_at !== "" && isProven(iss, "done")) bits |= STAMPED.done;
+    stamped[i] = bits;
+    covered[i] = isCovered(iss.evidence_required, iss.covers) ? 1 : 0;
+    done[i] = !iss.cancelled && bits & STAMPED.done && covered[i] ? 1 : 0;
+    milestoneOf[i] = milestoneIndex.get(iss.milestone) ?? -1;
   }
 
   // ---- issue graph: effective deps, edges, dependents, Phase A dependency findings
   const phaseA: PlanFinding[] = [];
+  // `effective[i]`: the indices of the issues i depends on, in declared order, duplicates kept
+  // (the status pass lists each occurrence). `after[j]`: the issues depending on j, each once, in
+  // index order, which is id order, so the edges come out sorted without a sort.
   const effective: number[][] = new Array(n);
-  const dependents: string[][] = Array.from({ length: n }, () => []);
-  const edges: PlanEdge[] = [];
+  const after: number[][] = new Array(n);
+  for (let j = 0; j < n; j++) after[j] = [];
+  const seenBy = new Int32Array(n).fill(-1);
+  let edgeCount = 0;
   for (let i = 0; i < n; i++) {
     const iss = issues[i];
     const eff: number[] = [];
-    const seen = new Set<string>();
     for (const d of iss.depends_on) {
       if (d === iss.id) {
         phaseA.push(fail("self_dependency", iss.id, "depends on itself"));
@@ -123,18 +154,18 @@ export function derivePlan(records: PlanRecords): Plan {
         continue;
       }
       eff.push(j);
-      if (seen.has(d)) {
+      if (seenBy[j] === i) {
         phaseA.push(warn("duplicate_dependency", iss.id, `names ${d} more than once`));
         continue;
       }
-      seen.add(d);
-      edges.push({ from: d, to: iss.id });
-      dependents[j].push(iss.id);
+      seenBy[j] = i;
+      after[j].push(i);
+      edgeCount++;
     }
     effective[i] = eff;
 
     if (iss.milestone === "") phaseA.push(fail("no_milestone", iss.id, "names no milestone"));
-    else if (!milestoneIndex.has(iss.milestone)) {
+    else if (milestoneOf[i] < 0) {
       phaseA.push(fail("unknown_milestone", iss.id, `names milestone ${iss.milestone}, which does not exist`));
     }
     if (!iss.cancelled) {
@@ -149,7 +180,7 @@ export function derivePlan(records: PlanRecords): Plan {
     for (const move of MOVE_NAMES) {
       const { field, seal, event, verb } = MOVES[move];
       const stamp = iss[field];
-      if (stamp !== "" && !stamped[i][move]) {
+      if (stamp !== "" && !(stamped[i] & STAMPED[move])) {
         phaseA.push(
           fail(
             "stamp_without_event",
@@ -159,17 +190,29 @@ export function derivePlan(records: PlanRecords): Plan {
         );
       }
     }
-    if (stamped[i].done && !covered[i] && !iss.cancelled) {
+    if (stamped[i] & STAMPED.done && !covered[i] && !iss.cancelled) {
       const missing = missingTokens(iss.evidence_required, iss.covers).join(",");
       phaseA.push(
         warn("evidence_missing", iss.id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`),
       );
     }
   }
-  edges.sort((a, b) => compareBytes(a.from, b.from) || compareBytes(a.to, b.to));
+  const edges: PlanEdge[] = new Array(edgeCount);
+  const dependents: string[][] = new Array(n);
+  for (let j = 0, e = 0; j < n; j++) {
+    const from = issues[j].id;
+    const list = after[j];
+    const ids: string[] = new Array(list.length);
+    for (let k = 0; k < list.length; k++) {
+      const to = issues[list[k]].id;
+      ids[k] = to;
+      edges[e++] = { from, to };
+    }
+    dependents[j] = ids;
+  }
 
   // ---- waves (§3.2), Phase B
-  const { layer: waveOf, layers } = layerByDependencies(effective);
+  const { layer: waveOf, layers } = layerByDependencies(effective, after);
   const waves: PlanWave[] = layers.map((members, k) => ({ wave: k, issues: members.map((i) => issues[i].id) }));
   const phaseB: PlanFinding[] = [];
   const unplaced: string[] = [];
@@ -187,17 +230,13 @@ export function derivePlan(records: PlanRecords): Plan {
   for (let i = 0; i < n; i++) {
     const iss = issues[i];
     const waiting: string[] = [];
-    for (const d of iss.depends_on) {
-      if (d === iss.id) continue;
-      const j = issueIndex.get(d);
-      if (j !== undefined && !done[j]) waiting.push(d);
-    }
+    for (const j of effective[i]) if (!done[j]) waiting.push(issues[j].id);
     blockedBy[i] = waiting;
     let s: IssueStatus;
     if (iss.cancelled) s = "CANCELLED";
     else if (done[i]) s = "DONE";
-    else if (stamped[i].done || stamped[i].verify) s = "VERIFY";
-    else if (stamped[i].start) s = "ACTIVE";
+    else if (stamped[i] & (STAMPED.done | STAMPED.verify)) s = "VERIFY";
+    else if (stamped[i] & STAMPED.start) s = "ACTIVE";
     else if (waiting.length > 0) s = "BLOCKED";
     else s = "READY";
     status[i] = s;
@@ -207,17 +246,15 @@ export function derivePlan(records: PlanRecords): Plan {
   }
 
   // ---- milestone membership and first-pass status (§2.5), Phase F
-  const members: number[][] = Array.from({ length: mCount }, () => []);
-  for (let i = 0; i < n; i++) {
-    const m = milestoneIndex.get(issues[i].milestone);
-    if (m !== undefined) members[m].push(i);
-  }
+  const members: number[][] = new Array(mCount);
+  for (let m = 0; m < mCount; m++) members[m] = [];
+  for (let i = 0; i < n; i++) if (milestoneOf[i] >= 0) members[milestoneOf[i]].push(i);
   const mStatus = new Array<MilestoneStatus>(mCount);
   const counts = new Array<PlanCounts>(mCount);
   const phaseF: PlanFinding[] = [];
   for (let m = 0; m < mCount; m++) {
     const ms = milestones[m];
-    const c = countStatuses(members[m].map((i) => status[i]));
+    const c = countMembers(members[m], status);
     counts[m] = c;
     const mcov = isCovered(ms.evidence_required, ms.covers);
     const tot = c.total;
@@ -321,8 +358,8 @@ export function derivePlan(records: PlanRecords): Plan {
   // ---- the gate reaches the issues (§2.7), Phase I
   const phaseI: PlanFinding[] = [];
   for (let i = 0; i < n; i++) {
-    const m = milestoneIndex.get(issues[i].milestone);
-    if (m === undefined || block[m].length === 0) continue;
+    const m = milestoneOf[i];
+    if (m < 0 || block[m].length === 0) continue;
     const s = status[i];
     if (s === "CANCELLED" || s === "DONE") continue;
     if (s === "ACTIVE" || s === "VERIFY") {
@@ -338,7 +375,7 @@ export function derivePlan(records: PlanRecords): Plan {
     blockedBy[i] = [...blockedBy[i], `milestone:${milestones[m].id}`];
   }
   for (let m = 0; m < mCount; m++) {
-    if (block[m].length > 0) counts[m] = countStatuses(members[m].map((i) => status[i]));
+    if (block[m].length > 0) counts[m] = countMembers(members[m], status);
   }
 
   // ---- scope conflicts (§5), Phase J
@@ -352,8 +389,8 @@ export function derivePlan(records: PlanRecords): Plan {
     if (list) list.push(i);
     else candidatesByWave.set(w, [i]);
   }
-  const scopes = issues.map((iss) => iss.scope);
-  const conflicts = [...candidatesByWave.values()].flatMap((group) => findScopeConflicts(group, scopes));
+  const scopeOf = (i: number) => issues[i].scope;
+  const conflicts = [...candidatesByWave.values()].flatMap((group) => findScopeConflicts(group, scopeOf));
   conflicts.sort((x, y) => x.a - y.a || x.b - y.b);
   for (const c of conflicts) {
     phaseJ.push(
@@ -363,8 +400,9 @@ export function derivePlan(records: PlanRecords): Plan {
 
   // ---- reconciliation guard, Phase K
   const phaseK: PlanFinding[] = [];
+  const issueVocabulary = new Set<string>(ISSUE_STATUSES);
   for (let i = 0; i < n; i++) {
-    if (!(ISSUE_STATUSES as readonly string[]).includes(status[i])) {
+    if (!issueVocabulary.has(status[i])) {
       phaseK.push(fail("undeclared_status", issues[i].id, `is ${status[i]}, which the issue status vocabulary does not declare`));
     }
   }

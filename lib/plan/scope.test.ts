@@ -185,6 +185,6 @@ describe("§5 scope conflicts in the plan", () => {
 
   it("findScopeConflicts returns the first overlapping x of a as written", () => {
     const scopes = [["./a/"], ["b"], ["a/b"]];
-    expect(findScopeConflicts([0, 1, 2], scopes)).toEqual([{ a: 0, b: 2, path: "./a/" }]);
+    expect(findScopeConflicts([0, 1, 2], (i) => scopes[i])).toEqual([{ a: 0, b: 2, path: "./a/" }]);
   });
 });

@@ -38,7 +38,7 @@ export interface ScopeConflict {
  * ACTIVE): for each pair a < b, the first (x of a, y of b) in scope order that overlaps. Paths are
  * indexed so only pairs that really share a path are examined.
  */
-export function findScopeConflicts(members: readonly number[], scopes: readonly (readonly string[])[]): ScopeConflict[] {
+export function findScopeConflicts(members: readonly number[], scopeOf: (i: number) => readonly string[]): ScopeConflict[] {
   if (members.length < 2) return [];
   const exact = new Map<string, number[]>();
   const under = new Map<string, number[]>();
@@ -49,7 +49,7 @@ export function findScopeConflicts(members: readonly number[], scopes: readonly 
     else if (list[list.length - 1] !== member) list.push(member);
   };
   for (const m of members) {
-    const paths = scopes[m].map(normaliseScopePath);
+    const paths = scopeOf(m).map(normaliseScopePath);
     normalised.set(m, paths);
     for (const p of paths) {
       add(exact, p, m);
@@ -83,7 +83,7 @@ export function findScopeConflicts(members: readonly number[], scopes: readonly 
           }
         }
       }
-      if (found >= 0) out.push({ a, b, path: scopes[a][found] });
+      if (found >= 0) out.push({ a, b, path: scopeOf(a)[found] });
     }
   }
   return out;
