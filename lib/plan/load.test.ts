@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { derivePlan } from "./derive";
-import { loadRecords } from "./load";
+import { RecordCache, loadRecords } from "./load";
 import { fail } from "./test-helpers";
 
 const made: string[] = [];
@@ -102,6 +102,46 @@ describe("§1.1 loading from the directory", () => {
     const recs = loadRecords(dir);
     expect(recs.issues.map((i) => i.id)).toEqual(["B1", "I10", "I2", "a1"]);
     expect(derivePlan(recs).issues.map((i) => i.id)).toEqual(["B1", "I10", "I2", "a1"]);
+  });
+
+  it("byte order, not UTF-16 order: a name with a character beyond U+FFFF sorts after one with U+E000-U+FFFF", () => {
+    // UTF-16 puts the surrogate pair (D83D…) before U+FF21; UTF-8 bytes put F0… after EF….
+    const astral = "I\u{1F600}";
+    const fullwidth = "I\uFF21";
+    const dir = repo({
+      [milestonePath("M1")]: milestoneYaml("M1"),
+      [issuePath(astral)]: issueYaml(astral),
+      [issuePath(fullwidth)]: issueYaml(fullwidth),
+      [issuePath("I1")]: issueYaml("I1"),
+    });
+    expect(loadRecords(dir).issues.map((i) => i.id)).toEqual(["I1", fullwidth, astral]);
+  });
+
+  it("with a cache, an unchanged file hands back the same record; a changed one is read again", () => {
+    const dir = repo({
+      [milestonePath("M1")]: milestoneYaml("M1"),
+      [issuePath("I1")]: issueYaml("I1", "owner: x"),
+      [issuePath("I2")]: issueYaml("I2"),
+    });
+    const cache = new RecordCache();
+    const first = loadRecords(dir, cache);
+    const version = cache.version;
+    const again = loadRecords(dir, cache);
+    expect(cache.version).toBe(version);
+    expect(again.issues[0]).toBe(first.issues[0]);
+    expect(again.milestones[0]).toBe(first.milestones[0]);
+    expect(again.loadFindings).toEqual(first.loadFindings);
+
+    writeFileSync(join(dir, issuePath("I1")), issueYaml("I1", "unknown_thing: 1", "M2"));
+    const changed = loadRecords(dir, cache);
+    expect(cache.version).toBeGreaterThan(version);
+    expect(changed.issues[0]).not.toBe(first.issues[0]);
+    expect(changed.issues[0].milestone).toBe("M2");
+    expect(changed.issues[1]).toBe(first.issues[1]);
+    expect(changed.loadFindings).toEqual([fail("schema", "I1", "unknown keys: unknown_thing")]);
+
+    rmSync(join(dir, issuePath("I2")));
+    expect(loadRecords(dir, cache).issues.map((i) => i.id)).toEqual(["I1"]);
   });
 
   it("load findings come in file order: project, then milestones, then issues, each in byte order", () => {

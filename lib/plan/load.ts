@@ -18,8 +18,16 @@ import type { PlanFinding } from "./shapes";
 import { compareBytes } from "./text";
 import { parseYaml, type YamlMap, type YamlProblem } from "./yaml";
 
-/** One file's outcome: its parsed mapping, or why it cannot be read. */
-type Parsed = { ok: true; map: YamlMap } | { ok: false; reason: string };
+/**
+ * One file's outcome: its parsed mapping, or why it cannot be read. `built` keeps what the loader
+ * made of the mapping (the record and its unknown keys), so a cached file is not rebuilt.
+ */
+type Parsed = { ok: true; map: YamlMap; built?: Built<IssueRecord | MilestoneRecord> } | { ok: false; reason: string };
+
+/** A record made from a mapping, or why it cannot be one (an id that disagrees with its file). */
+type Built<R> =
+  | { kind: RecordKind; id: string; problem: string }
+  | { kind: RecordKind; id: string; problem?: undefined; record: R; unknown: string[] };
 
 /**
  * Keeps parsed files between loads, keyed by path, size, modification time and inode, so a
@@ -87,7 +95,12 @@ function listYaml(dir: string): string[] {
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith(".yaml")).sort(compareBytes);
+  const yaml = names.filter((n) => n.endsWith(".yaml"));
+  // The engine's sort (UTF-16 order) is byte order except where a surrogate pair meets a character
+  // from U+E000 to U+FFFF; a single pass checks, and only then is the slower comparison used.
+  yaml.sort();
+  for (let i = 1; i < yaml.length; i++) if (compareBytes(yaml[i - 1], yaml[i]) > 0) return yaml.sort(compareBytes);
+  return yaml;
 }
 
 interface FileSource {
@@ -100,8 +113,9 @@ function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
     read(path) {
       try {
         if (!cache) return parseFile(readFileSync(path));
-        const st = statSync(path, { bigint: true });
-        const key = `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+        const st = statSync(path, { throwIfNoEntry: false });
+        if (st === undefined) return undefined;
+        const key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
         seen?.add(path);
         const hit = cache.get(path, key);
         if (hit) return hit;
@@ -136,18 +150,14 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
   const source = fileSource(cache, seen);
   const loadFindings: PlanFinding[] = [];
 
-  const check = (kind: RecordKind, subject: string, map: YamlMap): void => {
-    const keys = unknownKeys(kind, map);
-    if (keys.length > 0) loadFindings.push(schemaFinding(subject, keys));
-  };
-
   let project: ProjectHeader = EMPTY_HEADER;
   const projectPath = join(repo, PROJECT_FILE);
   const header = source.read(projectPath);
   if (header) {
     if (header.ok) {
       project = headerFromMap(header.map);
-      check("project", "PROJECT", header.map);
+      const keys = unknownKeys("project", header.map);
+      if (keys.length > 0) loadFindings.push(schemaFinding("PROJECT", keys));
     } else {
       loadFindings.push(unreadable("PROJECT", `${PROJECT_FILE} ${header.reason}`));
     }
@@ -164,13 +174,13 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
       loadFindings.push(unreadable(id, `${rel} ${parsed.reason}`));
       continue;
     }
-    const problem = idProblem(rel, id, parsed.map);
-    if (problem) {
-      loadFindings.push(unreadable(id, problem));
+    const built = build(parsed, "milestone", id, rel, milestoneFromMap);
+    if (built.problem !== undefined) {
+      loadFindings.push(unreadable(id, built.problem));
       continue;
     }
-    check("milestone", id, parsed.map);
-    milestones.push(milestoneFromMap(id, parsed.map));
+    if (built.unknown.length > 0) loadFindings.push(schemaFinding(id, built.unknown));
+    milestones.push(built.record);
     milestoneIds.add(id);
   }
 
@@ -184,20 +194,40 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
       loadFindings.push(unreadable(id, `${rel} ${parsed.reason}`));
       continue;
     }
-    let problem = idProblem(rel, id, parsed.map);
-    if (!problem && milestoneIds.has(id)) {
-      problem = `duplicate id ${id} (${rel}): a milestone has this id; rename the issue file and its id`;
-    }
-    if (problem) {
-      loadFindings.push(unreadable(id, problem));
+    const built = build(parsed, "issue", id, rel, issueFromMap);
+    if (built.problem !== undefined) {
+      loadFindings.push(unreadable(id, built.problem));
       continue;
     }
-    check("issue", id, parsed.map);
-    issues.push(issueFromMap(id, parsed.map));
+    if (milestoneIds.has(id)) {
+      loadFindings.push(unreadable(id, `duplicate id ${id} (${rel}): a milestone has this id; rename the issue file and its id`));
+      continue;
+    }
+    if (built.unknown.length > 0) loadFindings.push(schemaFinding(id, built.unknown));
+    issues.push(built.record);
   }
 
   if (cache && seen) cache.retain(seen);
   return { project, milestones, issues, loadFindings };
+}
+
+// Records are built once per parse: a cached, unchanged file hands back the same record object.
+// A file's path fixes its id and kind, which are checked all the same.
+function build<R extends IssueRecord | MilestoneRecord>(
+  parsed: Parsed & { ok: true },
+  kind: "issue" | "milestone",
+  id: string,
+  rel: string,
+  make: (id: string, map: YamlMap) => R,
+): Built<R> {
+  const kept = parsed.built;
+  if (kept && kept.kind === kind && kept.id === id) return kept as Built<R>;
+  const problem = idProblem(rel, id, parsed.map);
+  const built: Built<R> = problem
+    ? { kind, id, problem }
+    : { kind, id, record: make(id, parsed.map), unknown: unknownKeys(kind, parsed.map) };
+  parsed.built = built;
+  return built;
 }
 
 function idProblem(file: string, fileId: string, map: YamlMap): string | undefined {

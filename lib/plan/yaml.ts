@@ -56,29 +56,59 @@ const floatTextTag = defineScalarTag<string | String>("tag:yaml.org,2002:float",
 /** Marks the second and later keys of one mapping that read as the same text (`1` and `"1"`). */
 export const SAME_TEXT_KEY = "\u0000";
 
-function keyIdentity(key: unknown): string {
-  if (key === null || key === undefined) return "null:";
-  if (typeof key === "string") return "str:" + key;
-  if (key instanceof String) return "typed:" + key.valueOf();
-  return "other:" + Math.random(); // a collection as a key: never equal to another
-}
-
 interface MapCarrier {
   map: Map<string, unknown>;
-  seen: Set<string>;
+  /**
+   * Which kinds of key hold each text (PLAIN, TYPED, NULL bits), made only when a key that is not
+   * plain text arrives; until then every key of `map` is a plain key under its own text.
+   */
+  kinds?: Map<string, number>;
+}
+
+const PLAIN = 1;
+const TYPED = 2;
+const NULL = 4;
+
+/** A key's kind bit, or 0 for a collection (a key never equal to another). */
+function kindOf(key: unknown): number {
+  if (typeof key === "string") return PLAIN;
+  if (key instanceof String) return TYPED;
+  if (key === null || key === undefined) return NULL;
+  return 0;
+}
+
+function kindsOf(c: MapCarrier): Map<string, number> {
+  if (!c.kinds) {
+    c.kinds = new Map();
+    for (const text of c.map.keys()) c.kinds.set(text, PLAIN);
+  }
+  return c.kinds;
 }
 
 /** Mappings keep file order and compare keys as YAML does (by type and value), keyed by text. */
 const recordMapTag = defineMappingTag<MapCarrier, Map<string, unknown>>("tag:yaml.org,2002:map", {
-  create: () => ({ map: new Map(), seen: new Set() }),
+  create: () => ({ map: new Map() }),
   addPair: (c, key, value) => {
-    c.seen.add(keyIdentity(key));
-    let text = keyText(key);
-    for (let n = 1; c.map.has(text); n++) text = `${keyText(key)}${SAME_TEXT_KEY}${n}`;
-    c.map.set(text, value);
+    if (typeof key === "string" && !c.kinds) {
+      c.map.set(key, value);
+      return "";
+    }
+    const kind = kindOf(key);
+    const text = keyText(key);
+    if (kind !== 0) {
+      const kinds = kindsOf(c);
+      kinds.set(text, (kinds.get(text) ?? 0) | kind);
+    }
+    let slot = text;
+    for (let n = 1; c.map.has(slot); n++) slot = `${text}${SAME_TEXT_KEY}${n}`;
+    c.map.set(slot, value);
     return "";
   },
-  has: (c, key) => c.seen.has(keyIdentity(key)),
+  has: (c, key) => {
+    if (typeof key === "string" && !c.kinds) return c.map.has(key);
+    const kind = kindOf(key);
+    return kind !== 0 && ((kindsOf(c).get(keyText(key)) ?? 0) & kind) !== 0;
+  },
   keys: (m) => m.keys(),
   get: (m, key) => m.get(keyText(key)),
   finalize: (c) => c.map,
