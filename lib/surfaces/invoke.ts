@@ -35,5 +35,8 @@ export async function invoke(capability: AnyCapability, ctx: CapabilityContext, 
     if (error instanceof CapabilityError) return { ok: false, error: { code: error.code, message: error.message } };
     console.error(`[cockpit] ${capability.id} failed:`, error);
     return { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } };
+  } finally {
+    // A refused command writes nothing, but a failed one may have written part of its work.
+    if (capability.kind === "command") ctx.wrote?.();
   }
 }
