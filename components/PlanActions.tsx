@@ -110,78 +110,85 @@ export function ClaimButton({ root, disabled }: { root: string; disabled?: boole
 
 const CATEGORIES = ["timeout", "transient", "rate_limit", "configuration", "validation", "permission", "conflict"];
 
-/** The moves a person can make on one processing child: advance, complete (with evidence), fail. */
-export function ChildActions({ child, phase, tokens }: { child: string; phase: string; tokens: string[] }) {
+/**
+ * The moves a person can make on one processing child: advance, complete (with evidence), fail.
+ * Rendered for every child, so the outcome of the move that ended it (completed, or the failure
+ * handler's decision) stays on screen after the refresh takes its buttons away.
+ */
+export function ChildActions({ child, phase, isProcessing, tokens }: { child: string; phase: string; isProcessing: boolean; tokens: string[] }) {
   const { pending, status, run } = useCapability();
   const [branch, setBranch] = useState("");
+  if (!isProcessing && status === null) return null;
   const next = phase === "strategize" ? "execute" : phase === "execute" ? "apply" : undefined;
   return (
     <div className="mt-1 flex flex-col gap-2 rounded bg-slate-50 p-2 dark:bg-slate-800/50" data-testid={`child-actions-${child}`}>
-      <div className="flex flex-wrap items-center gap-2">
-        {next && (
-          <>
-            {next === "apply" && (
-              <input
-                aria-label="Branch to merge (optional)"
-                placeholder="branch to merge (optional)"
-                value={branch}
-                onChange={(e) => setBranch(e.target.value)}
-                className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
-              />
-            )}
-            <button
-              type="button"
-              className={button}
-              disabled={pending}
-              data-testid={`advance-${next}`}
-              onClick={() =>
-                run("plans.advance", { child, to: next, ...(branch ? { branch } : {}) }, (v) => {
-                  const r = v as { moved: boolean; from: string; to: string; child: { last_error: { message: string } | null } };
-                  return r.moved ? `${r.from} → ${r.to}` : `Failed on ${r.to}: ${r.child.last_error?.message ?? ""}`;
-                })
-              }
+      {isProcessing && (
+        <div className="flex flex-wrap items-center gap-2">
+          {next && (
+            <>
+              {next === "apply" && (
+                <input
+                  aria-label="Branch to merge (optional)"
+                  placeholder="branch to merge (optional)"
+                  value={branch}
+                  onChange={(e) => setBranch(e.target.value)}
+                  className="rounded border border-slate-300 bg-white px-2 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900"
+                />
+              )}
+              <button
+                type="button"
+                className={button}
+                disabled={pending}
+                data-testid={`advance-${next}`}
+                onClick={() =>
+                  run("plans.advance", { child, to: next, ...(branch ? { branch } : {}) }, (v) => {
+                    const r = v as { moved: boolean; from: string; to: string; child: { last_error: { message: string } | null } };
+                    return r.moved ? `${r.from} → ${r.to}` : `Failed on ${r.to}: ${r.child.last_error?.message ?? ""}`;
+                  })
+                }
+              >
+                Advance to {next}
+              </button>
+            </>
+          )}
+          {phase === "apply" && (
+            <form
+              className="flex flex-wrap items-center gap-2"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const f = new FormData(e.currentTarget);
+                const evidence = tokens.map((t) => ({ covers: t, type: "test", command: String(f.get(`cmd-${t}`) || "manual check") }));
+                run("plans.complete", { child, evidence }, (v) => ((v as { completed: boolean }).completed ? "Completed: its issue is DONE." : "Not completed."));
+              }}
             >
-              Advance to {next}
-            </button>
-          </>
-        )}
-        {phase === "apply" && (
+              {tokens.map((t) => (
+                <input key={t} name={`cmd-${t}`} aria-label={`Command proving ${t}`} placeholder={`command proving ${t}`} className="w-48 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900" />
+              ))}
+              <button type="submit" className={button} disabled={pending} data-testid="complete-child">
+                Complete
+              </button>
+            </form>
+          )}
           <form
-            className="flex flex-wrap items-center gap-2"
+            className="flex items-center gap-1"
             onSubmit={(e) => {
               e.preventDefault();
               const f = new FormData(e.currentTarget);
-              const evidence = tokens.map((t) => ({ covers: t, type: "test", command: String(f.get(`cmd-${t}`) || "manual check") }));
-              run("plans.complete", { child, evidence }, (v) => ((v as { completed: boolean }).completed ? "Completed: its issue is DONE." : "Not completed."));
+              run("plans.fail", { child, category: f.get("category"), message: String(f.get("message") || "failed by hand") }, (v) => (v as { decision: { reason: string } }).decision.reason);
             }}
           >
-            {tokens.map((t) => (
-              <input key={t} name={`cmd-${t}`} aria-label={`Command proving ${t}`} placeholder={`command proving ${t}`} className="w-48 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900" />
-            ))}
-            <button type="submit" className={button} disabled={pending} data-testid="complete-child">
-              Complete
+            <select name="category" aria-label="Failure category" className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900">
+              {CATEGORIES.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+            <input name="message" aria-label="What went wrong" placeholder="what went wrong" className="w-40 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900" />
+            <button type="submit" disabled={pending} className="rounded-md bg-red-700 px-3 py-1 text-xs font-medium text-white hover:bg-red-800 disabled:opacity-60" data-testid="fail-child">
+              Fail
             </button>
           </form>
-        )}
-        <form
-          className="flex items-center gap-1"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = new FormData(e.currentTarget);
-            run("plans.fail", { child, category: f.get("category"), message: String(f.get("message") || "failed by hand") }, (v) => (v as { decision: { reason: string } }).decision.reason);
-          }}
-        >
-          <select name="category" aria-label="Failure category" className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900">
-            {CATEGORIES.map((c) => (
-              <option key={c}>{c}</option>
-            ))}
-          </select>
-          <input name="message" aria-label="What went wrong" placeholder="what went wrong" className="w-40 rounded border border-slate-300 bg-white px-2 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900" />
-          <button type="submit" disabled={pending} className="rounded-md bg-red-700 px-3 py-1 text-xs font-medium text-white hover:bg-red-800 disabled:opacity-60" data-testid="fail-child">
-            Fail
-          </button>
-        </form>
-      </div>
+        </div>
+      )}
       <Outcome status={status} testId="child-outcome" />
     </div>
   );

@@ -50,7 +50,7 @@ function ChildRow({ child, tokens, depth = 0 }: { child: PlanView; tokens: Map<s
         </p>
       )}
       {child.cancel_reason && <p className="text-xs text-slate-600 dark:text-slate-400">cancelled: {child.cancel_reason}</p>}
-      {child.processing_state === "processing" && <ChildActions child={child.plan_id} phase={child.phase} tokens={tokens.get(child.issue ?? "") ?? []} />}
+      <ChildActions child={child.plan_id} phase={child.phase} isProcessing={child.processing_state === "processing"} tokens={tokens.get(child.issue ?? "") ?? []} />
       {child.children.length > 0 && (
         <ul>
           {child.children.map((c) => (
