@@ -5,9 +5,10 @@ import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // End-to-end tests in a real browser (Debian's chromium) against the production build, served by
-// `next start` twice: once over a fresh copy of the demo plan, once over a fresh copy of the real
-// corpus (majordomus). The tests write to these copies (moves, evidence, edits on disk), never to
-// the checked-in plans.
+// `next start` three times: over a fresh copy of the demo plan, over a fresh copy of the real corpus
+// (majordomus), and over a second copy of the demo that only e2e/plans.spec.ts drives (an execution
+// plan finishes a whole milestone, which would change what the demo's tests expect). The tests
+// write to these copies (moves, evidence, edits on disk), never to the checked-in plans.
 //
 // The build is NOT made here: `npm test` (scripts/test-all.mjs) runs `cockpit serve --build-only`
 // first. To test a second build folder (so a concurrent rebuild of .next does not disturb a run),
@@ -20,7 +21,11 @@ const BASE_PORT = Number(process.env.COCKPIT_E2E_PORT ?? 3301);
 export const REPOS = {
   demo: { source: "examples/demo", port: BASE_PORT },
   majordomus: { source: "tests/fixtures/majordomus", port: BASE_PORT + 1 },
+  plans: { source: "examples/demo", port: BASE_PORT + 2 },
 } as const;
+
+/** The one spec the plans project runs, and the others do not. */
+const PLANS_SPEC = /[\\/]plans\.spec\.ts$/;
 
 export type RepoName = keyof typeof REPOS;
 
@@ -97,8 +102,10 @@ export default defineConfig({
   })),
   projects: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
     name,
-    // A test tagged with the other repository's name is not run here.
-    grepInvert: name === "demo" ? /@majordomus/ : /@demo/,
+    ...(name === "plans"
+      ? { testMatch: PLANS_SPEC }
+      : // A test tagged with the other repository's name is not run here.
+        { testIgnore: PLANS_SPEC, grepInvert: name === "demo" ? /@majordomus/ : /@demo/ }),
     use: { baseURL: `http://127.0.0.1:${port}` },
     metadata: { repo: join(E2E_ROOT, name) },
   })),
