@@ -41,7 +41,8 @@ export interface Io {
 
 interface Outcome {
   value: unknown;
-  text: string;
+  /** The answer for a person; rendered only when no --json was asked for. */
+  text(): string;
   exit?: number;
 }
 
@@ -83,7 +84,7 @@ function capabilityVerb(
       const ctx = { repo, plan: () => (plan ??= loadPlan(repo)) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
-      return { value: result.value, text: spec.text(result.value), exit: spec.exit?.(result.value) };
+      return { value: result.value, text: () => spec.text(result.value), exit: spec.exit?.(result.value) };
     },
   };
 }
@@ -152,7 +153,7 @@ const VERBS: Record<string, Verb> = {
       const m = args.options.get("milestone");
       const issues = m === undefined ? plan.issues : plan.issues.filter((i) => i.milestone === m);
       const text = format === "dot" ? toDot(plan, issues) : toMermaid(plan, issues);
-      return { value: text, text };
+      return { value: text, text: () => text };
     },
   },
   transition: {
@@ -198,7 +199,7 @@ const VERBS: Record<string, Verb> = {
     options: { ...COMMON, "dry-run": "flag" },
     run: async (repo, args) => {
       const r = await adoptLegacyStamps(repo, { dryRun: args.options.has("dry-run") });
-      return { value: r, text: renderAdoption(r) };
+      return { value: r, text: () => renderAdoption(r) };
     },
   },
 };
@@ -269,7 +270,7 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
     }
     const repo = resolve(cwd, args.options.get("repo") ?? ".");
     const result = await spec.run(repo, args);
-    io.out(args.options.has("json") ? JSON.stringify(result.value) : result.text);
+    io.out(args.options.has("json") ? JSON.stringify(result.value) : result.text());
     return result.exit ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
