@@ -263,6 +263,32 @@ describe("§4 shell-only schema finding: unknown keys", () => {
     expect(loadRecords(dir).loadFindings).toEqual([fail("schema", "I1", "unknown keys: nothing also")]);
   });
 
+  it("every position of a list is checked, and an unknown key names its own position", () => {
+    const evidence = [
+      "evidence:",
+      "  - covers: proof",
+      "    type: test",
+      "  - covers: proof",
+      "    bogus: 1",
+      "  - - nested",
+      "  - type: [a, b]",
+      "scope:",
+      "  - a",
+      "  - odd: key",
+      "'scope.7': literal dotted key",
+      "'evidence.2.covers': also literal",
+    ].join("\n");
+    const dir = repo({
+      [milestonePath("M1")]: milestoneYaml("M1"),
+      [issuePath("I1")]: issueYaml("I1", "").replace(/^scope: .*$/m, "") + evidence,
+      [issuePath("I2")]: issueYaml("I2", "evidence:\n  - bogus: 2\n  - covers: x"),
+    });
+    expect(loadRecords(dir).loadFindings).toEqual([
+      fail("schema", "I1", "unknown keys: evidence.1.bogus evidence.2.0 evidence.3.type.0 evidence.3.type.1 scope.1.odd"),
+      fail("schema", "I2", "unknown keys: evidence.0.bogus"),
+    ]);
+  });
+
   it("project.yaml unknown keys have subject PROJECT", () => {
     const dir = repo({ [`${P}/project.yaml`]: PROJECT + "active_milestone: M1\nstatuses: [A]\n" });
     expect(loadRecords(dir).loadFindings).toEqual([fail("schema", "PROJECT", "unknown keys: active_milestone statuses.0")]);

@@ -207,22 +207,82 @@ function combine(patterns: readonly string[]): RegExp {
   return new RegExp(patterns.map((p) => `(?:${p})`).join("|"));
 }
 
-// The same flattened keys recur in every record (`scope.0`, `evidence.1.covers`): each kind's
-// verdicts are kept, so the allowlist's expression runs once per distinct key. Bounded.
-const VERDICTS: Record<RecordKind, Map<string, boolean>> = { project: new Map(), milestone: new Map(), issue: new Map() };
-
-function isAllowed(kind: RecordKind, key: string): boolean {
-  const verdicts = VERDICTS[kind];
-  let ok = verdicts.get(key);
-  if (ok === undefined) {
-    if (verdicts.size > 100_000) verdicts.clear();
-    ok = ALLOWED[kind].test(key);
-    verdicts.set(key, ok);
-  }
-  return ok;
+/**
+ * The allowlist's verdicts, kept in a tree that mirrors records' shapes: a mapping's keys are
+ * children by text, every list position shares one child. The same shapes recur in every record
+ * (`scope.N`, `evidence.N.covers`), so a record is checked by walking its values alongside the
+ * tree, and the expression runs once per node, on the first key that reaches it. Sharing one node
+ * for every position is sound because the bundled patterns match a position only as `[0-9]+`
+ * (checked below; were that not so, each flattened key would be tested).
+ */
+interface KeyNode {
+  verdict?: boolean;
+  keys?: Map<string, KeyNode>;
+  item?: KeyNode;
 }
+
+const POSITIONS_ALIKE = [PROJECT_ALLOWED_KEYS, MILESTONE_ALLOWED_KEYS, ISSUE_ALLOWED_KEYS].every((patterns) =>
+  patterns.every((p) => !/[0-9]/.test(p.replaceAll("[0-9]", ""))),
+);
+
+const MAX_NODES = 100_000;
+let nodes = 0;
+let trees: Record<RecordKind, KeyNode> = { project: {}, milestone: {}, issue: {} };
 
 /** Flattened keys of a record that its kind's allowlist does not admit, in file order. */
 export function unknownKeys(kind: RecordKind, record: YamlMap): string[] {
-  return flattenKeys(record).filter((k) => !isAllowed(kind, k));
+  const out: string[] = [];
+  if (!POSITIONS_ALIKE) {
+    for (const key of flattenKeys(record)) if (!ALLOWED[kind].test(key)) out.push(key);
+    return out;
+  }
+  // Distinct keys without end (a generated plan of random keys) must not grow the tree forever.
+  if (nodes > MAX_NODES) {
+    trees = { project: {}, milestone: {}, issue: {} };
+    nodes = 0;
+  }
+  checkKeys(record, trees[kind], ALLOWED[kind], [], out);
+  return out;
+}
+
+function child(parent: KeyNode, key: string | undefined): KeyNode {
+  if (key === undefined) {
+    if (!parent.item) {
+      parent.item = {};
+      nodes++;
+    }
+    return parent.item;
+  }
+  parent.keys ??= new Map();
+  let node = parent.keys.get(key);
+  if (!node) {
+    node = {};
+    parent.keys.set(key, node);
+    nodes++;
+  }
+  return node;
+}
+
+/** `path` holds the segments of the value's flattened key; the text is made only when needed. */
+function checkKeys(value: YamlValue, node: KeyNode, allowed: RegExp, path: (string | number)[], out: string[]): void {
+  if (value instanceof Map) {
+    for (const [rawKey, v] of value) {
+      const key = rawKey.includes(SAME_TEXT_KEY) ? rawKey.slice(0, rawKey.indexOf(SAME_TEXT_KEY)) : rawKey;
+      path.push(key);
+      checkKeys(v, child(node, key), allowed, path, out);
+      path.pop();
+    }
+  } else if (Array.isArray(value)) {
+    const item = child(node, undefined);
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      checkKeys(value[i], item, allowed, path, out);
+      path.pop();
+    }
+  } else {
+    if (node.verdict === true) return;
+    const key = path.join(".");
+    node.verdict ??= allowed.test(key);
+    if (!node.verdict) out.push(key);
+  }
 }
