@@ -4,7 +4,7 @@ import { findScopeConflicts } from "./scope";
 import { MOVES, MOVE_NAMES, sealOf, type Move } from "./seal";
 import type { Plan, PlanCounts, PlanEdge, PlanFinding, PlanIssue, PlanMilestone, PlanWave } from "./shapes";
 import { compareBytes } from "./text";
-import { layerByDependencies } from "./waves";
+import { layerByDependencies, layerFlat } from "./waves";
 
 const fail = (code: string, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
 const warn = (code: string, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
@@ -17,6 +17,37 @@ function inIdOrder<T extends { id: string }>(list: readonly T[]): T[] {
     if (compareBytes(list[i - 1].id, list[i].id) > 0) return [...list].sort(byId);
   }
   return list as T[];
+}
+
+/** Issues in id order with their ids alongside (read once: every later pass uses `ids`). */
+function inIdOrderWithIds(list: readonly IssueRecord[]): { list: IssueRecord[]; ids: string[] } {
+  const ids = new Array<string>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    ids[i] = list[i].id;
+    if (i > 0 && compareBytes(ids[i - 1], ids[i]) > 0) {
+      const sorted = [...list].sort(byId);
+      return { list: sorted, ids: sorted.map((r) => r.id) };
+    }
+  }
+  return { list: list as IssueRecord[], ids };
+}
+
+// The id → index map of the last derivation, reused while the ids are the same (a server derives
+// again after each change, nearly always over the same issues): building a 10k-entry map costs
+// more than the rest of a pass over the records.
+let lastIndex: { ids: string[]; index: Map<string, number> } | undefined;
+
+function indexOfIds(ids: string[]): Map<string, number> {
+  const last = lastIndex;
+  if (last && last.ids.length === ids.length) {
+    let same = true;
+    for (let i = 0; i < ids.length && same; i++) same = last.ids[i] === ids[i];
+    if (same) return last.index;
+  }
+  const index = new Map<string, number>();
+  for (let i = 0; i < ids.length; i++) index.set(ids[i], i);
+  lastIndex = { ids, index };
+  return index;
 }
 
 // A seal depends only on (event, id, stamp). A server derives again after every change, mostly
@@ -101,122 +132,134 @@ function countMembers(members: readonly number[], status: readonly IssueStatus[]
  * findings. Pure: the same records in any order give the same plan.
  */
 export function derivePlan(records: PlanRecords): Plan {
-  const issues = inIdOrder(records.issues);
+  const { list: issues, ids } = inIdOrderWithIds(records.issues);
   const milestones = inIdOrder(records.milestones);
   const n = issues.length;
   const mCount = milestones.length;
 
-  const issueIndex = new Map<string, number>();
-  for (let i = 0; i < n; i++) issueIndex.set(issues[i].id, i);
+  const issueIndex = indexOfIds(ids);
   const milestoneIndex = new Map<string, number>();
   for (let m = 0; m < mCount; m++) milestoneIndex.set(milestones[m].id, m);
-  // Each issue's milestone as an index (-1: none or unknown), resolved once for every pass.
-  const milestoneOf = new Int32Array(n);
 
-  // ---- issue local facts (§2.2, §2.3)
+  // ---- issue local facts (§2.2, §2.3) and graph (§3.1), Phase A, in one pass over the records
   // `stamped[i]`: the moves whose stamp is set and proven, as bits (STAMPED[move]).
   const stamped = new Uint8Array(n);
   const done = new Uint8Array(n);
   const covered = new Uint8Array(n);
+  const cancelled = new Uint8Array(n);
+  // Each issue's milestone as an index (-1: none or unknown), resolved once for every pass.
+  const milestoneOf = new Int32Array(n);
+  // The graph as flat lists (one array each, not one per issue): `eff`, from effStart[i] to
+  // effStart[i + 1], the issues i depends on in declared order, duplicates kept (the status pass
+  // lists each occurrence); `uniq`, the same without duplicates (the edges).
+  const effStart = new Int32Array(n + 1);
+  const uniqStart = new Int32Array(n + 1);
+  const eff: number[] = [];
+  const uniq: number[] = [];
+  const dependentCount = new Int32Array(n);
+  const seenBy = new Int32Array(n).fill(-1);
+  const phaseA: PlanFinding[] = [];
   for (let i = 0; i < n; i++) {
     const iss = issues[i];
+    const id = ids[i];
     let bits = 0;
     if (iss.started_at !== "" && isProven(iss, "start")) bits |= STAMPED.start;
     if (iss.verified_at !== "" && isProven(iss, "verify")) bits |= STAMPED.verify;
     if (iss.completed_at !== "" && isProven(iss, "done")) bits |= STAMPED.done;
     stamped[i] = bits;
+    const isCancelled = iss.cancelled;
+    cancelled[i] = isCancelled ? 1 : 0;
     covered[i] = isCovered(iss.evidence_required, iss.covers) ? 1 : 0;
-    done[i] = !iss.cancelled && bits & STAMPED.done && covered[i] ? 1 : 0;
+    done[i] = !isCancelled && bits & STAMPED.done && covered[i] ? 1 : 0;
     milestoneOf[i] = milestoneIndex.get(iss.milestone) ?? -1;
-  }
 
-  // ---- issue graph: effective deps, edges, dependents, Phase A dependency findings
-  const phaseA: PlanFinding[] = [];
-  // `effective[i]`: the indices of the issues i depends on, in declared order, duplicates kept
-  // (the status pass lists each occurrence). `after[j]`: the issues depending on j, each once, in
-  // index order, which is id order, so the edges come out sorted without a sort.
-  const effective: number[][] = new Array(n);
-  const after: number[][] = new Array(n);
-  for (let j = 0; j < n; j++) after[j] = [];
-  const seenBy = new Int32Array(n).fill(-1);
-  let edgeCount = 0;
-  for (let i = 0; i < n; i++) {
-    const iss = issues[i];
-    const eff: number[] = [];
+    effStart[i] = eff.length;
+    uniqStart[i] = uniq.length;
     for (const d of iss.depends_on) {
-      if (d === iss.id) {
-        phaseA.push(fail("self_dependency", iss.id, "depends on itself"));
+      if (d === id) {
+        phaseA.push(fail("self_dependency", id, "depends on itself"));
         continue;
       }
       const j = issueIndex.get(d);
       if (j === undefined) {
-        phaseA.push(fail("unknown_dependency", iss.id, `depends on ${d}, which is not an issue`));
+        phaseA.push(fail("unknown_dependency", id, `depends on ${d}, which is not an issue`));
         continue;
       }
       eff.push(j);
       if (seenBy[j] === i) {
-        phaseA.push(warn("duplicate_dependency", iss.id, `names ${d} more than once`));
+        phaseA.push(warn("duplicate_dependency", id, `names ${d} more than once`));
         continue;
       }
       seenBy[j] = i;
-      after[j].push(i);
-      edgeCount++;
+      uniq.push(j);
+      dependentCount[j]++;
     }
-    effective[i] = eff;
 
-    if (iss.milestone === "") phaseA.push(fail("no_milestone", iss.id, "names no milestone"));
+    if (iss.milestone === "") phaseA.push(fail("no_milestone", id, "names no milestone"));
     else if (milestoneOf[i] < 0) {
-      phaseA.push(fail("unknown_milestone", iss.id, `names milestone ${iss.milestone}, which does not exist`));
+      phaseA.push(fail("unknown_milestone", id, `names milestone ${iss.milestone}, which does not exist`));
     }
-    if (!iss.cancelled) {
+    if (!isCancelled) {
       if (iss.acceptance_count === 0) {
-        phaseA.push(fail("no_acceptance", iss.id, "has no acceptance criteria; an issue without one is a placeholder"));
+        phaseA.push(fail("no_acceptance", id, "has no acceptance criteria; an issue without one is a placeholder"));
       }
-      if (iss.validation_count === 0) phaseA.push(fail("no_validation", iss.id, "names no validation command"));
+      if (iss.validation_count === 0) phaseA.push(fail("no_validation", id, "names no validation command"));
       if (iss.evidence_required.length === 0) {
-        phaseA.push(warn("no_evidence_required", iss.id, "requires no evidence; nothing gates its completion"));
+        phaseA.push(warn("no_evidence_required", id, "requires no evidence; nothing gates its completion"));
       }
     }
-    for (const move of MOVE_NAMES) {
-      const { field, seal, event, verb } = MOVES[move];
-      const stamp = iss[field];
-      if (stamp !== "" && !(stamped[i] & STAMPED[move])) {
-        phaseA.push(
-          fail(
-            "stamp_without_event",
-            iss.id,
-            `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`majordomus plan ${verb}\` writes the stamp`,
-          ),
-        );
+    if (iss.started_at !== "" || iss.verified_at !== "" || iss.completed_at !== "") {
+      for (const move of MOVE_NAMES) {
+        const { field, seal, event, verb } = MOVES[move];
+        const stamp = iss[field];
+        if (stamp !== "" && !(bits & STAMPED[move])) {
+          phaseA.push(
+            fail(
+              "stamp_without_event",
+              id,
+              `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`majordomus plan ${verb}\` writes the stamp`,
+            ),
+          );
+        }
       }
     }
-    if (stamped[i] & STAMPED.done && !covered[i] && !iss.cancelled) {
+    if (bits & STAMPED.done && !covered[i] && !isCancelled) {
       const missing = missingTokens(iss.evidence_required, iss.covers).join(",");
-      phaseA.push(
-        warn("evidence_missing", iss.id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`),
-      );
+      phaseA.push(warn("evidence_missing", id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`));
     }
   }
-  const edges: PlanEdge[] = new Array(edgeCount);
+  effStart[n] = eff.length;
+  uniqStart[n] = uniq.length;
+
+  // Who depends on j, each once, in index order (which is id order): `after`, from afterStart[j]
+  // to afterStart[j + 1]. The edges come out sorted by (from, to) without a sort.
+  const afterStart = new Int32Array(n + 1);
+  for (let j = 0; j < n; j++) afterStart[j + 1] = afterStart[j] + dependentCount[j];
+  const after = new Int32Array(uniq.length);
+  const fill = afterStart.slice(0, n);
+  for (let i = 0; i < n; i++) for (let k = uniqStart[i]; k < uniqStart[i + 1]; k++) after[fill[uniq[k]]++] = i;
+  const edges: PlanEdge[] = new Array(uniq.length);
   const dependents: string[][] = new Array(n);
   for (let j = 0, e = 0; j < n; j++) {
-    const from = issues[j].id;
-    const list = after[j];
-    const ids: string[] = new Array(list.length);
+    const from = ids[j];
+    const start = afterStart[j];
+    const list: string[] = new Array(afterStart[j + 1] - start);
     for (let k = 0; k < list.length; k++) {
-      const to = issues[list[k]].id;
-      ids[k] = to;
+      const to = ids[after[start + k]];
+      list[k] = to;
       edges[e++] = { from, to };
     }
-    dependents[j] = ids;
+    dependents[j] = list;
   }
 
   // ---- waves (§3.2), Phase B
-  const { layer: waveOf, layers } = layerByDependencies(effective, after);
-  const waves: PlanWave[] = layers.map((members, k) => ({ wave: k, issues: members.map((i) => issues[i].id) }));
+  const pending = new Int32Array(n);
+  for (let i = 0; i < n; i++) pending[i] = uniqStart[i + 1] - uniqStart[i];
+  const { layer: waveOf, layers } = layerFlat(pending, afterStart, after);
+  const waves: PlanWave[] = layers.map((members, k) => ({ wave: k, issues: members.map((i) => ids[i]) }));
   const phaseB: PlanFinding[] = [];
   const unplaced: string[] = [];
-  for (let i = 0; i < n; i++) if (waveOf[i] < 0) unplaced.push(issues[i].id);
+  for (let i = 0; i < n; i++) if (waveOf[i] < 0) unplaced.push(ids[i]);
   if (unplaced.length > 0) {
     phaseB.push(
       fail("cycle", "graph", `a dependency cycle prevents these issues from ever becoming ready: ${unplaced.join(" ")}`),
@@ -228,12 +271,11 @@ export function derivePlan(records: PlanRecords): Plan {
   const blockedBy: string[][] = new Array(n);
   const phaseC: PlanFinding[] = [];
   for (let i = 0; i < n; i++) {
-    const iss = issues[i];
     const waiting: string[] = [];
-    for (const j of effective[i]) if (!done[j]) waiting.push(issues[j].id);
+    for (let k = effStart[i]; k < effStart[i + 1]; k++) if (!done[eff[k]]) waiting.push(ids[eff[k]]);
     blockedBy[i] = waiting;
     let s: IssueStatus;
-    if (iss.cancelled) s = "CANCELLED";
+    if (cancelled[i]) s = "CANCELLED";
     else if (done[i]) s = "DONE";
     else if (stamped[i] & (STAMPED.done | STAMPED.verify)) s = "VERIFY";
     else if (stamped[i] & STAMPED.start) s = "ACTIVE";
@@ -241,7 +283,7 @@ export function derivePlan(records: PlanRecords): Plan {
     else s = "READY";
     status[i] = s;
     if (waiting.length > 0 && (s === "DONE" || s === "ACTIVE" || s === "VERIFY")) {
-      phaseC.push(fail("premature_execution", iss.id, `is ${s} while ${waiting.join(",")} is not DONE`));
+      phaseC.push(fail("premature_execution", ids[i], `is ${s} while ${waiting.join(",")} is not DONE`));
     }
   }
 
@@ -366,7 +408,7 @@ export function derivePlan(records: PlanRecords): Plan {
       phaseI.push(
         fail(
           "premature_execution",
-          issues[i].id,
+          ids[i],
           `is ${s} while its milestone ${milestones[m].id} waits on ${block[m].join(",")}`,
         ),
       );
@@ -403,7 +445,7 @@ export function derivePlan(records: PlanRecords): Plan {
   const issueVocabulary = new Set<string>(ISSUE_STATUSES);
   for (let i = 0; i < n; i++) {
     if (!issueVocabulary.has(status[i])) {
-      phaseK.push(fail("undeclared_status", issues[i].id, `is ${status[i]}, which the issue status vocabulary does not declare`));
+      phaseK.push(fail("undeclared_status", ids[i], `is ${status[i]}, which the issue status vocabulary does not declare`));
     }
   }
   for (let m = 0; m < mCount; m++) {

@@ -2,31 +2,43 @@
  * Kahn layering (§3.2, §3.3): round k places every unplaced node none of whose dependencies is
  * still unplaced, in index order. `deps[i]` lists the indices node i depends on (duplicates are
  * harmless). Returns each node's layer (-1 when it is in or downstream of a cycle) and the layers.
- * `dependents`, when the caller has it, lists for each node the nodes depending on it, each once.
  */
-export function layerByDependencies(
-  deps: readonly (readonly number[])[],
-  dependents?: readonly (readonly number[])[],
-): { layer: Int32Array; layers: number[][] } {
+export function layerByDependencies(deps: readonly (readonly number[])[]): { layer: Int32Array; layers: number[][] } {
   const n = deps.length;
-  const layer = new Int32Array(n).fill(-1);
   const pending = new Int32Array(n);
-  let after = dependents;
-  if (after === undefined) {
-    const built: number[][] = new Array(n);
-    for (let i = 0; i < n; i++) built[i] = [];
-    // seenBy[d] === i: node i already counted its dependency d (a duplicate).
-    const seenBy = new Int32Array(n).fill(-1);
-    for (let i = 0; i < n; i++) {
-      for (const d of deps[i]) {
-        if (seenBy[d] === i) continue;
-        seenBy[d] = i;
-        built[d].push(i);
-      }
+  // seenBy[d] === i: node i already counted its dependency d (a duplicate).
+  const seenBy = new Int32Array(n).fill(-1);
+  const unique: number[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const list: number[] = [];
+    for (const d of deps[i]) {
+      if (seenBy[d] === i) continue;
+      seenBy[d] = i;
+      list.push(d);
     }
-    after = built;
+    unique[i] = list;
+    pending[i] = list.length;
   }
-  for (let d = 0; d < n; d++) for (const i of after[d]) pending[i]++;
+  const afterStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) for (const d of unique[i]) afterStart[d + 1]++;
+  for (let d = 0; d < n; d++) afterStart[d + 1] += afterStart[d];
+  const after = new Int32Array(afterStart[n]);
+  const fill = afterStart.slice(0, n);
+  for (let i = 0; i < n; i++) for (const d of unique[i]) after[fill[d]++] = i;
+  return layerFlat(pending, afterStart, after);
+}
+
+/**
+ * The same layering over flat lists: `pending[i]` counts node i's distinct dependencies (it is
+ * used up), and the nodes depending on d are `after[afterStart[d]]` to `after[afterStart[d + 1] - 1]`.
+ */
+export function layerFlat(
+  pending: Int32Array,
+  afterStart: Int32Array,
+  after: Int32Array,
+): { layer: Int32Array; layers: number[][] } {
+  const n = pending.length;
+  const layer = new Int32Array(n).fill(-1);
   const layers: number[][] = [];
   let frontier: number[] = [];
   for (let i = 0; i < n; i++) if (pending[i] === 0) frontier.push(i);
@@ -36,7 +48,7 @@ export function layerByDependencies(
     layers.push(frontier);
     const next: number[] = [];
     for (const i of frontier) {
-      for (const j of after[i]) if (--pending[j] === 0) next.push(j);
+      for (let e = afterStart[i]; e < afterStart[i + 1]; e++) if (--pending[after[e]] === 0) next.push(after[e]);
     }
     next.sort((a, b) => a - b);
     frontier = next;
