@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { derivePlan } from "./derive";
-import { RecordCache, loadRecords } from "./load";
+import { RACY_MS, RecordCache, loadRecords } from "./load";
 import { fail } from "./test-helpers";
 
 const made: string[] = [];
@@ -142,6 +142,25 @@ describe("§1.1 loading from the directory", () => {
 
     rmSync(join(dir, issuePath("I2")));
     expect(loadRecords(dir, cache).issues.map((i) => i.id)).toEqual(["I1"]);
+  });
+
+  it("a file changed again within its clock tick (same size, inode and times) is still seen", () => {
+    // Linux stamps files with a coarse clock: two writes a millisecond apart can leave the same
+    // stat. The cache compares the bytes of a recently modified file instead of trusting its stat.
+    const dir = repo({ [issuePath("I1")]: issueYaml("I1", "", "M1") });
+    const path = join(dir, issuePath("I1"));
+    const cache = new RecordCache();
+    const now = Date.now();
+    const milestoneOf = (p: ReturnType<RecordCache["read"]>) => (p.ok ? p.map.get("milestone") : undefined);
+    expect(milestoneOf(cache.read(path, "same-stat", now, now))).toBe("M1");
+    writeFileSync(path, issueYaml("I1", "", "M2"));
+    expect(milestoneOf(cache.read(path, "same-stat", now, now + 1))).toBe("M2");
+    // Unchanged bytes: the parse is kept; once the file is older than RACY_MS its stat is trusted.
+    const kept = cache.read(path, "same-stat", now, now + RACY_MS);
+    expect(milestoneOf(kept)).toBe("M2");
+    writeFileSync(path, issueYaml("I1", "", "M3"));
+    expect(cache.read(path, "same-stat", now, now + RACY_MS + 1)).toBe(kept);
+    expect(milestoneOf(cache.read(path, "new-stat", now + RACY_MS + 1, now + RACY_MS + 1))).toBe("M3");
   });
 
   it("load findings come in file order: project, then milestones, then issues, each in byte order", () => {

@@ -30,22 +30,51 @@ type Built<R> =
   | { kind: RecordKind; id: string; problem?: undefined; record: R; unknown: string[] };
 
 /**
+ * A file modified this recently may be modified again within the same tick of the file system's
+ * clock (Linux stamps files with a coarse clock, several milliseconds per tick), keeping its size,
+ * inode and times: its stat cannot vouch for its content ("racy" in git's terms).
+ */
+export const RACY_MS = 2000;
+
+interface CacheEntry {
+  key: string;
+  parsed: Parsed;
+  /** The bytes read, kept while the file is racy: a later look compares them instead of trusting the stat. */
+  racyBytes?: Buffer;
+}
+
+/**
  * Keeps parsed files between loads, keyed by path, size, modification time and inode, so a
- * long-running server re-reads only what changed. Derived answers are never kept.
+ * long-running server re-reads only what changed. A file modified within RACY_MS of being read is
+ * compared byte for byte on the next look, until it is old enough for its stat to be trusted.
+ * Derived answers are never kept.
  */
 export class RecordCache {
-  private entries = new Map<string, { key: string; parsed: Parsed }>();
+  private entries = new Map<string, CacheEntry>();
   /** Changes whenever what the cache holds changes: a plan derived at one version is valid until the next. */
   version = 0;
 
-  get(path: string, key: string): Parsed | undefined {
+  /** The parsed file for `path` as it is now, read (and parsed) only when it may have changed. */
+  read(path: string, key: string, modifiedMs: number, now: number): Parsed {
     const hit = this.entries.get(path);
-    return hit && hit.key === key ? hit.parsed : undefined;
+    const racy = now - modifiedMs < RACY_MS;
+    if (hit && hit.key === key) {
+      if (!hit.racyBytes) return hit.parsed;
+      const bytes = readFileSync(path);
+      if (bytes.equals(hit.racyBytes)) {
+        if (!racy) hit.racyBytes = undefined;
+        return hit.parsed;
+      }
+      return this.store(path, key, bytes, racy);
+    }
+    return this.store(path, key, readFileSync(path), racy);
   }
 
-  set(path: string, key: string, parsed: Parsed): void {
-    this.entries.set(path, { key, parsed });
+  private store(path: string, key: string, bytes: Buffer, racy: boolean): Parsed {
+    const parsed = parseFile(bytes);
+    this.entries.set(path, { key, parsed, racyBytes: racy ? bytes : undefined });
     this.version++;
+    return parsed;
   }
 
   /** Forget files that no longer exist. */
@@ -109,6 +138,7 @@ interface FileSource {
 
 /** Reads files from disk, through the cache when one is given. */
 function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
+  const now = Date.now();
   return {
     read(path) {
       try {
@@ -117,11 +147,7 @@ function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
         if (st === undefined) return undefined;
         const key = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
         seen?.add(path);
-        const hit = cache.get(path, key);
-        if (hit) return hit;
-        const parsed = parseFile(readFileSync(path));
-        cache.set(path, key, parsed);
-        return parsed;
+        return cache.read(path, key, Math.max(st.mtimeMs, st.ctimeMs), now);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // A file removed between listing and reading is simply no longer part of the plan.

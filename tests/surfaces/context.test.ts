@@ -34,6 +34,17 @@ describe("the served plan follows the files", () => {
     expect(statusOf(repo.root, "I2")).toBe("READY");
   });
 
+  it("edits of the same size in quick succession each show (a file's stat cannot tell them apart)", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I1" }] });
+    // Many rounds, so that some land within one tick of the file system's clock.
+    for (let round = 0; round < 100; round++) {
+      const title = round % 2 === 0 ? "first edit" : "other edit";
+      repo.writeIssue("I1", issueYaml({ id: "I1" }).replace(/^title: .*$/m, `title: ${title}`));
+      await nextTurn();
+      expect(currentPlan(repo.root).issues[0].title).toBe(title);
+    }
+  });
+
   it("a new file, a removed file and a replaced issues folder all show", async () => {
     const repo = makePlanRepo({ issues: [{ id: "I1" }] });
     expect(currentPlan(repo.root).issues.map((i) => i.id)).toEqual(["I1"]);
