@@ -17,9 +17,11 @@ export const REVALIDATE_MS = 2000;
 /**
  * Whether a repository's records may have changed since they were last read. The three record
  * folders are watched (inotify on Linux): a change made before a request was sent has queued its
- * event before the request arrives, so an unchanged plan is answered without a file-system walk.
- * Writes made by this process mark it too (`noteWrite`), since their events are handled later.
- * Where a folder cannot be watched, every read walks the files.
+ * event before the request arrives, but the event may be handled after the request's own callback
+ * in the same turn of the event loop. So a surface first lets that turn finish (`ioSettled`), and
+ * then an unchanged plan is answered without a file-system walk. Writes made by this process mark
+ * it too (`noteWrite`), since their events are handled later. Where a folder cannot be watched,
+ * every read walks the files.
  */
 class ChangeWatch {
   private dirty = true;
@@ -107,6 +109,21 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
     state.version = state.cache.version;
   }
   return { records: state.records, plan: state.plan };
+}
+
+/**
+ * Resolves once the event loop has handled the I/O that was ready when it was called (the poll
+ * phase runs before `setImmediate` callbacks): file events queued before a request arrived are
+ * then known. Measured without it: 1 stale answer in 400 requests that each followed an edit.
+ */
+export function ioSettled(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** The records and the plan as the files are now, once pending file events are handled. */
+export async function settledState(repo: string): Promise<{ records: PlanRecords; plan: Plan }> {
+  await ioSettled();
+  return currentState(repo);
 }
 
 /** This process wrote to the repository's records: the next read looks at the files. */

@@ -1,7 +1,7 @@
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
-import { REVALIDATE_MS, contextFor, currentPlan, walksOf } from "../../lib/surfaces/context";
+import { REVALIDATE_MS, contextFor, currentPlan, settledState, walksOf } from "../../lib/surfaces/context";
 import { invoke } from "../../lib/surfaces/invoke";
 import { ISSUES, cleanupRepos, issueYaml, makePlanRepo } from "../helpers/plan-repo";
 
@@ -66,6 +66,16 @@ describe("the served plan follows the files", () => {
     repo.writeIssue("I4", issueYaml({ id: "I4" }));
     await nextTurn();
     expect(currentPlan(repo.root).issues.map((i) => i.id)).toEqual(["I3", "I4"]);
+  });
+
+  it("settledState, as the surfaces read, sees an edit made just before it was called", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2", depends_on: ["I1"] }] });
+    expect((await settledState(repo.root)).plan.issues[1].status).toBe("BLOCKED");
+    for (let round = 0; round < 50; round++) {
+      const blocked = round % 2 === 1;
+      repo.writeIssue("I2", issueYaml({ id: "I2", depends_on: blocked ? ["I1"] : [] }));
+      expect((await settledState(repo.root)).plan.issues[1].status).toBe(blocked ? "BLOCKED" : "READY");
+    }
   });
 
   it("a command run in this process shows at once, before its file events are handled", async () => {
