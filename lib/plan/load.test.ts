@@ -152,15 +152,17 @@ describe("§1.1 loading from the directory", () => {
     const cache = new RecordCache();
     const now = Date.now();
     const milestoneOf = (p: ReturnType<RecordCache["read"]>) => (p.ok ? p.map.get("milestone") : undefined);
-    expect(milestoneOf(cache.read(path, "same-stat", now, now))).toBe("M1");
+    const same = { ino: 1, size: 100, mtimeMs: now, ctimeMs: now };
+    expect(milestoneOf(cache.read(path, same, now))).toBe("M1");
     writeFileSync(path, issueYaml("I1", "", "M2"));
-    expect(milestoneOf(cache.read(path, "same-stat", now, now + 1))).toBe("M2");
+    expect(milestoneOf(cache.read(path, { ...same }, now + 1))).toBe("M2");
     // Unchanged bytes: the parse is kept; once the file is older than RACY_MS its stat is trusted.
-    const kept = cache.read(path, "same-stat", now, now + RACY_MS);
+    const kept = cache.read(path, { ...same }, now + RACY_MS);
     expect(milestoneOf(kept)).toBe("M2");
     writeFileSync(path, issueYaml("I1", "", "M3"));
-    expect(cache.read(path, "same-stat", now, now + RACY_MS + 1)).toBe(kept);
-    expect(milestoneOf(cache.read(path, "new-stat", now + RACY_MS + 1, now + RACY_MS + 1))).toBe("M3");
+    expect(cache.read(path, { ...same }, now + RACY_MS + 1)).toBe(kept);
+    const later = now + RACY_MS + 1;
+    expect(milestoneOf(cache.read(path, { ...same, mtimeMs: later, ctimeMs: later }, later))).toBe("M3");
   });
 
   it("load findings come in file order: project, then milestones, then issues, each in byte order", () => {

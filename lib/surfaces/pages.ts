@@ -1,6 +1,7 @@
 import { findCapability } from "../capabilities/index";
 import { CapabilityError } from "../errors";
-import { contextFor, settledState } from "./context";
+import { currentState } from "./context";
+import { contextFor } from "./context";
 import { settingsFromEnv } from "./http";
 import { invoke } from "./invoke";
 
@@ -21,5 +22,5 @@ export async function call<T>(id: string, input: Record<string, unknown> = {}): 
 
 /** The records and the derived plan, for pages that also show what the records hold. */
 export function servedState() {
-  return settledState(servedRepo());
+  return currentState(servedRepo());
 }
