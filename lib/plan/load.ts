@@ -49,6 +49,8 @@ const sameStamp = (a: FileStamp, b: FileStamp) =>
 
 interface CacheEntry {
   stamp: FileStamp;
+  /** The last walk that saw the file (entries a walk did not see are forgotten). */
+  walk: number;
   parsed: Parsed;
   /** The bytes read, kept while the file is racy: a later look compares them instead of trusting the stat. */
   racyBytes?: Buffer;
@@ -64,12 +66,19 @@ export class RecordCache {
   private entries = new Map<string, CacheEntry>();
   /** Changes whenever what the cache holds changes: a plan derived at one version is valid until the next. */
   version = 0;
+  private walk = 0;
+
+  /** Begin a look at every file: `forgetUnseen` afterwards drops the files it did not see. */
+  beginWalk(): void {
+    this.walk++;
+  }
 
   /** The parsed file for `path` as it is now, read (and parsed) only when it may have changed. */
   read(path: string, stamp: FileStamp, now: number): Parsed {
     const hit = this.entries.get(path);
     const racy = now - Math.max(stamp.mtimeMs, stamp.ctimeMs) < RACY_MS;
     if (hit && sameStamp(hit.stamp, stamp)) {
+      hit.walk = this.walk;
       if (!hit.racyBytes) return hit.parsed;
       const bytes = readFileSync(path);
       if (bytes.equals(hit.racyBytes)) {
@@ -83,15 +92,17 @@ export class RecordCache {
 
   private store(path: string, stamp: FileStamp, bytes: Buffer, racy: boolean): Parsed {
     const parsed = parseFile(bytes);
-    this.entries.set(path, { stamp, parsed, racyBytes: racy ? bytes : undefined });
+    // The four numbers only: a Stats object would keep its dates alive.
+    const kept = { ino: stamp.ino, size: stamp.size, mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs };
+    this.entries.set(path, { stamp: kept, walk: this.walk, parsed, racyBytes: racy ? bytes : undefined });
     this.version++;
     return parsed;
   }
 
-  /** Forget files that no longer exist. */
-  retain(paths: Set<string>): void {
-    for (const p of this.entries.keys()) {
-      if (!paths.has(p)) {
+  /** Forget the files the current walk did not see (they no longer exist). */
+  forgetUnseen(): void {
+    for (const [p, entry] of this.entries) {
+      if (entry.walk !== this.walk) {
         this.entries.delete(p);
         this.version++;
       }
@@ -148,7 +159,7 @@ interface FileSource {
 }
 
 /** Reads files from disk, through the cache when one is given. */
-function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
+function fileSource(cache?: RecordCache): FileSource {
   const now = Date.now();
   return {
     read(path) {
@@ -156,8 +167,7 @@ function fileSource(cache?: RecordCache, seen?: Set<string>): FileSource {
         if (!cache) return parseFile(readFileSync(path));
         const st = statSync(path, { throwIfNoEntry: false });
         if (st === undefined) return undefined;
-        seen?.add(path);
-        return cache.read(path, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs }, now);
+        return cache.read(path, st, now);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // A file removed between listing and reading is simply no longer part of the plan.
@@ -182,8 +192,8 @@ function schemaFinding(subject: string, keys: string[]): PlanFinding {
  * No project folder is an empty plan.
  */
 export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
-  const seen = cache ? new Set<string>() : undefined;
-  const source = fileSource(cache, seen);
+  cache?.beginWalk();
+  const source = fileSource(cache);
   const loadFindings: PlanFinding[] = [];
 
   let project: ProjectHeader = EMPTY_HEADER;
@@ -246,7 +256,7 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
     issues.push(built.record);
   }
 
-  if (cache && seen) cache.retain(seen);
+  cache?.forgetUnseen();
   return { project, milestones, issues, loadFindings };
 }
 
