@@ -9,6 +9,12 @@ import { layerByDependencies, layerFlat } from "./waves";
 const fail = (code: string, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
 const warn = (code: string, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
 
+/**
+ * The empty list every issue without dependents or blockers shares (frozen: the derived plan is
+ * read, never changed; a write to it throws instead of changing every issue at once).
+ */
+const NONE = Object.freeze([]) as readonly string[] as string[];
+
 const byId = <T extends { id: string }>(a: T, b: T) => compareBytes(a.id, b.id);
 
 /** Records in id order; the loader already gives them so, and a sorted list is only checked. */
@@ -159,9 +165,34 @@ export function derivePlan(records: PlanRecords): Plan {
   const dependentCount = new Int32Array(n);
   const seenBy = new Int32Array(n).fill(-1);
   const phaseA: PlanFinding[] = [];
+  // The derived issues are made while each record is at hand; the later passes fill in status,
+  // wave, blocked_by and dependents (placeholders keep the field order of §7).
+  const planIssues: PlanIssue[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const iss = issues[i];
     const id = ids[i];
+    planIssues[i] = {
+      id,
+      milestone: iss.milestone,
+      status: "READY",
+      wave: 0,
+      priority: iss.priority,
+      profile: iss.profile,
+      parallel_safe: iss.parallel_safe,
+      title: iss.title,
+      slug: iss.slug,
+      depends_on: iss.depends_on,
+      blocked_by: NONE,
+      dependents: NONE,
+      scope: iss.scope,
+      serves: iss.serves,
+      objective: iss.objective,
+      evidence_have: iss.covers.length,
+      evidence_need: iss.evidence_required.length,
+      started_at: iss.started_at,
+      verified_at: iss.verified_at,
+      completed_at: iss.completed_at,
+    };
     let bits = 0;
     if (iss.started_at !== "" && isProven(iss, "start")) bits |= STAMPED.start;
     if (iss.verified_at !== "" && isProven(iss, "verify")) bits |= STAMPED.verify;
@@ -239,17 +270,18 @@ export function derivePlan(records: PlanRecords): Plan {
   const fill = afterStart.slice(0, n);
   for (let i = 0; i < n; i++) for (let k = uniqStart[i]; k < uniqStart[i + 1]; k++) after[fill[uniq[k]]++] = i;
   const edges: PlanEdge[] = new Array(uniq.length);
-  const dependents: string[][] = new Array(n);
   for (let j = 0, e = 0; j < n; j++) {
-    const from = ids[j];
     const start = afterStart[j];
-    const list: string[] = new Array(afterStart[j + 1] - start);
-    for (let k = 0; k < list.length; k++) {
+    const count = afterStart[j + 1] - start;
+    if (count === 0) continue;
+    const from = ids[j];
+    const list: string[] = new Array(count);
+    for (let k = 0; k < count; k++) {
       const to = ids[after[start + k]];
       list[k] = to;
       edges[e++] = { from, to };
     }
-    dependents[j] = list;
+    planIssues[j].dependents = list;
   }
 
   // ---- waves (§3.2), Phase B
@@ -271,8 +303,12 @@ export function derivePlan(records: PlanRecords): Plan {
   const blockedBy: string[][] = new Array(n);
   const phaseC: PlanFinding[] = [];
   for (let i = 0; i < n; i++) {
-    const waiting: string[] = [];
-    for (let k = effStart[i]; k < effStart[i + 1]; k++) if (!done[eff[k]]) waiting.push(ids[eff[k]]);
+    let waiting = NONE;
+    for (let k = effStart[i]; k < effStart[i + 1]; k++) {
+      if (done[eff[k]]) continue;
+      if (waiting === NONE) waiting = [];
+      waiting.push(ids[eff[k]]);
+    }
     blockedBy[i] = waiting;
     let s: IssueStatus;
     if (cancelled[i]) s = "CANCELLED";
@@ -459,28 +495,12 @@ export function derivePlan(records: PlanRecords): Plan {
   // ---- active milestone (§2.9)
   const activeMilestone = pickActiveMilestone(milestones, mStatus, block, rank);
 
-  const planIssues: PlanIssue[] = issues.map((iss, i) => ({
-    id: iss.id,
-    milestone: iss.milestone,
-    status: status[i],
-    wave: waveOf[i] < 0 ? 0 : waveOf[i],
-    priority: iss.priority,
-    profile: iss.profile,
-    parallel_safe: iss.parallel_safe,
-    title: iss.title,
-    slug: iss.slug,
-    depends_on: iss.depends_on,
-    blocked_by: blockedBy[i],
-    dependents: dependents[i],
-    scope: iss.scope,
-    serves: iss.serves,
-    objective: iss.objective,
-    evidence_have: iss.covers.length,
-    evidence_need: iss.evidence_required.length,
-    started_at: iss.started_at,
-    verified_at: iss.verified_at,
-    completed_at: iss.completed_at,
-  }));
+  for (let i = 0; i < n; i++) {
+    const out = planIssues[i];
+    out.status = status[i];
+    out.wave = waveOf[i] < 0 ? 0 : waveOf[i];
+    out.blocked_by = blockedBy[i];
+  }
 
   const planMilestones: PlanMilestone[] = milestones.map((ms, m) => ({
     id: ms.id,
