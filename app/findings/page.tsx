@@ -48,7 +48,7 @@ function Message({ f }: { f: PlanFinding }) {
 
 export default async function FindingsPage() {
   const validation = await call<PlanValidation>("plan.validate");
-  const milestones = new Set(servedState().plan.milestones.map((m) => m.id));
+  const milestones = new Set((await servedState()).plan.milestones.map((m) => m.id));
   const levels = ["FAIL", "WARN"] as const;
   return (
     <main className="flex flex-col gap-6">

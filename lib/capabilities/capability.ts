@@ -12,6 +12,8 @@ export interface CapabilityContext {
   by?: string;
   /** The parsed files a long-running surface keeps (writes re-read what changed through it). */
   cache?: RecordCache;
+  /** Told after every command (the surfaces call it): what the plan was read from may have changed. */
+  wrote?: () => void;
 }
 
 export type CapabilityKind = "query" | "command";

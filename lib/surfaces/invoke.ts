@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
 import { CapabilityError, type ErrorCode } from "../errors";
+import { ioSettled } from "./context";
 
 export type Invocation =
   | { ok: true; value: unknown }
@@ -25,6 +26,8 @@ export function describeInputError(error: z.ZodError): string {
  * into a code and a message. Unknown failures are `internal`: logged here, never shown.
  */
 export async function invoke(capability: AnyCapability, ctx: CapabilityContext, input: unknown): Promise<Invocation> {
+  // A plan served from memory is as fresh as the last file event handled: handle those first.
+  await ioSettled();
   const parsed = capability.input.safeParse(input ?? {});
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_input", message: describeInputError(parsed.error) } };
@@ -35,5 +38,8 @@ export async function invoke(capability: AnyCapability, ctx: CapabilityContext, 
     if (error instanceof CapabilityError) return { ok: false, error: { code: error.code, message: error.message } };
     console.error(`[cockpit] ${capability.id} failed:`, error);
     return { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } };
+  } finally {
+    // A refused command writes nothing, but a failed one may have written part of its work.
+    if (capability.kind === "command") ctx.wrote?.();
   }
 }

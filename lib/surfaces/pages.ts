@@ -1,7 +1,6 @@
 import { findCapability } from "../capabilities/index";
 import { CapabilityError } from "../errors";
-import { currentState } from "./context";
-import { contextFor } from "./context";
+import { contextFor, settledState } from "./context";
 import { settingsFromEnv } from "./http";
 import { invoke } from "./invoke";
 
@@ -22,5 +21,5 @@ export async function call<T>(id: string, input: Record<string, unknown> = {}): 
 
 /** The records and the derived plan, for pages that also show what the records hold. */
 export function servedState() {
-  return currentState(servedRepo());
+  return settledState(servedRepo());
 }

@@ -32,7 +32,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   const record = await callOrNotFound<PlanRecord>("plan.record", { id });
   if (!("issue" in record)) notFound();
   const issue = record.issue;
-  const { plan, records } = servedState();
+  const { plan, records } = await servedState();
   const raw = records.issues.find((r) => r.id === id);
   const options: MoveOption[] = MOVE_NAMES.map((move) => ({ move, refusal: guardMove(plan, records, issue, move) }));
   const file = readRecordFileFields(servedRepo(), "issue", id);

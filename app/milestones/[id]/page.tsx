@@ -20,7 +20,7 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
   const record = await callOrNotFound<PlanRecord>("plan.record", { id });
   if (!("milestone" in record)) notFound();
   const m = record.milestone;
-  const raw = servedState().records.milestones.find((r) => r.id === id);
+  const raw = (await servedState()).records.milestones.find((r) => r.id === id);
   const covered = new Set(raw?.covers ?? []);
   return (
     <main className="flex flex-col gap-6">

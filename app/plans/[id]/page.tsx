@@ -65,7 +65,7 @@ function ChildRow({ child, tokens, depth = 0 }: { child: PlanView; tokens: Map<s
 export default async function PlanPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const plan = await callOrNotFound<PlanDetail>("plans.get", { id });
-  const { records } = servedState();
+  const { records } = await servedState();
   const tokens = new Map(records.issues.map((r) => [r.id, r.evidence_required]));
   const config = (plan.subplan_config ?? null) as Record<string, unknown> | null;
   const terminal = ["completed", "errored", "cancelled"].includes(plan.processing_state);
