@@ -1,16 +1,12 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import { runCapability } from "@/app/actions";
+import { useCapability } from "./useCapability";
 
 const TYPES = ["test", "build", "ci", "artifact", "manual"] as const;
 
 /** Record evidence for one required token of an issue or a milestone. */
 export function EvidenceForm({ record, tokens }: { record: string; tokens: string[] }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const { pending, status: message, run } = useCapability();
   if (tokens.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">This record requires no evidence.</p>;
   return (
     <form
@@ -22,17 +18,12 @@ export function EvidenceForm({ record, tokens }: { record: string; tokens: strin
         const proof = String(form.get("proof") ?? "").trim();
         const kind = String(form.get("kind"));
         const result = String(form.get("result") ?? "").trim();
-        startTransition(async () => {
-          const r = await runCapability("plan.evidence", {
-            record,
-            covers: String(form.get("covers")),
-            type: String(form.get("type")),
-            [kind]: proof,
-            ...(result ? { result } : {}),
-          });
-          setMessage(r.ok ? { ok: true, text: `Evidence recorded for ${String(form.get("covers"))}.` } : { ok: false, text: `Refused: ${r.error.message}` });
-          router.refresh();
-        });
+        const covers = String(form.get("covers"));
+        run(
+          "plan.evidence",
+          { record, covers, type: String(form.get("type")), [kind]: proof, ...(result ? { result } : {}) },
+          () => `Evidence recorded for ${covers}.`,
+        );
       }}
     >
       <label htmlFor="ev-covers">Covers</label>

@@ -1,23 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import { runCapability } from "@/app/actions";
+import { useState } from "react";
+import { useCapability, type CapabilityOutcome } from "./useCapability";
 
-type Status = { ok: boolean; text: string } | null;
-
-function useCapability() {
-  const router = useRouter();
-  const [pending, start] = useTransition();
-  const [status, setStatus] = useState<Status>(null);
-  const run = (id: string, input: Record<string, unknown>, describe: (value: unknown) => string) =>
-    start(async () => {
-      const r = await runCapability(id, input);
-      setStatus(r.ok ? { ok: true, text: describe(r.value) } : { ok: false, text: `Refused: ${r.error.message}` });
-      router.refresh();
-    });
-  return { pending, status, run };
-}
+type Status = CapabilityOutcome;
 
 function Outcome({ status, testId }: { status: Status; testId: string }) {
   return (

@@ -1,8 +1,6 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
-import { runCapability } from "@/app/actions";
+import { useCapability } from "./useCapability";
 
 export type MoveName = "start" | "verify" | "done";
 
@@ -12,11 +10,6 @@ export interface MoveOption {
   refusal?: string;
 }
 
-interface Outcome {
-  ok: boolean;
-  text: string;
-}
-
 const LABEL: Record<MoveName, string> = { start: "Start", verify: "Verify", done: "Done" };
 
 /**
@@ -24,20 +17,11 @@ const LABEL: Record<MoveName, string> = { start: "Start", verify: "Verify", done
  * the server derived it (`from → to`) and the next issue, announced to screen readers.
  */
 export function TransitionButtons({ issue, options }: { issue: string; options: MoveOption[] }) {
-  const router = useRouter();
-  const [pending, startTransition] = useTransition();
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-
+  const { pending, status: outcome, run: runCapability } = useCapability();
   const run = (move: MoveName) =>
-    startTransition(async () => {
-      const r = await runCapability("plan.transition", { issue, transition: move });
-      if (r.ok) {
-        const v = r.value as { from: string; to: string; next_ready?: string };
-        setOutcome({ ok: true, text: `${issue}: ${v.from} → ${v.to}. Next issue: ${v.next_ready ?? "none"}.` });
-      } else {
-        setOutcome({ ok: false, text: `Refused: ${r.error.message}` });
-      }
-      router.refresh();
+    runCapability("plan.transition", { issue, transition: move }, (value) => {
+      const v = value as { from: string; to: string; next_ready?: string };
+      return `${issue}: ${v.from} → ${v.to}. Next issue: ${v.next_ready ?? "none"}.`;
     });
 
   return (

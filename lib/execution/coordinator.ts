@@ -19,7 +19,7 @@ import {
   type PlanError,
   type ProcessingState,
 } from "./model";
-import { lastError, withStore, type EventRow, type ExecutionStore, type PlanRow } from "./store";
+import { lastError, newPlanRow, withStore, type EventRow, type ExecutionStore, type PlanRow } from "./store";
 
 // The coordinator: execution plans meet the roadmap (execution-plans.md "How it meets the roadmap").
 // Every decision is an event with its reason; every decision re-reads the stored state inside an
@@ -254,29 +254,19 @@ function failInTx(store: ExecutionStore, repo: string, child: PlanRow, category:
   let retry: PlanRow | null = null;
   if (decision.retry) {
     const identity = childIdentity({ plan_id: parent.plan_id, parent_plan_id: parent.parent_plan_id, root_plan_id: parent.root_plan_id });
-    retry = store.insertPlan({
-      ...identity,
-      root_plan_id: root.plan_id,
-      phase: "strategize",
-      processing_state: "queued",
-      automation_profile: child.automation_profile,
-      attempt: child.attempt + 1,
-      subplan_config: null,
-      title: child.title,
-      target: null,
-      issue_id: child.issue_id,
-      wave: child.wave,
-      branch: null,
-      integration_branch: null,
-      base_commit: null,
-      error_category: null,
-      error_message: null,
-      cancel_reason: null,
-      retry_of: child.plan_id,
-      created_at: at,
-      processing_started_at: null,
-      finished_at: null,
-    });
+    retry = store.insertPlan(
+      newPlanRow({
+        ...identity,
+        root_plan_id: root.plan_id,
+        automation_profile: child.automation_profile,
+        attempt: child.attempt + 1,
+        title: child.title,
+        issue_id: child.issue_id,
+        wave: child.wave,
+        retry_of: child.plan_id,
+        created_at: at,
+      }),
+    );
     event(store, retry, at, "retry_queued", `attempt ${retry.attempt} of issue ${child.issue_id} is queued as ${retry.plan_id}, retrying ${child.plan_id} (${category})`, {
       retry_of: child.plan_id,
     });
@@ -608,29 +598,18 @@ export function createExecutionPlan(repo: string, target: ExecutionTarget, confi
   return withStore(repo, (store) =>
     store.write(() => {
       tickInTx(store, repo, now);
-      const root = store.insertPlan({
-        ...identity,
-        root_plan_id: identity.plan_id,
-        phase: "strategize",
-        processing_state: "queued",
-        automation_profile: o.automation_profile ?? null,
-        attempt: 1,
-        subplan_config: null,
-        title,
-        target: storedTarget,
-        issue_id: null,
-        wave: null,
-        branch: null,
-        integration_branch: integration,
-        base_commit: head ?? null,
-        error_category: null,
-        error_message: null,
-        cancel_reason: null,
-        retry_of: null,
-        created_at: at,
-        processing_started_at: null,
-        finished_at: null,
-      });
+      const root = store.insertPlan(
+        newPlanRow({
+          ...identity,
+          root_plan_id: identity.plan_id,
+          automation_profile: o.automation_profile ?? null,
+          title,
+          target: storedTarget,
+          integration_branch: integration,
+          base_commit: head ?? null,
+          created_at: at,
+        }),
+      );
       event(store, root, at, "created", `execution plan created to ${title}; it starts in strategize`, { target: storedTarget });
       if (integration) {
         event(store, root, at, "integration_branch", `children's branches merge into ${integration}, created at HEAD ${head}`, { branch: integration, base: head });
@@ -638,29 +617,17 @@ export function createExecutionPlan(repo: string, target: ExecutionTarget, confi
         event(store, root, at, "integration_branch", "the repository has no commit yet, so there is no integration branch; children apply without merging");
       }
       for (const issue of todo) {
-        const c = store.insertPlan({
-          ...childIdentity(identity),
-          root_plan_id: identity.plan_id,
-          phase: "strategize",
-          processing_state: "queued",
-          automation_profile: o.automation_profile ?? null,
-          attempt: 1,
-          subplan_config: null,
-          title: issue.title,
-          target: null,
-          issue_id: issue.id,
-          wave: issue.wave,
-          branch: null,
-          integration_branch: null,
-          base_commit: null,
-          error_category: null,
-          error_message: null,
-          cancel_reason: null,
-          retry_of: null,
-          created_at: at,
-          processing_started_at: null,
-          finished_at: null,
-        });
+        const c = store.insertPlan(
+          newPlanRow({
+            ...childIdentity(identity),
+            root_plan_id: identity.plan_id,
+            automation_profile: o.automation_profile ?? null,
+            title: issue.title,
+            issue_id: issue.id,
+            wave: issue.wave,
+            created_at: at,
+          }),
+        );
         event(store, c, at, "child_created", `child for issue ${issue.id} (wave ${issue.wave}, ${issue.status})`, { issue: issue.id, wave: issue.wave });
       }
       const moved = movePhase(root, "execute");

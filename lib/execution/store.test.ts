@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseSubplanConfig } from "./config";
 import { childIdentity, rootIdentity } from "./model";
-import { ExecutionStore, MIGRATIONS, STORE_FILE, closeStores, openStore, withStore, type NewPlanRow } from "./store";
+import { ExecutionStore, MIGRATIONS, STORE_FILE, closeStores, newPlanRow, openStore, withStore, type NewPlanRow } from "./store";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -20,31 +20,14 @@ const repo = () => {
 const AT = "2026-11-01T10:00:00.000Z";
 
 function row(identity: { plan_id: string; parent_plan_id: string | null; root_plan_id: string | null }, over: Partial<NewPlanRow> = {}): NewPlanRow {
-  return {
+  return newPlanRow({
     plan_id: identity.plan_id,
     parent_plan_id: identity.parent_plan_id,
     root_plan_id: identity.root_plan_id ?? identity.plan_id,
-    phase: "strategize",
-    processing_state: "queued",
-    automation_profile: null,
-    attempt: 1,
-    subplan_config: null,
     title: "t",
-    target: null,
-    issue_id: null,
-    wave: null,
-    branch: null,
-    integration_branch: null,
-    base_commit: null,
-    error_category: null,
-    error_message: null,
-    cancel_reason: null,
-    retry_of: null,
     created_at: AT,
-    processing_started_at: null,
-    finished_at: null,
     ...over,
-  };
+  });
 }
 
 describe("the execution store", () => {

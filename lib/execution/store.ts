@@ -101,6 +101,32 @@ export interface PlanRow {
 
 export type NewPlanRow = Omit<PlanRow, "seq" | "updated_at" | "report_lock"> & { report_lock?: string | null };
 
+/** A plan as it starts: queued in strategize, attempt 1, nothing set; `fields` says what differs. */
+export function newPlanRow(
+  fields: Pick<NewPlanRow, "plan_id" | "parent_plan_id" | "root_plan_id" | "title" | "created_at"> & Partial<NewPlanRow>,
+): NewPlanRow {
+  return {
+    phase: "strategize",
+    processing_state: "queued",
+    automation_profile: null,
+    attempt: 1,
+    subplan_config: null,
+    target: null,
+    issue_id: null,
+    wave: null,
+    branch: null,
+    integration_branch: null,
+    base_commit: null,
+    error_category: null,
+    error_message: null,
+    cancel_reason: null,
+    retry_of: null,
+    processing_started_at: null,
+    finished_at: null,
+    ...fields,
+  };
+}
+
 export type PlanPatch = Partial<Omit<PlanRow, "seq" | "plan_id" | "parent_plan_id" | "root_plan_id" | "created_at">>;
 
 export interface EventRow {

@@ -17,16 +17,11 @@ const NONE = Object.freeze([]) as readonly string[] as string[];
 
 const byId = <T extends { id: string }>(a: T, b: T) => compareBytes(a.id, b.id);
 
-/** Records in id order; the loader already gives them so, and a sorted list is only checked. */
-function inIdOrder<T extends { id: string }>(list: readonly T[]): T[] {
-  for (let i = 1; i < list.length; i++) {
-    if (compareBytes(list[i - 1].id, list[i].id) > 0) return [...list].sort(byId);
-  }
-  return list as T[];
-}
-
-/** Issues in id order with their ids alongside (read once: every later pass uses `ids`). */
-function inIdOrderWithIds(list: readonly IssueRecord[]): { list: IssueRecord[]; ids: string[] } {
+/**
+ * Records in id order, with their ids alongside (read once: the later passes use `ids`). The loader
+ * already gives them so, and a sorted list is only checked.
+ */
+function inIdOrder<T extends { id: string }>(list: readonly T[]): { list: T[]; ids: string[] } {
   const ids = new Array<string>(list.length);
   for (let i = 0; i < list.length; i++) {
     ids[i] = list[i].id;
@@ -35,7 +30,7 @@ function inIdOrderWithIds(list: readonly IssueRecord[]): { list: IssueRecord[]; 
       return { list: sorted, ids: sorted.map((r) => r.id) };
     }
   }
-  return { list: list as IssueRecord[], ids };
+  return { list: list as T[], ids };
 }
 
 // The id → index map of the last derivation, reused while the ids are the same (a server derives
@@ -138,8 +133,8 @@ function countMembers(members: readonly number[], status: readonly IssueStatus[]
  * findings. Pure: the same records in any order give the same plan.
  */
 export function derivePlan(records: PlanRecords): Plan {
-  const { list: issues, ids } = inIdOrderWithIds(records.issues);
-  const milestones = inIdOrder(records.milestones);
+  const { list: issues, ids } = inIdOrder(records.issues);
+  const { list: milestones } = inIdOrder(records.milestones);
   const n = issues.length;
   const mCount = milestones.length;
 

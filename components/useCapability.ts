@@ -1,0 +1,25 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { runCapability } from "@/app/actions";
+
+export type CapabilityOutcome = { ok: boolean; text: string } | null;
+
+/**
+ * Run a capability from a button or a form: the outcome in words (`describe` for a success,
+ * "Refused: …" with the server's reason otherwise), then a refresh so the page shows the plan as
+ * the server now derives it.
+ */
+export function useCapability() {
+  const router = useRouter();
+  const [pending, start] = useTransition();
+  const [status, setStatus] = useState<CapabilityOutcome>(null);
+  const run = (id: string, input: Record<string, unknown>, describe: (value: unknown) => string) =>
+    start(async () => {
+      const r = await runCapability(id, input);
+      setStatus(r.ok ? { ok: true, text: describe(r.value) } : { ok: false, text: `Refused: ${r.error.message}` });
+      router.refresh();
+    });
+  return { pending, status, run };
+}
