@@ -85,16 +85,30 @@ export function isProven(issue: IssueRecord, move: Move): boolean {
   if (stamp === "") return true;
   const recorded = issue[seal];
   if (recorded !== "" && sealMatches(issue.id, move, stamp, recorded)) return true;
-  return compareBytes(stamp, SEALED_FROM) < 0 && issue.unsealed_stamps.includes(`${field} ${stamp}`);
+  return compareBytes(stamp, SEALED_FROM) < 0 && listsStamp(issue.unsealed_stamps, field, stamp);
+}
+
+/** Whether `unsealed` holds the entry `<field> <stamp>` (compared in place, without building it). */
+function listsStamp(unsealed: readonly string[], field: string, stamp: string): boolean {
+  const length = field.length + 1 + stamp.length;
+  for (let k = 0; k < unsealed.length; k++) {
+    const u = unsealed[k];
+    if (u.length === length && u.charCodeAt(field.length) === 32 && u.startsWith(field) && u.endsWith(stamp)) return true;
+  }
+  return false;
 }
 
 /** Whether every required token is among the covers (set membership; an empty list is covered). */
 function isCovered(required: readonly string[], covers: readonly string[]): boolean {
   if (required.length === 0) return true;
   // Lists are short: a scan beats building a set.
-  if (covers.length <= 16) return required.every((t) => covers.includes(t));
+  if (covers.length <= 16) {
+    for (let k = 0; k < required.length; k++) if (!covers.includes(required[k])) return false;
+    return true;
+  }
   const have = new Set(covers);
-  return required.every((t) => have.has(t));
+  for (let k = 0; k < required.length; k++) if (!have.has(required[k])) return false;
+  return true;
 }
 
 function missingTokens(required: readonly string[], covers: readonly string[]): string[] {
@@ -128,143 +142,283 @@ function countMembers(members: readonly number[], status: readonly IssueStatus[]
 }
 
 /**
+ * The issues' local facts (§2.2, §2.3) and dependency graph (§3.1), read in one pass over the
+ * records. Indices are positions in id order. The graph is held in flat lists (one array each,
+ * not one per issue): `eff`, from effStart[i] to effStart[i + 1], the issues i depends on in
+ * declared order, duplicates kept (the status pass lists each occurrence); `uniq`, the same
+ * without duplicates (the edges); `after`, from afterStart[j] to afterStart[j + 1], who depends on
+ * j, each once, in id order.
+ */
+interface IssueGraph {
+  n: number;
+  ids: string[];
+  /** The moves whose stamp is set and proven, as bits (STAMPED[move]). */
+  stamped: Uint8Array;
+  done: Uint8Array;
+  cancelled: Uint8Array;
+  /** Each issue's milestone as an index (-1: none or unknown). */
+  milestoneOf: Int32Array;
+  effStart: Int32Array;
+  eff: number[];
+  uniqStart: Int32Array;
+  afterStart: Int32Array;
+  after: Int32Array;
+}
+
+/** The finding phases of the engine, each a list, concatenated in this order (§6). */
+interface Phases {
+  A: PlanFinding[];
+  B: PlanFinding[];
+  C: PlanFinding[];
+  D: PlanFinding[];
+  E: PlanFinding[];
+  F: PlanFinding[];
+  G: PlanFinding[];
+  H: PlanFinding[];
+  I: PlanFinding[];
+  J: PlanFinding[];
+  K: PlanFinding[];
+}
+
+/**
  * Derive the whole plan from its records (plan-semantics §2-§5): statuses, the milestone gate,
  * waves, ranks, edges, the active milestone and every finding in emission order, after the load
  * findings. Pure: the same records in any order give the same plan.
+ *
+ * Each phase is a function of its own: small functions are optimised early and separately, and a
+ * phase that meets a new shape loses only its own optimised code.
  */
 export function derivePlan(records: PlanRecords): Plan {
   const { list: issues, ids } = inIdOrder(records.issues);
   const { list: milestones } = inIdOrder(records.milestones);
-  const n = issues.length;
   const mCount = milestones.length;
-
-  const issueIndex = indexOfIds(ids);
   const milestoneIndex = new Map<string, number>();
   for (let m = 0; m < mCount; m++) milestoneIndex.set(milestones[m].id, m);
+  const phase: Phases = { A: [], B: [], C: [], D: [], E: [], F: [], G: [], H: [], I: [], J: [], K: [] };
 
-  // ---- issue local facts (§2.2, §2.3) and graph (§3.1), Phase A, in one pass over the records
-  // `stamped[i]`: the moves whose stamp is set and proven, as bits (STAMPED[move]).
+  // The derived issues are made while each record is at hand; the later passes fill in status,
+  // wave, blocked_by and dependents.
+  const planIssues: PlanIssue[] = new Array(issues.length);
+  const graph = readIssues(issues, ids, milestoneIndex, planIssues, phase.A);
+  const edges = linkDependents(graph, planIssues);
+  const { layer: waveOf, waves } = issueWaves(graph, phase.B);
+  const { status, blockedBy } = firstIssueStatus(graph, phase.C);
+
+  const members = membersOf(graph, mCount);
+  const { mStatus, counts } = firstMilestoneStatus(milestones, members, status, phase.F);
+  const mGraph = milestoneGraph(milestones, milestoneIndex, phase.D);
+  const rank = milestoneRanks(milestones, mGraph.deps, phase.E);
+  const block = applyGate(milestones, milestoneIndex, mGraph.dependsOn, rank, mStatus, phase.G);
+  emptyMilestones(milestones, mStatus, counts, block, phase.H);
+  gateIssues(graph, milestones, block, status, blockedBy, phase.I);
+  for (let m = 0; m < mCount; m++) {
+    if (block[m].length > 0) counts[m] = countMembers(members[m], status);
+  }
+  scopeFindings(issues, status, waveOf, phase.J);
+  vocabularyGuard(ids, status, milestones, mStatus, phase.K);
+
+  for (let i = 0; i < graph.n; i++) {
+    const out = planIssues[i];
+    out.status = status[i];
+    out.wave = waveOf[i] < 0 ? 0 : waveOf[i];
+    out.blocked_by = blockedBy[i];
+  }
+  const planMilestones: PlanMilestone[] = milestones.map((ms, m) => ({
+    id: ms.id,
+    status: mStatus[m],
+    order: ms.order,
+    priority: ms.priority,
+    title: ms.title,
+    slug: ms.slug,
+    version: ms.version,
+    rank: rank[m],
+    depends_on: mGraph.dependsOn[m],
+    blocked_by: block[m],
+    dependents: mGraph.dependents[m],
+    claims: ms.claims,
+    counts: counts[m],
+    issues: members[m].map((i) => ids[i]),
+    outcome: ms.outcome,
+  }));
+
+  return {
+    project: { ...records.project, active_milestone: pickActiveMilestone(milestones, mStatus, block, rank) },
+    statuses: { issue: [...ISSUE_STATUSES], milestone: [...MILESTONE_STATUSES] },
+    milestones: planMilestones,
+    issues: planIssues,
+    waves,
+    edges,
+    milestone_edges: mGraph.edges,
+    findings: [
+      ...records.loadFindings,
+      ...phase.A,
+      ...phase.B,
+      ...phase.C,
+      ...phase.D,
+      ...phase.E,
+      ...phase.F,
+      ...phase.G,
+      ...phase.H,
+      ...phase.I,
+      ...phase.J,
+      ...phase.K,
+    ],
+  };
+}
+
+/** The derived issue of a record, before status, wave, blocked_by and dependents (field order of §7). */
+function newPlanIssue(iss: IssueRecord, id: string): PlanIssue {
+  return {
+    id,
+    milestone: iss.milestone,
+    status: "READY",
+    wave: 0,
+    priority: iss.priority,
+    profile: iss.profile,
+    parallel_safe: iss.parallel_safe,
+    title: iss.title,
+    slug: iss.slug,
+    depends_on: iss.depends_on,
+    blocked_by: NONE,
+    dependents: NONE,
+    scope: iss.scope,
+    serves: iss.serves,
+    objective: iss.objective,
+    evidence_have: iss.covers.length,
+    evidence_need: iss.evidence_required.length,
+    started_at: iss.started_at,
+    verified_at: iss.verified_at,
+    completed_at: iss.completed_at,
+  };
+}
+
+/** The moves whose stamp is set and proven, as bits (STAMPED[move]). */
+function provenStamps(iss: IssueRecord): number {
+  let bits = 0;
+  if (iss.started_at !== "" && isProven(iss, "start")) bits |= STAMPED.start;
+  if (iss.verified_at !== "" && isProven(iss, "verify")) bits |= STAMPED.verify;
+  if (iss.completed_at !== "" && isProven(iss, "done")) bits |= STAMPED.done;
+  return bits;
+}
+
+/** Local facts, graph and Phase A, in one pass over the issue records. */
+function readIssues(
+  issues: readonly IssueRecord[],
+  ids: string[],
+  milestoneIndex: ReadonlyMap<string, number>,
+  planIssues: PlanIssue[],
+  findings: PlanFinding[],
+): IssueGraph {
+  const n = issues.length;
+  const issueIndex = indexOfIds(ids);
   const stamped = new Uint8Array(n);
   const done = new Uint8Array(n);
-  const covered = new Uint8Array(n);
   const cancelled = new Uint8Array(n);
-  // Each issue's milestone as an index (-1: none or unknown), resolved once for every pass.
   const milestoneOf = new Int32Array(n);
-  // The graph as flat lists (one array each, not one per issue): `eff`, from effStart[i] to
-  // effStart[i + 1], the issues i depends on in declared order, duplicates kept (the status pass
-  // lists each occurrence); `uniq`, the same without duplicates (the edges).
   const effStart = new Int32Array(n + 1);
   const uniqStart = new Int32Array(n + 1);
   const eff: number[] = [];
   const uniq: number[] = [];
   const dependentCount = new Int32Array(n);
   const seenBy = new Int32Array(n).fill(-1);
-  const phaseA: PlanFinding[] = [];
-  // The derived issues are made while each record is at hand; the later passes fill in status,
-  // wave, blocked_by and dependents (placeholders keep the field order of §7).
-  const planIssues: PlanIssue[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const iss = issues[i];
     const id = ids[i];
-    planIssues[i] = {
-      id,
-      milestone: iss.milestone,
-      status: "READY",
-      wave: 0,
-      priority: iss.priority,
-      profile: iss.profile,
-      parallel_safe: iss.parallel_safe,
-      title: iss.title,
-      slug: iss.slug,
-      depends_on: iss.depends_on,
-      blocked_by: NONE,
-      dependents: NONE,
-      scope: iss.scope,
-      serves: iss.serves,
-      objective: iss.objective,
-      evidence_have: iss.covers.length,
-      evidence_need: iss.evidence_required.length,
-      started_at: iss.started_at,
-      verified_at: iss.verified_at,
-      completed_at: iss.completed_at,
-    };
-    let bits = 0;
-    if (iss.started_at !== "" && isProven(iss, "start")) bits |= STAMPED.start;
-    if (iss.verified_at !== "" && isProven(iss, "verify")) bits |= STAMPED.verify;
-    if (iss.completed_at !== "" && isProven(iss, "done")) bits |= STAMPED.done;
+    planIssues[i] = newPlanIssue(iss, id);
+    const bits = provenStamps(iss);
     stamped[i] = bits;
     const isCancelled = iss.cancelled;
     cancelled[i] = isCancelled ? 1 : 0;
-    covered[i] = isCovered(iss.evidence_required, iss.covers) ? 1 : 0;
-    done[i] = !isCancelled && bits & STAMPED.done && covered[i] ? 1 : 0;
-    milestoneOf[i] = milestoneIndex.get(iss.milestone) ?? -1;
+    const isCoveredNow = isCovered(iss.evidence_required, iss.covers);
+    done[i] = !isCancelled && bits & STAMPED.done && isCoveredNow ? 1 : 0;
+    const m = milestoneIndex.get(iss.milestone) ?? -1;
+    milestoneOf[i] = m;
 
     effStart[i] = eff.length;
     uniqStart[i] = uniq.length;
-    for (const d of iss.depends_on) {
+    const deps = iss.depends_on;
+    for (let k = 0; k < deps.length; k++) {
+      const d = deps[k];
       if (d === id) {
-        phaseA.push(fail("self_dependency", id, "depends on itself"));
+        findings.push(fail("self_dependency", id, "depends on itself"));
         continue;
       }
       const j = issueIndex.get(d);
       if (j === undefined) {
-        phaseA.push(fail("unknown_dependency", id, `depends on ${d}, which is not an issue`));
+        findings.push(fail("unknown_dependency", id, `depends on ${d}, which is not an issue`));
         continue;
       }
       eff.push(j);
       if (seenBy[j] === i) {
-        phaseA.push(warn("duplicate_dependency", id, `names ${d} more than once`));
+        findings.push(warn("duplicate_dependency", id, `names ${d} more than once`));
         continue;
       }
       seenBy[j] = i;
       uniq.push(j);
       dependentCount[j]++;
     }
-
-    if (iss.milestone === "") phaseA.push(fail("no_milestone", id, "names no milestone"));
-    else if (milestoneOf[i] < 0) {
-      phaseA.push(fail("unknown_milestone", id, `names milestone ${iss.milestone}, which does not exist`));
-    }
-    if (!isCancelled) {
-      if (iss.acceptance_count === 0) {
-        phaseA.push(fail("no_acceptance", id, "has no acceptance criteria; an issue without one is a placeholder"));
-      }
-      if (iss.validation_count === 0) phaseA.push(fail("no_validation", id, "names no validation command"));
-      if (iss.evidence_required.length === 0) {
-        phaseA.push(warn("no_evidence_required", id, "requires no evidence; nothing gates its completion"));
-      }
-    }
-    if (iss.started_at !== "" || iss.verified_at !== "" || iss.completed_at !== "") {
-      for (const move of MOVE_NAMES) {
-        const { field, seal, event, verb } = MOVES[move];
-        const stamp = iss[field];
-        if (stamp !== "" && !(bits & STAMPED[move])) {
-          phaseA.push(
-            fail(
-              "stamp_without_event",
-              id,
-              `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`majordomus plan ${verb}\` writes the stamp`,
-            ),
-          );
-        }
-      }
-    }
-    if (bits & STAMPED.done && !covered[i] && !isCancelled) {
-      const missing = missingTokens(iss.evidence_required, iss.covers).join(",");
-      phaseA.push(warn("evidence_missing", id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`));
-    }
+    localFindings(iss, id, bits, isCoveredNow, m >= 0, findings);
   }
   effStart[n] = eff.length;
   uniqStart[n] = uniq.length;
 
-  // Who depends on j, each once, in index order (which is id order): `after`, from afterStart[j]
-  // to afterStart[j + 1]. The edges come out sorted by (from, to) without a sort.
+  // Who depends on j, each once, in index order (which is id order).
   const afterStart = new Int32Array(n + 1);
   for (let j = 0; j < n; j++) afterStart[j + 1] = afterStart[j] + dependentCount[j];
   const after = new Int32Array(uniq.length);
   const fill = afterStart.slice(0, n);
   for (let i = 0; i < n; i++) for (let k = uniqStart[i]; k < uniqStart[i + 1]; k++) after[fill[uniq[k]]++] = i;
-  const edges: PlanEdge[] = new Array(uniq.length);
+  return { n, ids, stamped, done, cancelled, milestoneOf, effStart, eff, uniqStart, afterStart, after };
+}
+
+/** Phase A's findings about one issue apart from its dependencies, in emission order. */
+function localFindings(
+  iss: IssueRecord,
+  id: string,
+  bits: number,
+  isCoveredNow: boolean,
+  milestoneKnown: boolean,
+  findings: PlanFinding[],
+): void {
+  if (iss.milestone === "") findings.push(fail("no_milestone", id, "names no milestone"));
+  else if (!milestoneKnown) {
+    findings.push(fail("unknown_milestone", id, `names milestone ${iss.milestone}, which does not exist`));
+  }
+  const isCancelled = iss.cancelled;
+  if (!isCancelled) {
+    if (iss.acceptance_count === 0) {
+      findings.push(fail("no_acceptance", id, "has no acceptance criteria; an issue without one is a placeholder"));
+    }
+    if (iss.validation_count === 0) findings.push(fail("no_validation", id, "names no validation command"));
+    if (iss.evidence_required.length === 0) {
+      findings.push(warn("no_evidence_required", id, "requires no evidence; nothing gates its completion"));
+    }
+  }
+  if (iss.started_at !== "" || iss.verified_at !== "" || iss.completed_at !== "") {
+    for (const move of MOVE_NAMES) {
+      const { field, seal, event, verb } = MOVES[move];
+      const stamp = iss[field];
+      if (stamp !== "" && !(bits & STAMPED[move])) {
+        findings.push(
+          fail(
+            "stamp_without_event",
+            id,
+            `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`majordomus plan ${verb}\` writes the stamp`,
+          ),
+        );
+      }
+    }
+  }
+  if (bits & STAMPED.done && !isCoveredNow && !isCancelled) {
+    const missing = missingTokens(iss.evidence_required, iss.covers).join(",");
+    findings.push(warn("evidence_missing", id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`));
+  }
+}
+
+/** Each issue's dependents and the edges, sorted by (from, to) as they come out of `after`. */
+function linkDependents(graph: IssueGraph, planIssues: PlanIssue[]): PlanEdge[] {
+  const { n, ids, afterStart, after } = graph;
+  const edges: PlanEdge[] = new Array(after.length);
   for (let j = 0, e = 0; j < n; j++) {
     const start = afterStart[j];
     const count = afterStart[j + 1] - start;
@@ -278,31 +432,39 @@ export function derivePlan(records: PlanRecords): Plan {
     }
     planIssues[j].dependents = list;
   }
+  return edges;
+}
 
-  // ---- waves (§3.2), Phase B
+/** Waves (§3.2), Phase B. */
+function issueWaves(graph: IssueGraph, findings: PlanFinding[]): { layer: Int32Array; waves: PlanWave[] } {
+  const { n, ids, uniqStart, afterStart, after } = graph;
   const pending = new Int32Array(n);
   for (let i = 0; i < n; i++) pending[i] = uniqStart[i + 1] - uniqStart[i];
-  const { layer: waveOf, layers } = layerFlat(pending, afterStart, after);
+  const { layer, layers } = layerFlat(pending, afterStart, after);
   const waves: PlanWave[] = layers.map((members, k) => ({ wave: k, issues: members.map((i) => ids[i]) }));
-  const phaseB: PlanFinding[] = [];
   const unplaced: string[] = [];
-  for (let i = 0; i < n; i++) if (waveOf[i] < 0) unplaced.push(ids[i]);
+  for (let i = 0; i < n; i++) if (layer[i] < 0) unplaced.push(ids[i]);
   if (unplaced.length > 0) {
-    phaseB.push(
+    findings.push(
       fail("cycle", "graph", `a dependency cycle prevents these issues from ever becoming ready: ${unplaced.join(" ")}`),
     );
   }
+  return { layer, waves };
+}
 
-  // ---- issue status, first pass (§2.4), Phase C
+/** Issue status, first pass (§2.4), Phase C. */
+function firstIssueStatus(graph: IssueGraph, findings: PlanFinding[]): { status: IssueStatus[]; blockedBy: string[][] } {
+  const { n, ids, eff, effStart, done, cancelled, stamped } = graph;
   const status = new Array<IssueStatus>(n);
   const blockedBy: string[][] = new Array(n);
-  const phaseC: PlanFinding[] = [];
   for (let i = 0; i < n; i++) {
+    // Counted first, so each list is made at its size.
+    let count = 0;
+    for (let k = effStart[i]; k < effStart[i + 1]; k++) if (!done[eff[k]]) count++;
     let waiting = NONE;
-    for (let k = effStart[i]; k < effStart[i + 1]; k++) {
-      if (done[eff[k]]) continue;
-      if (waiting === NONE) waiting = [];
-      waiting.push(ids[eff[k]]);
+    if (count > 0) {
+      waiting = new Array<string>(count);
+      for (let k = effStart[i], w = 0; k < effStart[i + 1]; k++) if (!done[eff[k]]) waiting[w++] = ids[eff[k]];
     }
     blockedBy[i] = waiting;
     let s: IssueStatus;
@@ -314,17 +476,31 @@ export function derivePlan(records: PlanRecords): Plan {
     else s = "READY";
     status[i] = s;
     if (waiting.length > 0 && (s === "DONE" || s === "ACTIVE" || s === "VERIFY")) {
-      phaseC.push(fail("premature_execution", ids[i], `is ${s} while ${waiting.join(",")} is not DONE`));
+      findings.push(fail("premature_execution", ids[i], `is ${s} while ${waiting.join(",")} is not DONE`));
     }
   }
+  return { status, blockedBy };
+}
 
-  // ---- milestone membership and first-pass status (§2.5), Phase F
+/** Each milestone's issues, in id order. */
+function membersOf(graph: IssueGraph, mCount: number): number[][] {
   const members: number[][] = new Array(mCount);
   for (let m = 0; m < mCount; m++) members[m] = [];
+  const { n, milestoneOf } = graph;
   for (let i = 0; i < n; i++) if (milestoneOf[i] >= 0) members[milestoneOf[i]].push(i);
+  return members;
+}
+
+/** Milestone counts and first-pass status (§2.5), Phase F. */
+function firstMilestoneStatus(
+  milestones: readonly MilestoneRecord[],
+  members: readonly number[][],
+  status: readonly IssueStatus[],
+  findings: PlanFinding[],
+): { mStatus: MilestoneStatus[]; counts: PlanCounts[] } {
+  const mCount = milestones.length;
   const mStatus = new Array<MilestoneStatus>(mCount);
   const counts = new Array<PlanCounts>(mCount);
-  const phaseF: PlanFinding[] = [];
   for (let m = 0; m < mCount; m++) {
     const ms = milestones[m];
     const c = countMembers(members[m], status);
@@ -346,7 +522,7 @@ export function derivePlan(records: PlanRecords): Plan {
     mStatus[m] = s;
     if (req > 0 && nd === req && !mcov) {
       const missing = missingTokens(ms.evidence_required, ms.covers).join(",");
-      phaseF.push(
+      findings.push(
         warn(
           "milestone_evidence_missing",
           ms.id,
@@ -355,106 +531,149 @@ export function derivePlan(records: PlanRecords): Plan {
       );
     }
   }
+  return { mStatus, counts };
+}
 
-  // ---- milestone graph (§2.6), Phase D; ranks (§3.3), Phase E
-  const phaseD: PlanFinding[] = [];
-  const mDeps: number[][] = new Array(mCount);
-  const mDependsOn: string[][] = new Array(mCount);
-  const mDependents: string[][] = Array.from({ length: mCount }, () => []);
-  const milestoneEdges: PlanEdge[] = [];
+/** The milestone graph (§2.6), Phase D: valid dependencies, dependents and sorted edges. */
+function milestoneGraph(
+  milestones: readonly MilestoneRecord[],
+  milestoneIndex: ReadonlyMap<string, number>,
+  findings: PlanFinding[],
+): { deps: number[][]; dependsOn: string[][]; dependents: string[][]; edges: PlanEdge[] } {
+  const mCount = milestones.length;
+  const deps: number[][] = new Array(mCount);
+  const dependsOn: string[][] = new Array(mCount);
+  const dependents: string[][] = Array.from({ length: mCount }, () => []);
+  const edges: PlanEdge[] = [];
   for (let m = 0; m < mCount; m++) {
     const ms = milestones[m];
-    const deps: number[] = [];
+    const distinct: number[] = [];
     const valid: string[] = [];
     const seen = new Set<string>();
     for (const d of ms.depends_on) {
       if (d === ms.id) {
-        phaseD.push(fail("milestone_self_dependency", ms.id, "requires itself"));
+        findings.push(fail("milestone_self_dependency", ms.id, "requires itself"));
         continue;
       }
       const j = milestoneIndex.get(d);
       if (j === undefined) {
-        phaseD.push(fail("milestone_unknown_dependency", ms.id, `requires ${d}, which is not a milestone here`));
+        findings.push(fail("milestone_unknown_dependency", ms.id, `requires ${d}, which is not a milestone here`));
         continue;
       }
       valid.push(d);
       if (seen.has(d)) {
-        phaseD.push(warn("milestone_duplicate_dependency", ms.id, `requires ${d} more than once`));
+        findings.push(warn("milestone_duplicate_dependency", ms.id, `requires ${d} more than once`));
         continue;
       }
       seen.add(d);
-      deps.push(j);
-      milestoneEdges.push({ from: d, to: ms.id });
-      mDependents[j].push(ms.id);
+      distinct.push(j);
+      edges.push({ from: d, to: ms.id });
+      dependents[j].push(ms.id);
     }
-    mDeps[m] = deps;
-    mDependsOn[m] = valid;
+    deps[m] = distinct;
+    dependsOn[m] = valid;
   }
-  milestoneEdges.sort((a, b) => compareBytes(a.from, b.from) || compareBytes(a.to, b.to));
-  const { layer: rankOf } = layerByDependencies(mDeps);
-  const phaseE: PlanFinding[] = [];
+  edges.sort((a, b) => compareBytes(a.from, b.from) || compareBytes(a.to, b.to));
+  return { deps, dependsOn, dependents, edges };
+}
+
+/** Milestone ranks (§3.3), Phase E: a milestone in or behind a cycle has rank 0. */
+function milestoneRanks(milestones: readonly MilestoneRecord[], deps: number[][], findings: PlanFinding[]): number[] {
+  const { layer } = layerByDependencies(deps);
   const cyclic: string[] = [];
-  const rank = new Array<number>(mCount);
-  for (let m = 0; m < mCount; m++) {
-    rank[m] = rankOf[m] < 0 ? 0 : rankOf[m];
-    if (rankOf[m] < 0) cyclic.push(milestones[m].id);
+  const rank = new Array<number>(milestones.length);
+  for (let m = 0; m < milestones.length; m++) {
+    rank[m] = layer[m] < 0 ? 0 : layer[m];
+    if (layer[m] < 0) cyclic.push(milestones[m].id);
   }
   if (cyclic.length > 0) {
-    phaseE.push(fail("milestone_cycle", cyclic.join(" "), "milestone dependencies form a cycle; no roadmap order exists"));
+    findings.push(fail("milestone_cycle", cyclic.join(" "), "milestone dependencies form a cycle; no roadmap order exists"));
   }
+  return rank;
+}
 
-  // ---- the gate, in rank order (§2.6), Phase G; empty milestones, Phase H
+/** The gate, in rank order (§2.6), Phase G: each milestone's unfinished dependencies. */
+function applyGate(
+  milestones: readonly MilestoneRecord[],
+  milestoneIndex: ReadonlyMap<string, number>,
+  dependsOn: readonly string[][],
+  rank: readonly number[],
+  mStatus: MilestoneStatus[],
+  findings: PlanFinding[],
+): string[][] {
   const gateOrder = milestones.map((_, m) => m).sort((a, b) => rank[a] - rank[b] || a - b);
-  const block: string[][] = new Array(mCount);
-  const phaseG: PlanFinding[] = [];
+  const block: string[][] = new Array(milestones.length);
   for (const m of gateOrder) {
-    const waiting = mDependsOn[m].filter((d) => mStatus[milestoneIndex.get(d)!] !== "DONE");
+    const waiting = dependsOn[m].filter((d) => mStatus[milestoneIndex.get(d)!] !== "DONE");
     block[m] = waiting;
     const s = mStatus[m];
     if (waiting.length > 0 && s !== "CANCELLED" && s !== "SUPERSEDED") {
       if (s === "DONE" || s === "VERIFY" || s === "ACTIVE") {
-        phaseG.push(fail("milestone_premature", milestones[m].id, `is ${s} while ${waiting.join(",")} is not DONE`));
+        findings.push(fail("milestone_premature", milestones[m].id, `is ${s} while ${waiting.join(",")} is not DONE`));
       }
       mStatus[m] = "BLOCKED";
     }
   }
-  const phaseH: PlanFinding[] = [];
-  for (let m = 0; m < mCount; m++) {
+  return block;
+}
+
+/** Empty milestones that nothing blocks, Phase H. */
+function emptyMilestones(
+  milestones: readonly MilestoneRecord[],
+  mStatus: readonly MilestoneStatus[],
+  counts: readonly PlanCounts[],
+  block: readonly string[][],
+  findings: PlanFinding[],
+): void {
+  for (let m = 0; m < milestones.length; m++) {
     const s = mStatus[m];
     if (counts[m].total === 0 && s !== "DONE" && s !== "CANCELLED" && s !== "SUPERSEDED" && block[m].length === 0) {
-      phaseH.push(
+      findings.push(
         warn("empty_milestone", milestones[m].id, "is reachable and has no issues; it is an outcome nobody is executing"),
       );
     }
   }
+}
 
-  // ---- the gate reaches the issues (§2.7), Phase I
-  const phaseI: PlanFinding[] = [];
+/** The gate reaches the issues (§2.7), Phase I. */
+function gateIssues(
+  graph: IssueGraph,
+  milestones: readonly MilestoneRecord[],
+  block: readonly string[][],
+  status: IssueStatus[],
+  blockedBy: string[][],
+  findings: PlanFinding[],
+): void {
+  const { n, ids, milestoneOf } = graph;
+  const label: (string | undefined)[] = new Array(milestones.length);
   for (let i = 0; i < n; i++) {
     const m = milestoneOf[i];
     if (m < 0 || block[m].length === 0) continue;
     const s = status[i];
     if (s === "CANCELLED" || s === "DONE") continue;
     if (s === "ACTIVE" || s === "VERIFY") {
-      phaseI.push(
-        fail(
-          "premature_execution",
-          ids[i],
-          `is ${s} while its milestone ${milestones[m].id} waits on ${block[m].join(",")}`,
-        ),
+      findings.push(
+        fail("premature_execution", ids[i], `is ${s} while its milestone ${milestones[m].id} waits on ${block[m].join(",")}`),
       );
     }
     status[i] = "BLOCKED";
-    blockedBy[i] = [...blockedBy[i], `milestone:${milestones[m].id}`];
+    const before = blockedBy[i];
+    const list = new Array<string>(before.length + 1);
+    for (let k = 0; k < before.length; k++) list[k] = before[k];
+    list[before.length] = label[m] ??= `milestone:${milestones[m].id}`;
+    blockedBy[i] = list;
   }
-  for (let m = 0; m < mCount; m++) {
-    if (block[m].length > 0) counts[m] = countMembers(members[m], status);
-  }
+}
 
-  // ---- scope conflicts (§5), Phase J
-  const phaseJ: PlanFinding[] = [];
+/** Scope conflicts among the READY and ACTIVE issues of each wave (§5), Phase J. */
+function scopeFindings(
+  issues: readonly IssueRecord[],
+  status: readonly IssueStatus[],
+  waveOf: Int32Array,
+  findings: PlanFinding[],
+): void {
   const candidatesByWave = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < issues.length; i++) {
     if (status[i] !== "READY" && status[i] !== "ACTIVE") continue;
     if (issues[i].scope.length === 0) continue;
     const w = waveOf[i];
@@ -466,78 +685,33 @@ export function derivePlan(records: PlanRecords): Plan {
   const conflicts = [...candidatesByWave.values()].flatMap((group) => findScopeConflicts(group, scopeOf));
   conflicts.sort((x, y) => x.a - y.a || x.b - y.b);
   for (const c of conflicts) {
-    phaseJ.push(
+    findings.push(
       warn("scope_conflict", issues[c.a].id, `shares ${c.path} with ${issues[c.b].id}; they may not run concurrently`),
     );
   }
+}
 
-  // ---- reconciliation guard, Phase K
-  const phaseK: PlanFinding[] = [];
+/** The reconciliation guard, Phase K: every derived status is in its vocabulary. */
+function vocabularyGuard(
+  ids: readonly string[],
+  status: readonly IssueStatus[],
+  milestones: readonly MilestoneRecord[],
+  mStatus: readonly MilestoneStatus[],
+  findings: PlanFinding[],
+): void {
   const issueVocabulary = new Set<string>(ISSUE_STATUSES);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < ids.length; i++) {
     if (!issueVocabulary.has(status[i])) {
-      phaseK.push(fail("undeclared_status", ids[i], `is ${status[i]}, which the issue status vocabulary does not declare`));
+      findings.push(fail("undeclared_status", ids[i], `is ${status[i]}, which the issue status vocabulary does not declare`));
     }
   }
-  for (let m = 0; m < mCount; m++) {
+  for (let m = 0; m < milestones.length; m++) {
     if (!(MILESTONE_STATUSES as readonly string[]).includes(mStatus[m])) {
-      phaseK.push(
+      findings.push(
         fail("undeclared_status", milestones[m].id, `is ${mStatus[m]}, which the milestone status vocabulary does not declare`),
       );
     }
   }
-
-  // ---- active milestone (§2.9)
-  const activeMilestone = pickActiveMilestone(milestones, mStatus, block, rank);
-
-  for (let i = 0; i < n; i++) {
-    const out = planIssues[i];
-    out.status = status[i];
-    out.wave = waveOf[i] < 0 ? 0 : waveOf[i];
-    out.blocked_by = blockedBy[i];
-  }
-
-  const planMilestones: PlanMilestone[] = milestones.map((ms, m) => ({
-    id: ms.id,
-    status: mStatus[m],
-    order: ms.order,
-    priority: ms.priority,
-    title: ms.title,
-    slug: ms.slug,
-    version: ms.version,
-    rank: rank[m],
-    depends_on: mDependsOn[m],
-    blocked_by: block[m],
-    dependents: mDependents[m],
-    claims: ms.claims,
-    counts: counts[m],
-    issues: members[m].map((i) => issues[i].id),
-    outcome: ms.outcome,
-  }));
-
-  return {
-    project: { ...records.project, active_milestone: activeMilestone },
-    statuses: { issue: [...ISSUE_STATUSES], milestone: [...MILESTONE_STATUSES] },
-    milestones: planMilestones,
-    issues: planIssues,
-    waves,
-    edges,
-    milestone_edges: milestoneEdges,
-    findings: [
-      ...records.loadFindings,
-      ...phaseA,
-      ...phaseB,
-      ...phaseC,
-      ...phaseD,
-      ...phaseE,
-      ...phaseF,
-      ...phaseG,
-      ...phaseH,
-      ...phaseI,
-      ...phaseJ,
-      ...phaseK,
-    ],
-  };
 }
 
 /** §2.9: an unblocked ACTIVE milestone first, else any unblocked unfinished one; lowest rank·10⁶+order. */
