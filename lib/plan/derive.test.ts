@@ -788,6 +788,19 @@ describe("§4 findings, one per code", () => {
     ]);
   });
 
+  it("duplicate_dependency in a long list (more than 16 entries): each extra occurrence, the edges and blocked_by as declared", () => {
+    const ids = Array.from({ length: 20 }, (_, k) => `D${String(k).padStart(2, "0")}`);
+    const declared = [...ids, "D03", "D19", "D03"];
+    const plan = planOf([M1], [...ids.map((id) => makeIssue({ id })), makeIssue({ id: "I1", depends_on: declared })]);
+    expect(findingsOf(plan, "duplicate_dependency")).toEqual([
+      warn("duplicate_dependency", "I1", "names D03 more than once"),
+      warn("duplicate_dependency", "I1", "names D19 more than once"),
+      warn("duplicate_dependency", "I1", "names D03 more than once"),
+    ]);
+    expect(plan.edges.filter((e) => e.to === "I1").map((e) => e.from)).toEqual(ids);
+    expect(plan.issues.find((i) => i.id === "I1")!.blocked_by).toEqual(declared);
+  });
+
   it("dependency findings are interleaved in declaration order, before the milestone check", () => {
     const plan = planOf(
       [M1],

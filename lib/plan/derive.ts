@@ -189,8 +189,8 @@ interface Phases {
  * phase that meets a new shape loses only its own optimised code.
  */
 export function derivePlan(records: PlanRecords): Plan {
-  const { list: issues, ids } = inIdOrder(records.issues);
-  const { list: milestones } = inIdOrder(records.milestones);
+  const { list: issues, ids } = issuesInIdOrder(records.issues);
+  const { list: milestones, ids: milestoneIds } = inIdOrder(records.milestones);
   const mCount = milestones.length;
   const milestoneIndex = new Map<string, number>();
   for (let m = 0; m < mCount; m++) milestoneIndex.set(milestones[m].id, m);
@@ -199,7 +199,7 @@ export function derivePlan(records: PlanRecords): Plan {
   // The derived issues are made while each record is at hand; the later passes fill in status,
   // wave, blocked_by and dependents.
   const planIssues: PlanIssue[] = new Array(issues.length);
-  const graph = readIssues(issues, ids, milestoneIndex, planIssues, phase.A);
+  const graph = readIssues(issues, ids, milestoneIds, milestoneIndex, planIssues, phase.A);
   const edges = linkDependents(graph, planIssues);
   const { layer: waveOf, waves } = issueWaves(graph, phase.B);
   const { status, blockedBy } = firstIssueStatus(graph, phase.C);
@@ -301,16 +301,90 @@ function provenStamps(iss: IssueRecord): number {
   return bits;
 }
 
-/** Local facts, graph and Phase A, in one pass over the issue records. */
+/**
+ * What one issue record gives by itself, read against a set of issue ids and milestone ids:
+ * everything of Phase A that concerns this issue alone.
+ */
+interface IssueFacts {
+  /** The moves whose stamp is set and proven, as bits (STAMPED[move]). */
+  bits: number;
+  cancelled: boolean;
+  done: boolean;
+  /** The milestone's index (-1: none or unknown). */
+  milestone: number;
+  /** The issues it depends on, in declared order, duplicates kept. */
+  eff: readonly number[];
+  /** The same without duplicates. */
+  uniq: readonly number[];
+  /** Its Phase A findings, in emission order. */
+  findings: readonly PlanFinding[];
+  /**
+   * The derived issue before the later passes: the plan that read the record uses this object,
+   * each later plan a copy of it (every field the later passes set is set again).
+   */
+  issue: PlanIssue;
+}
+
+const NO_INDICES = Object.freeze([]) as readonly number[];
+const NO_FINDINGS = Object.freeze([]) as readonly PlanFinding[];
+/** Where readIssue collects one issue's findings (emptied into the facts each time). */
+const scratch: PlanFinding[] = [];
+
+/**
+ * The issue records of the last derivation (in id order) and what each gave. A record is a value:
+ * a changed file is read into a new record object (the loader, the transitions and the editors
+ * all make new ones). So while the issue ids and the milestone ids are the same, the same record
+ * object at the same position gives the same facts, and a server that derives again after one
+ * file changed reads that one record, not ten thousand.
+ */
+let lastRead:
+  | {
+      records: readonly IssueRecord[];
+      ids: string[];
+      index: Map<string, number>;
+      milestoneIds: readonly string[];
+      facts: IssueFacts[];
+    }
+  | undefined;
+
+/**
+ * The issue records in id order, with their ids: the last derivation's ids where the record is
+ * the same object at the same position, and only the pairs that involve a new record compared.
+ */
+function issuesInIdOrder(list: readonly IssueRecord[]): { list: IssueRecord[]; ids: string[] } {
+  const last = lastRead;
+  if (last === undefined || last.records.length !== list.length) return inIdOrder(list);
+  const ids = new Array<string>(list.length);
+  let previousNew = false;
+  for (let i = 0; i < list.length; i++) {
+    const isNew = list[i] !== last.records[i];
+    ids[i] = isNew ? list[i].id : last.ids[i];
+    if (i > 0 && (isNew || previousNew) && compareBytes(ids[i - 1], ids[i]) > 0) return inIdOrder(list);
+    previousNew = isNew;
+  }
+  return { list: list as IssueRecord[], ids };
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Local facts, graph and Phase A: each record's facts (reused where it is unchanged), joined. */
 function readIssues(
   issues: readonly IssueRecord[],
   ids: string[],
+  milestoneIds: readonly string[],
   milestoneIndex: ReadonlyMap<string, number>,
   planIssues: PlanIssue[],
   findings: PlanFinding[],
 ): IssueGraph {
   const n = issues.length;
   const issueIndex = indexOfIds(ids);
+  const last = lastRead;
+  const reusable = last !== undefined && last.index === issueIndex && sameStrings(last.milestoneIds, milestoneIds);
+  const facts = new Array<IssueFacts>(n);
   const stamped = new Uint8Array(n);
   const done = new Uint8Array(n);
   const cancelled = new Uint8Array(n);
@@ -320,47 +394,35 @@ function readIssues(
   const eff: number[] = [];
   const uniq: number[] = [];
   const dependentCount = new Int32Array(n);
-  const seenBy = new Int32Array(n).fill(-1);
   for (let i = 0; i < n; i++) {
-    const iss = issues[i];
-    const id = ids[i];
-    planIssues[i] = newPlanIssue(iss, id);
-    const bits = provenStamps(iss);
-    stamped[i] = bits;
-    const isCancelled = iss.cancelled;
-    cancelled[i] = isCancelled ? 1 : 0;
-    const isCoveredNow = isCovered(iss.evidence_required, iss.covers);
-    done[i] = !isCancelled && bits & STAMPED.done && isCoveredNow ? 1 : 0;
-    const m = milestoneIndex.get(iss.milestone) ?? -1;
-    milestoneOf[i] = m;
-
+    let f: IssueFacts;
+    if (reusable && issues[i] === last.records[i]) {
+      f = last.facts[i];
+      planIssues[i] = { ...f.issue };
+    } else {
+      f = readIssue(issues[i], ids[i], i, issueIndex, milestoneIndex);
+      planIssues[i] = f.issue;
+    }
+    facts[i] = f;
+    stamped[i] = f.bits;
+    cancelled[i] = f.cancelled ? 1 : 0;
+    done[i] = f.done ? 1 : 0;
+    milestoneOf[i] = f.milestone;
     effStart[i] = eff.length;
     uniqStart[i] = uniq.length;
-    const deps = iss.depends_on;
-    for (let k = 0; k < deps.length; k++) {
-      const d = deps[k];
-      if (d === id) {
-        findings.push(fail("self_dependency", id, "depends on itself"));
-        continue;
-      }
-      const j = issueIndex.get(d);
-      if (j === undefined) {
-        findings.push(fail("unknown_dependency", id, `depends on ${d}, which is not an issue`));
-        continue;
-      }
-      eff.push(j);
-      if (seenBy[j] === i) {
-        findings.push(warn("duplicate_dependency", id, `names ${d} more than once`));
-        continue;
-      }
-      seenBy[j] = i;
-      uniq.push(j);
-      dependentCount[j]++;
+    const fe = f.eff;
+    for (let k = 0; k < fe.length; k++) eff.push(fe[k]);
+    const fu = f.uniq;
+    for (let k = 0; k < fu.length; k++) {
+      uniq.push(fu[k]);
+      dependentCount[fu[k]]++;
     }
-    localFindings(iss, id, bits, isCoveredNow, m >= 0, findings);
+    const ff = f.findings;
+    for (let k = 0; k < ff.length; k++) findings.push(ff[k]);
   }
   effStart[n] = eff.length;
   uniqStart[n] = uniq.length;
+  lastRead = { records: issues, ids, index: issueIndex, milestoneIds, facts };
 
   // Who depends on j, each once, in index order (which is id order).
   const afterStart = new Int32Array(n + 1);
@@ -371,27 +433,83 @@ function readIssues(
   return { n, ids, stamped, done, cancelled, milestoneOf, effStart, eff, uniqStart, afterStart, after };
 }
 
+/** The facts of the issue at index i, read from its record. */
+function readIssue(
+  iss: IssueRecord,
+  id: string,
+  i: number,
+  issueIndex: ReadonlyMap<string, number>,
+  milestoneIndex: ReadonlyMap<string, number>,
+): IssueFacts {
+  const bits = provenStamps(iss);
+  const isCancelled = iss.cancelled;
+  // Coverage is read only for a proven completion: it decides DONE (or evidence_missing).
+  const isDone = !isCancelled && (bits & STAMPED.done) !== 0 && isCovered(iss.evidence_required, iss.covers);
+  const m = milestoneIndex.get(iss.milestone) ?? -1;
+  const found = scratch;
+  let eff = NO_INDICES as number[];
+  let uniq = NO_INDICES as number[];
+  const deps = iss.depends_on;
+  // Duplicates are looked up in the short list itself; a long one gets a set.
+  let seen: Set<number> | undefined;
+  for (let k = 0; k < deps.length; k++) {
+    const d = deps[k];
+    // Ids are unique, so naming itself is resolving to its own index (no string comparison).
+    const j = issueIndex.get(d);
+    if (j === i) {
+      found.push(fail("self_dependency", id, "depends on itself"));
+      continue;
+    }
+    if (j === undefined) {
+      found.push(fail("unknown_dependency", id, `depends on ${d}, which is not an issue`));
+      continue;
+    }
+    // `uniq` is `eff` itself until the first duplicate, then a list of its own.
+    const duplicate = deps.length <= 16 ? uniq.includes(j) : (seen ??= new Set(uniq)).has(j);
+    if (eff === NO_INDICES) uniq = eff = [];
+    else if (duplicate && uniq === eff) uniq = eff.slice();
+    eff.push(j);
+    if (duplicate) {
+      found.push(warn("duplicate_dependency", id, `names ${d} more than once`));
+      continue;
+    }
+    if (uniq !== eff) uniq.push(j);
+    seen?.add(j);
+  }
+  localFindings(iss, id, bits, isDone, m >= 0, found);
+  return {
+    bits,
+    cancelled: isCancelled,
+    done: isDone,
+    milestone: m,
+    eff,
+    uniq,
+    findings: found.length === 0 ? NO_FINDINGS : found.splice(0),
+    issue: newPlanIssue(iss, id),
+  };
+}
+
 /** Phase A's findings about one issue apart from its dependencies, in emission order. */
 function localFindings(
   iss: IssueRecord,
   id: string,
   bits: number,
-  isCoveredNow: boolean,
+  isDone: boolean,
   milestoneKnown: boolean,
-  findings: PlanFinding[],
+  found: PlanFinding[],
 ): void {
-  if (iss.milestone === "") findings.push(fail("no_milestone", id, "names no milestone"));
+  if (iss.milestone === "") found.push(fail("no_milestone", id, "names no milestone"));
   else if (!milestoneKnown) {
-    findings.push(fail("unknown_milestone", id, `names milestone ${iss.milestone}, which does not exist`));
+    found.push(fail("unknown_milestone", id, `names milestone ${iss.milestone}, which does not exist`));
   }
   const isCancelled = iss.cancelled;
   if (!isCancelled) {
     if (iss.acceptance_count === 0) {
-      findings.push(fail("no_acceptance", id, "has no acceptance criteria; an issue without one is a placeholder"));
+      found.push(fail("no_acceptance", id, "has no acceptance criteria; an issue without one is a placeholder"));
     }
-    if (iss.validation_count === 0) findings.push(fail("no_validation", id, "names no validation command"));
+    if (iss.validation_count === 0) found.push(fail("no_validation", id, "names no validation command"));
     if (iss.evidence_required.length === 0) {
-      findings.push(warn("no_evidence_required", id, "requires no evidence; nothing gates its completion"));
+      found.push(warn("no_evidence_required", id, "requires no evidence; nothing gates its completion"));
     }
   }
   if (iss.started_at !== "" || iss.verified_at !== "" || iss.completed_at !== "") {
@@ -399,7 +517,7 @@ function localFindings(
       const { field, seal, event, verb } = MOVES[move];
       const stamp = iss[field];
       if (stamp !== "" && !(bits & STAMPED[move])) {
-        findings.push(
+        found.push(
           fail(
             "stamp_without_event",
             id,
@@ -409,9 +527,9 @@ function localFindings(
       }
     }
   }
-  if (bits & STAMPED.done && !isCoveredNow && !isCancelled) {
+  if (bits & STAMPED.done && !isDone && !isCancelled) {
     const missing = missingTokens(iss.evidence_required, iss.covers).join(",");
-    findings.push(warn("evidence_missing", id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`));
+    found.push(warn("evidence_missing", id, `completed_at is set but evidence is missing for ${missing}; status stays VERIFY`));
   }
 }
 
@@ -422,7 +540,11 @@ function linkDependents(graph: IssueGraph, planIssues: PlanIssue[]): PlanEdge[] 
   for (let j = 0, e = 0; j < n; j++) {
     const start = afterStart[j];
     const count = afterStart[j + 1] - start;
-    if (count === 0) continue;
+    if (count === 0) {
+      // A copied issue carries the list of the plan it was copied from.
+      planIssues[j].dependents = NONE;
+      continue;
+    }
     const from = ids[j];
     const list: string[] = new Array(count);
     for (let k = 0; k < count; k++) {

@@ -189,4 +189,32 @@ describe("properties", () => {
       { numRuns: 300 },
     );
   });
+
+  it("a derivation that reuses the last one's unchanged records equals one from scratch, and leaves the earlier plan as it was", () => {
+    // `after` is `before` with some issue records replaced by new ones of the same id (the reuse
+    // path), or, now and then, a plan with other ids or other milestones (where nothing is reused).
+    const stepArb = recordsArb.chain((before) =>
+      fc.record({
+        before: fc.constant(before),
+        replaced: fc.tuple(fc.constant(null), ...before.issues.map((r) => fc.option(issueArb(r.id), { freq: 2 }))),
+        other: fc.option(recordsArb, { freq: 4 }),
+        otherMilestones: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(stepArb, ({ before, replaced, other, otherMilestones }) => {
+        const after = other ?? {
+          issues: before.issues.map((r, k) => replaced[k + 1] ?? r),
+          milestones: otherMilestones ? before.milestones.slice(1) : before.milestones,
+        };
+        const first = derive(before);
+        const firstAsDerived = structuredClone(first);
+        expect(derive(before)).toEqual(firstAsDerived);
+        const next = derive(after);
+        expect(next).toEqual(derive(structuredClone(after)));
+        expect(first).toEqual(firstAsDerived);
+      }),
+      { numRuns: 800 },
+    );
+  });
 });

@@ -56,7 +56,11 @@ export interface MilestoneRecord {
   covers: string[];
 }
 
-/** Everything the loader hands the derivation. */
+/**
+ * Everything the loader hands the derivation. Records are values: nothing changes one in place (a
+ * changed file, a transition or an edit makes a new record object), which lets the derivation
+ * reuse what an unchanged record gave last time.
+ */
 export interface PlanRecords {
   project: ProjectHeader;
   milestones: MilestoneRecord[];

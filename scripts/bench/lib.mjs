@@ -49,15 +49,17 @@ export const round = (x, digits = 2) => Math.round(x * 10 ** digits) / 10 ** dig
  * Returns wall times and CPU times (user + system of this process, GC threads included) in ms;
  * CPU time is the steadier figure when other work competes for the machine.
  */
-export function timeInProcess(fn, { runs, warmup = 2 }) {
-  for (let i = 0; i < warmup; i++) fn();
+export function timeInProcess(fn, { runs, warmup = 2, setup }) {
+  for (let i = 0; i < warmup; i++) fn(setup?.(i));
   const wall = [];
   const cpu = [];
   for (let i = 0; i < runs; i++) {
+    // `setup(i)` prepares each call's input, outside the timing.
+    const input = setup?.(warmup + i);
     gc();
     const c0 = process.cpuUsage();
     const t0 = now();
-    fn();
+    fn(input);
     wall.push(msSince(t0));
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);

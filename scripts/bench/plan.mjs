@@ -96,9 +96,13 @@ export async function run(options = {}) {
   log("bundling lib/plan/index.ts with esbuild…");
   const planLib = await loadBundled("lib/plan/index.ts", "plan-lib");
   const derive = {};
+  // The same, each call after one issue record was replaced by an edited copy (a new object, as
+  // the loader gives for a changed file): what a server pays per edit.
+  const deriveOneChanged = {};
   const loadInProcess = {};
   // The first derivation of freshly loaded records (what a cold command pays); the timed runs
-  // after it reuse what derivePlan keeps between calls (the seal checks, the id index).
+  // after it reuse what derivePlan keeps between calls (the id index, the facts of each record it
+  // read last, the seal checks).
   const firstDerive = {};
   const shape = {};
   for (const n of sizes) {
@@ -125,12 +129,26 @@ export async function run(options = {}) {
       throw new Error(`the ${n}-issue fixture derives ${shape[n].failures} FAIL finding(s); the generator is wrong`);
     }
     const runs = large ? 5 : n >= 10000 ? 15 : 25;
-    const samples = timeInProcess(() => planLib.derivePlan(records), { runs, warmup: large ? 1 : 5 });
+    const samples = timeInProcess(() => planLib.derivePlan(records), { runs, warmup: large ? 1 : 10 });
     derive[n] = { ...summary(samples.wall), cpu: summary(samples.cpu) };
+    let current = records;
+    const edited = timeInProcess((input) => planLib.derivePlan(input), {
+      runs,
+      warmup: large ? 1 : 10,
+      setup: (i) => {
+        const issues = current.issues.slice();
+        const k = (i * 7919) % issues.length;
+        issues[k] = { ...issues[k], title: `${issues[k].title} (edit ${i})` };
+        current = { ...current, issues };
+        return current;
+      },
+    });
+    deriveOneChanged[n] = { ...summary(edited.wall), cpu: summary(edited.cpu) };
     log(
-      `derive ${sizeLabel(n)}: median ${fmtMs(derive[n].median)} (cpu ${fmtMs(derive[n].cpu.median)}) over ${runs} runs ` +
-        `(load in process ${fmtMs(loadInProcess[n])})`,
+      `derive ${sizeLabel(n)}: median ${fmtMs(derive[n].median)} (cpu ${fmtMs(derive[n].cpu.median)}) over ${runs} runs, ` +
+        `after one record changed ${fmtMs(deriveOneChanged[n].median)} (load in process ${fmtMs(loadInProcess[n])})`,
     );
+    current = undefined;
     records = undefined;
   }
 
@@ -187,7 +205,9 @@ export async function run(options = {}) {
   const target = (label, value, limit, unit) =>
     value !== undefined && targets.push({ target: label, value, limit, unit, pass: value <= limit });
   target("derive in memory, 10k", derive[10000]?.median, TARGETS.derive_10k_ms, "ms");
+  target("  after one record changed, 10k", deriveOneChanged[10000]?.median, TARGETS.derive_10k_ms, "ms");
   target("derive in memory, 100k", derive[100000]?.median, TARGETS.derive_100k_ms, "ms");
+  target("  after one record changed, 100k", deriveOneChanged[100000]?.median, TARGETS.derive_100k_ms, "ms");
   target("cockpit plan model / floor, 10k", cold[10000]?.model_over_floor, TARGETS.model_over_floor_10k, "x");
   target("peak RSS cockpit plan model, 10k", rss[10000]?.model, TARGETS.peak_rss_10k_mb, "MB");
 
@@ -204,6 +224,7 @@ export async function run(options = {}) {
       }),
     ),
     derive_in_memory_ms: derive,
+    derive_after_one_change_ms: deriveOneChanged,
     load_records_in_process_ms: loadInProcess,
     derive_first_call_ms: firstDerive,
     cold_process_ms: cold,
@@ -229,6 +250,7 @@ export async function run(options = {}) {
         row("derivePlan in memory, median", (n) => fmtMs(derive[n]?.median)),
         row("  min .. max (runs)", (n) => derive[n] && `${fmtMs(derive[n].min)} .. ${fmtMs(derive[n].max)} (${derive[n].runs})`),
         row("  CPU time, median", (n) => derive[n] && fmtMs(derive[n].cpu.median)),
+        row("  after one record changed, median", (n) => fmtMs(deriveOneChanged[n]?.median)),
         row("  first call after loading (1 run, info)", (n) => fmtMs(firstDerive[n])),
         row("loadRecords in process (1 run, info)", (n) => fmtMs(loadInProcess[n])),
         row("cockpit plan model --json, median", (n) => fmtMs(cold[n]?.model.median)),
