@@ -292,6 +292,32 @@ function newPlanIssue(iss: IssueRecord, id: string): PlanIssue {
   };
 }
 
+/** A copy of a derived issue, field by field (one shape for every derived issue). */
+function copyPlanIssue(p: PlanIssue): PlanIssue {
+  return {
+    id: p.id,
+    milestone: p.milestone,
+    status: p.status,
+    wave: p.wave,
+    priority: p.priority,
+    profile: p.profile,
+    parallel_safe: p.parallel_safe,
+    title: p.title,
+    slug: p.slug,
+    depends_on: p.depends_on,
+    blocked_by: p.blocked_by,
+    dependents: p.dependents,
+    scope: p.scope,
+    serves: p.serves,
+    objective: p.objective,
+    evidence_have: p.evidence_have,
+    evidence_need: p.evidence_need,
+    started_at: p.started_at,
+    verified_at: p.verified_at,
+    completed_at: p.completed_at,
+  };
+}
+
 /** The moves whose stamp is set and proven, as bits (STAMPED[move]). */
 function provenStamps(iss: IssueRecord): number {
   let bits = 0;
@@ -398,7 +424,7 @@ function readIssues(
     let f: IssueFacts;
     if (reusable && issues[i] === last.records[i]) {
       f = last.facts[i];
-      planIssues[i] = { ...f.issue };
+      planIssues[i] = copyPlanIssue(f.issue);
     } else {
       f = readIssue(issues[i], ids[i], i, issueIndex, milestoneIndex);
       planIssues[i] = f.issue;
