@@ -183,7 +183,9 @@ interface Phases {
 /**
  * Derive the whole plan from its records (plan-semantics §2-§5): statuses, the milestone gate,
  * waves, ranks, edges, the active milestone and every finding in emission order, after the load
- * findings. Pure: the same records in any order give the same plan.
+ * findings. Pure: the same records in any order give the same plan. What it keeps between calls
+ * (the id index, the seal checks, the facts of the records it read last) is checked before use and
+ * never changes an answer, only how much is read again.
  *
  * Each phase is a function of its own: small functions are optimised early and separately, and a
  * phase that meets a new shape loses only its own optimised code.
