@@ -788,6 +788,15 @@ describe("§4 findings, one per code", () => {
     ]);
   });
 
+  it("a record replaced in the caller's own list is read again (what a derivation keeps is checked against a copy)", () => {
+    const input = records({ milestones: [M1], issues: [doneIssue({ id: "I1" }), makeIssue({ id: "I2", depends_on: ["I1"] })] });
+    expect(issueIn(derivePlan(input), "I2").status).toBe("READY");
+    input.issues[0] = makeIssue({ id: "I1" });
+    const again = derivePlan(input);
+    expect(issueIn(again, "I1").status).toBe("READY");
+    expect(issueIn(again, "I2")).toMatchObject({ status: "BLOCKED", blocked_by: ["I1"] });
+  });
+
   it("duplicate_dependency in a long list (more than 16 entries): each extra occurrence, the edges and blocked_by as declared", () => {
     const ids = Array.from({ length: 20 }, (_, k) => `D${String(k).padStart(2, "0")}`);
     const declared = [...ids, "D03", "D19", "D03"];

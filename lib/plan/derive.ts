@@ -450,7 +450,8 @@ function readIssues(
   }
   effStart[n] = eff.length;
   uniqStart[n] = uniq.length;
-  lastRead = { records: issues, ids, index: issueIndex, milestoneIds, facts };
+  // A copy of the list: a caller may replace an element of its own list and derive again.
+  lastRead = { records: issues.slice(), ids, index: issueIndex, milestoneIds, facts };
 
   // Who depends on j, each once, in index order (which is id order).
   const afterStart = new Int32Array(n + 1);
