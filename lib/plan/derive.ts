@@ -159,7 +159,7 @@ interface IssueGraph {
   /** Each issue's milestone as an index (-1: none or unknown). */
   milestoneOf: Int32Array;
   effStart: Int32Array;
-  eff: number[];
+  eff: Int32Array;
   uniqStart: Int32Array;
   afterStart: Int32Array;
   after: Int32Array;
@@ -417,11 +417,8 @@ function readIssues(
   const done = new Uint8Array(n);
   const cancelled = new Uint8Array(n);
   const milestoneOf = new Int32Array(n);
-  const effStart = new Int32Array(n + 1);
-  const uniqStart = new Int32Array(n + 1);
-  const eff: number[] = [];
-  const uniq: number[] = [];
-  const dependentCount = new Int32Array(n);
+  let effCount = 0;
+  let uniqCount = 0;
   for (let i = 0; i < n; i++) {
     let f: IssueFacts;
     if (reusable && issues[i] === last.records[i]) {
@@ -436,20 +433,32 @@ function readIssues(
     cancelled[i] = f.cancelled ? 1 : 0;
     done[i] = f.done ? 1 : 0;
     milestoneOf[i] = f.milestone;
-    effStart[i] = eff.length;
-    uniqStart[i] = uniq.length;
-    const fe = f.eff;
-    for (let k = 0; k < fe.length; k++) eff.push(fe[k]);
-    const fu = f.uniq;
-    for (let k = 0; k < fu.length; k++) {
-      uniq.push(fu[k]);
-      dependentCount[fu[k]]++;
-    }
+    effCount += f.eff.length;
+    uniqCount += f.uniq.length;
     const ff = f.findings;
     for (let k = 0; k < ff.length; k++) findings.push(ff[k]);
   }
-  effStart[n] = eff.length;
-  uniqStart[n] = uniq.length;
+  // The flat lists, made at their size once the counts are known (typed: no growing, nothing
+  // for the collector to copy).
+  const effStart = new Int32Array(n + 1);
+  const uniqStart = new Int32Array(n + 1);
+  const eff = new Int32Array(effCount);
+  const uniq = new Int32Array(uniqCount);
+  const dependentCount = new Int32Array(n);
+  for (let i = 0, e = 0, u = 0; i < n; i++) {
+    const f = facts[i];
+    effStart[i] = e;
+    uniqStart[i] = u;
+    const fe = f.eff;
+    for (let k = 0; k < fe.length; k++) eff[e++] = fe[k];
+    const fu = f.uniq;
+    for (let k = 0; k < fu.length; k++) {
+      uniq[u++] = fu[k];
+      dependentCount[fu[k]]++;
+    }
+  }
+  effStart[n] = effCount;
+  uniqStart[n] = uniqCount;
   // A copy of the list: a caller may replace an element of its own list and derive again.
   lastRead = { records: issues.slice(), ids, index: issueIndex, milestoneIds, facts };
 

@@ -129,12 +129,12 @@ export async function run(options = {}) {
       throw new Error(`the ${n}-issue fixture derives ${shape[n].failures} FAIL finding(s); the generator is wrong`);
     }
     const runs = large ? 5 : n >= 10000 ? 15 : 25;
-    const samples = timeInProcess(() => planLib.derivePlan(records), { runs, warmup: large ? 1 : 10 });
+    const samples = timeInProcess(() => planLib.derivePlan(records), { runs, warmup: large ? 3 : 10 });
     derive[n] = { ...summary(samples.wall), cpu: summary(samples.cpu) };
     let current = records;
     const edited = timeInProcess((input) => planLib.derivePlan(input), {
       runs,
-      warmup: large ? 1 : 10,
+      warmup: large ? 3 : 10,
       setup: (i) => {
         const issues = current.issues.slice();
         const k = (i * 7919) % issues.length;
