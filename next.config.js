@@ -4,6 +4,11 @@ const nextConfig = {
   poweredByHeader: false,
   // A second build folder lets a test run build without disturbing a running server.
   distDir: process.env.COCKPIT_DIST_DIR || ".next",
+  // Browsers ask for /favicon.ico on their own, at times before they read the page's icon link;
+  // the icon is app/icon.svg.
+  async redirects() {
+    return [{ source: "/favicon.ico", destination: "/icon.svg", permanent: true }];
+  },
 };
 
 module.exports = nextConfig;

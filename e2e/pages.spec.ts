@@ -39,6 +39,15 @@ for (const [project, pages] of Object.entries(PAGES)) {
   }
 }
 
+test("a browser's own request for /favicon.ico finds the icon @demo", async ({ request }) => {
+  const direct = await request.get("/favicon.ico", { maxRedirects: 0 });
+  expect(direct.status()).toBe(308);
+  expect(direct.headers()["location"]).toBe("/icon.svg");
+  const followed = await request.get("/favicon.ico");
+  expect(followed.status()).toBe(200);
+  expect(followed.headers()["content-type"]).toContain("image/svg+xml");
+});
+
 test("the overview's counts are the plan's, and link to the findings", async ({ page, visit }) => {
   const plan = (await (await page.request.get("/api/v1/plan")).json()) as PlanJson;
   const fails = plan.findings.filter((f) => f.level === "FAIL").length;
