@@ -4,7 +4,7 @@ import { findScopeConflicts } from "./scope";
 import { MOVES, MOVE_NAMES, sealOf, type Move } from "./seal";
 import type { Plan, PlanCounts, PlanEdge, PlanFinding, PlanIssue, PlanMilestone, PlanWave } from "./shapes";
 import { compareBytes } from "./text";
-import { layerByDependencies, layerFlat } from "./waves";
+import { dependentsOf, layerByDependencies, layerFlat } from "./waves";
 
 const fail = (code: string, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
 const warn = (code: string, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
@@ -33,27 +33,10 @@ function inIdOrder<T extends { id: string }>(list: readonly T[]): { list: T[]; i
   return { list: list as T[], ids };
 }
 
-// The id → index map of the last derivation, reused while the ids are the same (a server derives
-// again after each change, nearly always over the same issues): building a 10k-entry map costs
-// more than the rest of a pass over the records.
-let lastIndex: { ids: string[]; index: Map<string, number> } | undefined;
-
-function indexOfIds(ids: string[]): Map<string, number> {
-  const last = lastIndex;
-  if (last && last.ids.length === ids.length) {
-    let same = true;
-    for (let i = 0; i < ids.length && same; i++) same = last.ids[i] === ids[i];
-    if (same) return last.index;
-  }
-  const index = new Map<string, number>();
-  for (let i = 0; i < ids.length; i++) index.set(ids[i], i);
-  lastIndex = { ids, index };
-  return index;
-}
-
-// A seal depends only on (event, id, stamp). A server derives again after every change, mostly
-// over the same record strings, so each issue's last check is kept, keyed by id and validated by
-// the strings it was computed from (a changed stamp or seal is checked again). Bounded.
+// A seal depends only on (event, id, stamp). Records the last derivation read are not checked
+// again (see `lastRead`), but a record read anew often has the same stamps (an edit of another
+// field, or every record once an issue is added or removed), so each issue's last check is kept,
+// keyed by id and validated by the strings it was computed from. Bounded.
 interface SealCheck {
   stamp: string;
   seal: string;
@@ -76,6 +59,12 @@ function sealMatches(id: string, move: Move, stamp: string, seal: string): boole
   const ok = seal === sealOf(MOVES[move].event, id, stamp);
   slots[slot] = { stamp, seal, ok };
   return ok;
+}
+
+function indexOf(ids: readonly string[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let i = 0; i < ids.length; i++) index.set(ids[i], i);
+  return index;
 }
 
 /** Whether a stamp counts (§2.2): empty, sealed by its event, or a listed pre-seal stamp. */
@@ -191,17 +180,16 @@ interface Phases {
  * phase that meets a new shape loses only its own optimised code.
  */
 export function derivePlan(records: PlanRecords): Plan {
-  const { list: issues, ids } = issuesInIdOrder(records.issues);
+  const { list: issues, ids, sameIds } = issuesInIdOrder(records.issues);
   const { list: milestones, ids: milestoneIds } = inIdOrder(records.milestones);
   const mCount = milestones.length;
-  const milestoneIndex = new Map<string, number>();
-  for (let m = 0; m < mCount; m++) milestoneIndex.set(milestones[m].id, m);
+  const milestoneIndex = indexOf(milestoneIds);
   const phase: Phases = { A: [], B: [], C: [], D: [], E: [], F: [], G: [], H: [], I: [], J: [], K: [] };
 
   // The derived issues are made while each record is at hand; the later passes fill in status,
   // wave, blocked_by and dependents.
   const planIssues: PlanIssue[] = new Array(issues.length);
-  const graph = readIssues(issues, ids, milestoneIds, milestoneIndex, planIssues, phase.A);
+  const graph = readIssues(issues, ids, sameIds, milestoneIds, milestoneIndex, planIssues, phase.A);
   const edges = linkDependents(graph, planIssues);
   const { layer: waveOf, waves } = issueWaves(graph, phase.B);
   const { status, blockedBy } = firstIssueStatus(graph, phase.C);
@@ -359,11 +347,12 @@ const NO_FINDINGS = Object.freeze([]) as readonly PlanFinding[];
 const scratch: PlanFinding[] = [];
 
 /**
- * The issue records of the last derivation (in id order) and what each gave. A record is a value:
- * a changed file is read into a new record object (the loader, the transitions and the editors
- * all make new ones). So while the issue ids and the milestone ids are the same, the same record
- * object at the same position gives the same facts, and a server that derives again after one
- * file changed reads that one record, not ten thousand.
+ * The issue records of the last derivation (in id order), their id → index map, and what each
+ * record gave. A record is a value: a changed file is read into a new record object (the loader,
+ * the transitions and the editors all make new ones). So while the issue ids and the milestone ids
+ * are the same, the map is the same and the same record object at the same position gives the
+ * same facts: a server that derives again after one file changed reads that one record, not ten
+ * thousand, and does not build a 10k-entry map again.
  */
 let lastRead:
   | {
@@ -376,21 +365,24 @@ let lastRead:
   | undefined;
 
 /**
- * The issue records in id order, with their ids: the last derivation's ids where the record is
- * the same object at the same position, and only the pairs that involve a new record compared.
+ * The issue records in id order, with their ids (the last derivation's where the record is the
+ * same object at the same position; only the pairs that involve a new record are compared) and
+ * whether the ids are the last derivation's.
  */
-function issuesInIdOrder(list: readonly IssueRecord[]): { list: IssueRecord[]; ids: string[] } {
+function issuesInIdOrder(list: readonly IssueRecord[]): { list: IssueRecord[]; ids: string[]; sameIds: boolean } {
   const last = lastRead;
-  if (last === undefined || last.records.length !== list.length) return inIdOrder(list);
+  if (last === undefined || last.records.length !== list.length) return { ...inIdOrder(list), sameIds: false };
   const ids = new Array<string>(list.length);
+  let sameIds = true;
   let previousNew = false;
   for (let i = 0; i < list.length; i++) {
     const isNew = list[i] !== last.records[i];
     ids[i] = isNew ? list[i].id : last.ids[i];
-    if (i > 0 && (isNew || previousNew) && compareBytes(ids[i - 1], ids[i]) > 0) return inIdOrder(list);
+    if (isNew && ids[i] !== last.ids[i]) sameIds = false;
+    if (i > 0 && (isNew || previousNew) && compareBytes(ids[i - 1], ids[i]) > 0) return { ...inIdOrder(list), sameIds: false };
     previousNew = isNew;
   }
-  return { list: list as IssueRecord[], ids };
+  return { list: list as IssueRecord[], ids, sameIds };
 }
 
 function sameStrings(a: readonly string[], b: readonly string[]): boolean {
@@ -403,15 +395,16 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
 function readIssues(
   issues: readonly IssueRecord[],
   ids: string[],
+  sameIds: boolean,
   milestoneIds: readonly string[],
   milestoneIndex: ReadonlyMap<string, number>,
   planIssues: PlanIssue[],
   findings: PlanFinding[],
 ): IssueGraph {
   const n = issues.length;
-  const issueIndex = indexOfIds(ids);
-  const last = lastRead;
-  const reusable = last !== undefined && last.index === issueIndex && sameStrings(last.milestoneIds, milestoneIds);
+  const last = sameIds ? lastRead : undefined;
+  const issueIndex = last?.index ?? indexOf(ids);
+  const reusable = last !== undefined && sameStrings(last.milestoneIds, milestoneIds);
   const facts = new Array<IssueFacts>(n);
   const stamped = new Uint8Array(n);
   const done = new Uint8Array(n);
@@ -444,7 +437,6 @@ function readIssues(
   const uniqStart = new Int32Array(n + 1);
   const eff = new Int32Array(effCount);
   const uniq = new Int32Array(uniqCount);
-  const dependentCount = new Int32Array(n);
   for (let i = 0, e = 0, u = 0; i < n; i++) {
     const f = facts[i];
     effStart[i] = e;
@@ -452,22 +444,14 @@ function readIssues(
     const fe = f.eff;
     for (let k = 0; k < fe.length; k++) eff[e++] = fe[k];
     const fu = f.uniq;
-    for (let k = 0; k < fu.length; k++) {
-      uniq[u++] = fu[k];
-      dependentCount[fu[k]]++;
-    }
+    for (let k = 0; k < fu.length; k++) uniq[u++] = fu[k];
   }
   effStart[n] = effCount;
   uniqStart[n] = uniqCount;
   // A copy of the list: a caller may replace an element of its own list and derive again.
   lastRead = { records: issues.slice(), ids, index: issueIndex, milestoneIds, facts };
-
   // Who depends on j, each once, in index order (which is id order).
-  const afterStart = new Int32Array(n + 1);
-  for (let j = 0; j < n; j++) afterStart[j + 1] = afterStart[j] + dependentCount[j];
-  const after = new Int32Array(uniq.length);
-  const fill = afterStart.slice(0, n);
-  for (let i = 0; i < n; i++) for (let k = uniqStart[i]; k < uniqStart[i + 1]; k++) after[fill[uniq[k]]++] = i;
+  const { afterStart, after } = dependentsOf(uniqStart, uniq);
   return { n, ids, stamped, done, cancelled, milestoneOf, effStart, eff, uniqStart, afterStart, after };
 }
 

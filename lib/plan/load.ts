@@ -209,55 +209,52 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
     }
   }
 
-  const milestones: MilestoneRecord[] = [];
-  const milestoneIds = new Set<string>();
-  const milestonesDir = join(repo, MILESTONES_DIR);
-  for (const name of listYaml(milestonesDir)) {
-    const id = name.slice(0, -5);
-    const rel = `${MILESTONES_DIR}/${name}`;
-    // Joined by hand: path.join's normalising costs more than the stat, for 10k files.
-    const parsed = source.read(`${milestonesDir}/${name}`);
-    if (!parsed) continue;
-    if (!parsed.ok) {
-      loadFindings.push(unreadable(id, `${rel} ${parsed.reason}`));
-      continue;
-    }
-    const built = build(parsed, "milestone", id, rel, milestoneFromMap);
-    if (built.problem !== undefined) {
-      loadFindings.push(unreadable(id, built.problem));
-      continue;
-    }
-    if (built.unknown.length > 0) loadFindings.push(schemaFinding(id, built.unknown));
-    milestones.push(built.record);
-    milestoneIds.add(id);
-  }
-
-  const issues: IssueRecord[] = [];
-  const issuesDir = join(repo, ISSUES_DIR);
-  for (const name of listYaml(issuesDir)) {
-    const id = name.slice(0, -5);
-    const rel = `${ISSUES_DIR}/${name}`;
-    const parsed = source.read(`${issuesDir}/${name}`);
-    if (!parsed) continue;
-    if (!parsed.ok) {
-      loadFindings.push(unreadable(id, `${rel} ${parsed.reason}`));
-      continue;
-    }
-    const built = build(parsed, "issue", id, rel, issueFromMap);
-    if (built.problem !== undefined) {
-      loadFindings.push(unreadable(id, built.problem));
-      continue;
-    }
-    if (milestoneIds.has(id)) {
-      loadFindings.push(unreadable(id, `duplicate id ${id} (${rel}): a milestone has this id; rename the issue file and its id`));
-      continue;
-    }
-    if (built.unknown.length > 0) loadFindings.push(schemaFinding(id, built.unknown));
-    issues.push(built.record);
-  }
+  const milestones = readFolder(source, repo, MILESTONES_DIR, "milestone", milestoneFromMap, loadFindings);
+  const milestoneIds = new Set(milestones.map((m) => m.id));
+  const issues = readFolder(source, repo, ISSUES_DIR, "issue", issueFromMap, loadFindings, milestoneIds);
 
   cache?.forgetUnseen();
   return { project, milestones, issues, loadFindings };
+}
+
+/**
+ * The records of one folder, in byte order of file name; a file that cannot be one becomes a
+ * finding. `milestoneIds`, for issues: an issue may not reuse a milestone's id.
+ */
+function readFolder<R extends IssueRecord | MilestoneRecord>(
+  source: FileSource,
+  repo: string,
+  folder: string,
+  kind: "issue" | "milestone",
+  make: (id: string, map: YamlMap) => R,
+  findings: PlanFinding[],
+  milestoneIds?: ReadonlySet<string>,
+): R[] {
+  const records: R[] = [];
+  const dir = join(repo, folder);
+  for (const name of listYaml(dir)) {
+    const id = name.slice(0, -5);
+    const rel = `${folder}/${name}`;
+    // Joined by hand: path.join's normalising costs more than the stat, for 10k files.
+    const parsed = source.read(`${dir}/${name}`);
+    if (!parsed) continue;
+    if (!parsed.ok) {
+      findings.push(unreadable(id, `${rel} ${parsed.reason}`));
+      continue;
+    }
+    const built = build(parsed, kind, id, rel, make);
+    if (built.problem !== undefined) {
+      findings.push(unreadable(id, built.problem));
+      continue;
+    }
+    if (milestoneIds?.has(id)) {
+      findings.push(unreadable(id, `duplicate id ${id} (${rel}): a milestone has this id; rename the issue file and its id`));
+      continue;
+    }
+    if (built.unknown.length > 0) findings.push(schemaFinding(id, built.unknown));
+    records.push(built.record);
+  }
+  return records;
 }
 
 // Records are built once per parse: a cached, unchanged file hands back the same record object.

@@ -5,27 +5,43 @@
  */
 export function layerByDependencies(deps: readonly (readonly number[])[]): { layer: Int32Array; layers: number[][] } {
   const n = deps.length;
-  const pending = new Int32Array(n);
+  // The distinct dependencies as one flat list: node i's from start[i] to start[i + 1].
   // seenBy[d] === i: node i already counted its dependency d (a duplicate).
   const seenBy = new Int32Array(n).fill(-1);
-  const unique: number[][] = new Array(n);
+  const start = new Int32Array(n + 1);
+  const unique: number[] = [];
   for (let i = 0; i < n; i++) {
-    const list: number[] = [];
+    start[i] = unique.length;
     for (const d of deps[i]) {
       if (seenBy[d] === i) continue;
       seenBy[d] = i;
-      list.push(d);
+      unique.push(d);
     }
-    unique[i] = list;
-    pending[i] = list.length;
   }
-  const afterStart = new Int32Array(n + 1);
-  for (let i = 0; i < n; i++) for (const d of unique[i]) afterStart[d + 1]++;
-  for (let d = 0; d < n; d++) afterStart[d + 1] += afterStart[d];
-  const after = new Int32Array(afterStart[n]);
-  const fill = afterStart.slice(0, n);
-  for (let i = 0; i < n; i++) for (const d of unique[i]) after[fill[d]++] = i;
+  start[n] = unique.length;
+  const pending = new Int32Array(n);
+  for (let i = 0; i < n; i++) pending[i] = start[i + 1] - start[i];
+  const { afterStart, after } = dependentsOf(start, unique);
   return layerFlat(pending, afterStart, after);
+}
+
+/**
+ * The dependency lists turned around: given node i's distinct dependencies `list[start[i]]` to
+ * `list[start[i + 1] - 1]`, the nodes depending on d are `after[afterStart[d]]` to
+ * `after[afterStart[d + 1] - 1]`, each once, in index order.
+ */
+export function dependentsOf(
+  start: Int32Array,
+  list: ArrayLike<number>,
+): { afterStart: Int32Array; after: Int32Array } {
+  const n = start.length - 1;
+  const afterStart = new Int32Array(n + 1);
+  for (let k = 0; k < start[n]; k++) afterStart[list[k] + 1]++;
+  for (let d = 0; d < n; d++) afterStart[d + 1] += afterStart[d];
+  const after = new Int32Array(start[n]);
+  const fill = afterStart.slice(0, n);
+  for (let i = 0; i < n; i++) for (let k = start[i]; k < start[i + 1]; k++) after[fill[list[k]]++] = i;
+  return { afterStart, after };
 }
 
 /**
