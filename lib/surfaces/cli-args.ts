@@ -1,7 +1,13 @@
-/** A parsed command line: positional words, and option values by name (flags map to "true"). */
+import { parseArgs as parseNodeArgs } from "node:util";
+
+/**
+ * A parsed command line: positional words, option values by name (flags map to "true"; a repeated
+ * option maps to its last value), and every value of each option in the order given.
+ */
 export interface ParsedArgs {
   words: string[];
   options: Map<string, string>;
+  lists: Map<string, string[]>;
 }
 
 export class UsageError extends Error {
@@ -11,49 +17,56 @@ export class UsageError extends Error {
   }
 }
 
+/** `flag`: no value; `value`: one value, given once; `values`: one value, given any number of times. */
+export type OptionKind = "flag" | "value" | "values";
+
 /**
- * Parse `argv` against the options a command accepts. Options and words may come in any order;
- * `--name value` and `--name=value` are both accepted; `--` ends the options.
+ * Parse `argv` against the options a command accepts, with Node's own `util.parseArgs` (strict).
+ * Options and words may come in any order; `--name value` and `--name=value` are both accepted;
+ * `--` ends the options; a negative number is a word.
  */
-export function parseArgs(argv: readonly string[], accepted: Record<string, "flag" | "value">): ParsedArgs {
-  const words: string[] = [];
-  const options = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--") {
-      words.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith("--") || arg === "-") {
-      if (arg.startsWith("-") && arg !== "-" && !/^-\d/.test(arg)) {
-        throw new UsageError(`unknown option '${arg}'; ${describeAccepted(accepted)}`);
-      }
-      words.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const kind = accepted[name];
-    if (!kind) throw new UsageError(`unknown option '--${name}'; ${describeAccepted(accepted)}`);
-    if (kind === "flag") {
-      if (eq !== -1) throw new UsageError(`--${name} takes no value`);
-      options.set(name, "true");
-      continue;
-    }
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else {
-      value = argv[i + 1];
-      i++;
-    }
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    if (options.has(name)) throw new UsageError(`--${name} is given twice`);
-    options.set(name, value);
+export function parseArgs(argv: readonly string[], accepted: Record<string, OptionKind>): ParsedArgs {
+  const options: Record<string, { type: "string" | "boolean"; multiple: true }> = {};
+  for (const [name, kind] of Object.entries(accepted)) options[name] = { type: kind === "flag" ? "boolean" : "string", multiple: true };
+  // A lone dash or a negative number is a word, not a short option.
+  const args = argv.map((a) => (/^-(\d|$)/.test(a) ? WORD + a : a));
+  let parsed: ReturnType<typeof parseNodeArgs>;
+  try {
+    parsed = parseNodeArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(explain(error, accepted));
   }
-  return { words, options };
+  const words = (parsed.positionals as string[]).map((w) => (w.startsWith(WORD) ? w.slice(WORD.length) : w));
+  const lists = new Map<string, string[]>();
+  const single = new Map<string, string>();
+  for (const [name, raw] of Object.entries(parsed.values)) {
+    const values = (raw as (string | boolean)[]).map((v) => (v === true ? "true" : String(v)));
+    if (accepted[name] === "flag" && values.length > 1) throw new UsageError(`--${name} is given ${values.length} times; give it once`);
+    if (accepted[name] === "value" && values.length > 1) throw new UsageError(`--${name} is given ${values.length} times; give it once`);
+    lists.set(name, values);
+    single.set(name, values[values.length - 1]);
+  }
+  return { words, options: single, lists };
 }
 
-function describeAccepted(accepted: Record<string, "flag" | "value">): string {
-  const names = Object.entries(accepted).map(([n, k]) => (k === "flag" ? `--${n}` : `--${n} <${n}>`));
+// util.parseArgs reads "-5" as a short option; such words pass through it escaped.
+const WORD = "\u0000word:";
+
+function explain(error: unknown, accepted: Record<string, OptionKind>): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? "";
+  switch (code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option '${option}'; ${describeAccepted(accepted)}`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return /does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`;
+    default:
+      return message;
+  }
+}
+
+function describeAccepted(accepted: Record<string, OptionKind>): string {
+  const names = Object.entries(accepted).map(([n, k]) => (k === "flag" ? `--${n}` : k === "values" ? `--${n} <${n}>…` : `--${n} <${n}>`));
   return names.length ? `this command accepts ${names.join(", ")}` : "this command accepts no option";
 }
