@@ -22,10 +22,16 @@ export const REPOS = {
   demo: { source: "examples/demo", port: BASE_PORT },
   majordomus: { source: "tests/fixtures/majordomus", port: BASE_PORT + 1 },
   plans: { source: "examples/demo", port: BASE_PORT + 2 },
+  doors: { source: "examples/demo", port: BASE_PORT + 3 },
 } as const;
 
-/** The one spec the plans project runs, and the others do not. */
-const PLANS_SPEC = /[\\/]plans\.spec\.ts$/;
+/** The specs that only their own project runs (each over its own copy), and the others do not. */
+const OWN_SPECS: Partial<Record<string, RegExp>> = { plans: /[\\/]plans\.spec\.ts$/, doors: /[\\/]doors\.spec\.ts$/ };
+const ANY_OWN_SPEC = /[\\/](plans|doors)\.spec\.ts$/;
+
+/** The shared token and the users of the doors project's server (bound beyond loopback). */
+export const DOORS_TOKEN = "e2e-doors-shared-token";
+export const DOORS_USERS = ["ada", "bob"] as const;
 
 export type RepoName = keyof typeof REPOS;
 
@@ -48,6 +54,12 @@ if (!process.env.COCKPIT_E2E_ROOT) {
     git(dir, "add", "-A");
     git(dir, "commit", "-q", "-m", `Plan copied from ${source}`);
   }
+  // The doors project's users, made as a lead would: `cockpit users add NAME --users FILE`.
+  const tokens: Record<string, string> = {};
+  for (const name of DOORS_USERS) {
+    tokens[name] = execFileSync(process.execPath, [join(ROOT, "bin", "cockpit"), "users", "add", name, "--users", join(root, "doors-users.yaml")], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  }
+  process.env.COCKPIT_E2E_DOORS_TOKENS = JSON.stringify(tokens);
   process.env.COCKPIT_E2E_ROOT = root;
   // Removed when the runner exits (kept with COCKPIT_E2E_KEEP=1, to look at what the tests wrote).
   process.on("exit", () => {
@@ -90,10 +102,21 @@ export default defineConfig({
     },
   },
   webServer: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
-    command: `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
+    // The doors project's server is bound beyond loopback (every address, IPv6 and IPv4), as a
+    // team would serve it: `cockpit serve` with a shared token and a users file.
+    command:
+      name === "doors"
+        ? `node bin/cockpit serve --repo ${join(E2E_ROOT, name)} --host :: --port ${port} --users ${join(E2E_ROOT, "doors-users.yaml")}`
+        : `node node_modules/next/dist/bin/next start -p ${port} -H 127.0.0.1`,
     cwd: ROOT,
+    // A 401 also says the server is up (the doors server answers nobody without a token).
     url: `http://127.0.0.1:${port}/api/v1/plan`,
-    env: { COCKPIT_REPO: join(E2E_ROOT, name), NEXT_TELEMETRY_DISABLED: "1", COCKPIT_DIST_DIR: DIST },
+    env: {
+      COCKPIT_REPO: join(E2E_ROOT, name),
+      NEXT_TELEMETRY_DISABLED: "1",
+      COCKPIT_DIST_DIR: DIST,
+      ...(name === "doors" ? { COCKPIT_TOKEN: DOORS_TOKEN } : { COCKPIT_BIND_HOST: "127.0.0.1" }),
+    },
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: "ignore",
@@ -102,10 +125,10 @@ export default defineConfig({
   })),
   projects: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
     name,
-    ...(name === "plans"
-      ? { testMatch: PLANS_SPEC }
+    ...(OWN_SPECS[name]
+      ? { testMatch: OWN_SPECS[name] }
       : // A test tagged with the other repository's name is not run here.
-        { testIgnore: PLANS_SPEC, grepInvert: name === "demo" ? /@majordomus/ : /@demo/ }),
+        { testIgnore: ANY_OWN_SPEC, grepInvert: name === "demo" ? /@majordomus/ : /@demo/ }),
     use: { baseURL: `http://127.0.0.1:${port}` },
     metadata: { repo: join(E2E_ROOT, name) },
   })),

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Nav } from "@/components/Nav";
 import { Providers } from "@/components/Providers";
 import { servedState } from "@/lib/surfaces/pages";
+import { currentViewer, maySeePlan } from "./viewer";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,12 +14,15 @@ export const metadata: Metadata = {
 export const dynamic = "force-dynamic";
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const { plan } = await servedState();
+  const viewer = await currentViewer();
+  // Nothing of the plan (not even its name) reaches a browser that has not signed in.
+  const visible = maySeePlan(viewer);
+  const project = visible ? (await servedState()).plan.project.name : "";
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers>
-          <Nav project={plan.project.name} />
+          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} />
           <div className="mx-auto max-w-7xl px-6 py-6">{children}</div>
         </Providers>
       </body>

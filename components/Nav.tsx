@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LiveUpdates } from "./LiveUpdates";
 
 const LINKS = [
   ["/", "Overview"],
@@ -8,26 +9,42 @@ const LINKS = [
   ["/plans", "Execution plans"],
 ] as const;
 
-export function Nav({ project }: { project: string }) {
+/**
+ * The header: the project, the pages and the live-update stream (once the viewer may see them), and
+ * who is signed in. The stream's state is announced from inside the banner landmark.
+ */
+export function Nav({ project, links = true, user }: { project: string; links?: boolean; user?: { name?: string } }) {
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3" aria-label="Main">
-        <Link href="/" className="flex items-center gap-2 font-semibold">
+        {/* Signed out, the home link is not prefetched: it would only be sent back to sign in. */}
+        <Link href="/" prefetch={links ? null : false} className="flex items-center gap-2 font-semibold">
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src="/icon.svg" alt="" width={22} height={22} />
           <span>Cockpit</span>
           {project && <span className="font-normal text-slate-600 dark:text-slate-400">· {project}</span>}
         </Link>
-        <ul className="flex gap-4 text-sm">
-          {LINKS.map(([href, label]) => (
-            <li key={href}>
-              <Link href={href} className="text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white">
-                {label}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        {links && (
+          <ul className="flex gap-4 text-sm">
+            {LINKS.map(([href, label]) => (
+              <li key={href}>
+                <Link href={href} className="text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white">
+                  {label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        {user && (
+          <form method="post" action="/api/auth/signout" className="ml-auto flex items-center gap-3 text-sm">
+            <span className="text-slate-700 dark:text-slate-300">{user.name ? `Signed in as ${user.name}` : "Signed in"}</span>
+            <button type="submit" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
+              Sign out
+            </button>
+          </form>
+        )}
       </nav>
+      {links && <LiveUpdates />}
     </header>
   );
 }

@@ -2,13 +2,11 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import { LiveUpdates } from "./LiveUpdates";
 
 export function Providers({ children }: { children: ReactNode }) {
   const [client] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, staleTime: 1_000 } } }));
   return (
     <QueryClientProvider client={client}>
-      <LiveUpdates />
       {children}
     </QueryClientProvider>
   );

@@ -10,7 +10,7 @@ const ROOT = join(__dirname, "..");
 const PROJECT_DIR = ".ai/repo/project";
 
 /** The checked-in plan each project's copy was made from (pristine bytes to restore). */
-const SOURCES: Record<string, string> = { demo: "examples/demo", majordomus: "tests/fixtures/majordomus", plans: "examples/demo" };
+const SOURCES: Record<string, string> = { demo: "examples/demo", majordomus: "tests/fixtures/majordomus", plans: "examples/demo", doors: "examples/demo" };
 
 export interface Problem {
   kind: "console" | "pageerror" | "response" | "requestfailed";

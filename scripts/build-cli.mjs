@@ -33,6 +33,7 @@ await build({
     mcp: join(root, "lib/surfaces/mcp-main.ts"),
     serve: join(root, "lib/surfaces/serve-main.ts"),
     plans: join(root, "lib/surfaces/plans-main.ts"),
+    front: join(root, "lib/surfaces/front-main.ts"),
   },
   outdir: join(root, "dist"),
   bundle: true,
@@ -42,7 +43,8 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
   // A native module is loaded from node_modules, never bundled.
-  external: ["better-sqlite3"],
+  // Next.js is loaded from node_modules by the server's front, never bundled.
+  external: ["better-sqlite3", "next"],
   // js-yaml's CommonJS build: measured about 3x faster than its ES module build once bundled.
   alias: { "js-yaml": createRequire(import.meta.url).resolve("js-yaml") },
   plugins: [fastObjectSpread],

@@ -6,11 +6,11 @@ import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
  * Replace a file's bytes atomically: write a temporary file in the same folder, fsync it, rename it
  * over the record, fsync the folder. A crash at any point leaves the old bytes or the new bytes.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string, mode = 0o644): void {
   const dir = dirname(path);
   // Not `.yaml`: a temporary file left by a crash is never read as a record.
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", 0o644);
+  const fd = openSync(tmp, "wx", mode);
   try {
     writeSync(fd, text);
     fsyncSync(fd);

@@ -30,6 +30,7 @@ import {
 } from "./cli-text";
 import { EXIT, EXIT_FOR_ERROR } from "./exit-codes";
 import { invoke } from "./invoke";
+import { runUsersCommand } from "./users-cli";
 
 export { EXIT };
 
@@ -289,17 +290,26 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "plan") return runPlanCommand(rest, io);
+  if (command === "users") return runUsersCommand(rest, io);
   if (command === "--version" || command === "version") {
     io.out(`cockpit ${COCKPIT_VERSION}`);
     return EXIT.ok;
   }
   io.out(
     [
-      usage(),
+      "usage: cockpit <command> …",
       "",
-      "cockpit plans <verb> …                       execution plans (cockpit plans help)",
-      "cockpit serve --repo DIR [--port P] [--host H]  the browser Cockpit and the HTTP API",
-      "cockpit mcp --repo DIR                          the MCP server over stdio",
+      "commands:",
+      "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
+      "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
+      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy]",
+      "                     the browser Cockpit, the HTTP API and MCP over HTTP",
+      "  mcp [--repo DIR]   the MCP server over stdio",
+      "  users add|remove|list [NAME] --users FILE",
+      "                     the people and agents a server knows by name (cockpit users help)",
+      "  --version          the version",
+      "",
+      usage(),
     ].join("\n"),
   );
   return command === undefined || command === "help" || command === "--help" ? EXIT.ok : EXIT.usage;

@@ -1,10 +1,10 @@
-import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import type { AnyCapability } from "../capabilities/capability";
 import { capabilities, httpMethod, httpPath } from "../capabilities/index";
 import type { ErrorCode } from "../errors";
 import { contextFor } from "./context";
 import { invoke } from "./invoke";
+import { authenticate, byOf, isSecureRequest, requestHost, securityFromEnv, type ServerSecurity } from "./security";
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
 
@@ -13,18 +13,13 @@ const MAX_BODY_BYTES = 1_000_000;
 
 export interface HttpSettings {
   repo: string;
-  /** When set, every command needs `Authorization: Bearer <token>`. */
-  token?: string;
-  /** Written into the ledger's `by` for commands that arrive over HTTP. */
-  by?: string;
+  /** The doors: from the environment when not given. */
+  security?: ServerSecurity;
 }
 
 /** The server's settings, from the environment `cockpit serve` sets. */
 export function settingsFromEnv(): HttpSettings {
-  return {
-    repo: process.env.COCKPIT_REPO || process.cwd(),
-    token: process.env.COCKPIT_TOKEN || undefined,
-  };
+  return { repo: process.env.COCKPIT_REPO || process.cwd(), security: securityFromEnv() };
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -34,7 +29,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-export function errorResponse(code: ErrorCode | "method_not_allowed" | "unauthorized" | "forbidden" | "too_large", status: number, message: string, headers?: Record<string, string>): Response {
+export function errorResponse(code: ErrorCode | "method_not_allowed" | "unauthorized" | "forbidden" | "too_large" | "too_many_requests", status: number, message: string, headers?: Record<string, string>): Response {
   return jsonResponse(status, { error: { code, message } }, headers);
 }
 
@@ -48,34 +43,37 @@ export function capabilityAt(path: string): AnyCapability | undefined {
   return capabilities.find((c) => httpPath(c) === clean);
 }
 
-function tokenMatches(header: string | null, token: string): boolean {
-  const match = /^Bearer (.+)$/.exec(header ?? "");
-  if (!match) return false;
-  const given = Buffer.from(match[1]);
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
 /** Whether a request's `Origin` (when it has one) is this server's own. */
-export function isSameOrigin(request: Request): boolean {
+export function isSameOrigin(request: Request, security: ServerSecurity): boolean {
   const origin = request.headers.get("origin");
   if (origin === null) return true;
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host");
-  const proto = request.headers.get("x-forwarded-proto") ?? new URL(request.url).protocol.replace(":", "");
+  const host = requestHost(request.headers, security);
+  const proto = isSecureRequest(request.headers, request.url, security) ? "https" : "http";
   return host !== null && origin === `${proto}://${host}`;
 }
 
-/** Check a command's caller: same origin, and the bearer token when one is configured. */
-export function guardCommand(request: Request, settings: HttpSettings): Response | undefined {
-  if (!isSameOrigin(request)) {
-    return errorResponse("forbidden", 403, `a command from origin ${request.headers.get("origin")} is refused; commands come from this server's own pages or from a client without an Origin`);
+/**
+ * Who is calling, and whether they may: a command must come from this server's own origin (or a
+ * client without one), and from a caller with a token or a session when credentials are
+ * configured; beyond loopback every request needs such a caller. `by` is what the ledger names.
+ */
+export async function admit(request: Request, security: ServerSecurity, kind: "query" | "command"): Promise<{ by?: string; denied?: Response }> {
+  if (kind === "command" && !isSameOrigin(request, security)) {
+    const denied = errorResponse("forbidden", 403, `a command from origin ${request.headers.get("origin")} is refused; commands come from this server's own pages or from a client without an Origin`);
+    return { denied };
   }
-  if (settings.token && !tokenMatches(request.headers.get("authorization"), settings.token)) {
-    return errorResponse("unauthorized", 401, "this command needs the header Authorization: Bearer <COCKPIT_TOKEN>", {
+  const hasCredentials = Boolean(security.token || security.usersFile);
+  const { actor, invalid } = await authenticate(request.headers, security);
+  if (actor) return { by: byOf(actor) };
+  if (security.authRequired || (hasCredentials && (kind === "command" || invalid))) {
+    const why = invalid ? `${invalid}; ` : "";
+    const what = kind === "command" ? "this command" : "this server";
+    const denied = errorResponse("unauthorized", 401, `${why}${what} needs the header Authorization: Bearer <token> (COCKPIT_TOKEN, or a token from cockpit users add)`, {
       "www-authenticate": 'Bearer realm="cockpit"',
     });
+    return { denied };
   }
-  return undefined;
+  return {};
 }
 
 /** Numeric fields of a query input, which arrive as text in the query string. */
@@ -127,14 +125,14 @@ export async function handleCapabilityRequest(request: Request, path: string, se
     const why = capability.kind === "command" ? "it changes the plan, so it is POST only" : "it only reads, so it is GET only";
     return errorResponse("method_not_allowed", 405, `${asked} ${path} is not allowed: ${why}`, { allow: method });
   }
+  const { by, denied } = await admit(request, settings.security ?? securityFromEnv(), capability.kind === "command" ? "command" : "query");
+  if (denied) return denied;
   let input: unknown;
   if (method === "GET") {
     const q = queryInput(new URL(request.url), capability);
     if (q.problem) return errorResponse("invalid_input", 400, q.problem);
     input = q.input;
   } else {
-    const denied = guardCommand(request, settings);
-    if (denied) return denied;
     const b = await bodyInput(request);
     if (b.problem) return b.problem;
     input = b.input;
@@ -142,7 +140,7 @@ export async function handleCapabilityRequest(request: Request, path: string, se
       return errorResponse("invalid_input", 400, "the body must be a JSON object of the input's fields");
     }
   }
-  const result = await invoke(capability, contextFor(settings.repo, settings.by), input);
+  const result = await invoke(capability, contextFor(settings.repo, by), input);
   if (result.ok) return jsonResponse(200, result.value);
   return errorResponse(result.error.code, STATUS_OF[result.error.code], result.error.message);
 }

@@ -1,12 +1,13 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { isIP } from "node:net";
 import { join, relative, resolve } from "node:path";
 import { parseArgs, UsageError } from "./cli-args";
+import { currentUsers, isLoopback } from "./security";
 
-// `cockpit serve --repo DIR [--port P] [--host H]`: the production Next.js server over one
-// repository. It builds first when there is no build, or when the sources or the lock file changed.
+// `cockpit serve --repo DIR [--port P] [--host H] …`: the production Next.js server over one
+// repository, behind a front of our own (dist/front.js) that knows each request's real peer. It
+// builds first when there is no build, or when the sources or the lock file changed.
 
 /** The folder that holds package.json, app/ and .next/ (found upwards from this file or bundle). */
 export const APP_ROOT = findAppRoot(__dirname);
@@ -18,7 +19,7 @@ function findAppRoot(from: string): string {
   }
 }
 
-const SOURCES = ["app", "components", "lib", "public", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
+const SOURCES = ["app", "components", "lib", "public", "proxy.ts", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
 /** The build folder (`COCKPIT_DIST_DIR`, as next.config.js reads it; `.next` by default). */
 const distDir = () => process.env.COCKPIT_DIST_DIR || ".next";
 const stampPath = (root: string) => join(root, distDir(), "cockpit-build.json");
@@ -69,34 +70,74 @@ export function ensureBuild(root = APP_ROOT, log: (s: string) => void = (s) => p
   return true;
 }
 
-export function isLoopback(host: string): boolean {
-  if (host === "localhost") return true;
-  if (isIP(host) === 4) return host.startsWith("127.");
-  if (isIP(host) === 6) return host === "::1";
-  return false;
-}
+export { isLoopback };
 
 export interface ServeOptions {
   repo: string;
   port: number;
   host: string;
   buildOnly: boolean;
+  usersFile?: string;
+  allowedHosts: string[];
+  trustProxy: boolean;
 }
 
+const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
 export function parseServeArgs(argv: readonly string[], env = process.env): ServeOptions {
-  const args = parseArgs(argv, { repo: "value", port: "value", host: "value", "build-only": "flag" });
+  const args = parseArgs(argv, {
+    repo: "value",
+    port: "value",
+    host: "value",
+    users: "value",
+    "allowed-host": "values",
+    "trust-proxy": "flag",
+    "build-only": "flag",
+  });
   if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
   const port = args.options.get("port") ?? env.PORT ?? "3000";
   if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port takes a port number (0-65535), not '${port}'`);
   const host = args.options.get("host") ?? "127.0.0.1";
-  if (!isLoopback(host) && !env.COCKPIT_TOKEN) {
+  const usersOption = args.options.get("users") ?? env.COCKPIT_USERS;
+  const usersFile = usersOption ? resolve(usersOption) : undefined;
+  if (usersFile) {
+    const users = currentUsers(usersFile);
+    if (users.problem) throw new UsageError(`${users.problem}; make one with \`cockpit users add NAME --users ${usersOption}\``);
+  }
+  if (!isLoopback(host) && !env.COCKPIT_TOKEN && !usersFile) {
     throw new UsageError(
-      `bound to ${host}, Cockpit is reachable from other machines; set COCKPIT_TOKEN (every command then needs Authorization: Bearer <token>) or bind to 127.0.0.1`,
+      `bound to ${host}, Cockpit is reachable from other machines; set COCKPIT_TOKEN or give --users FILE (every request then needs a signed-in session or Authorization: Bearer <token>), or bind to 127.0.0.1`,
     );
+  }
+  const allowedHosts = (args.lists.get("allowed-host") ?? []).map((h) => h.trim().toLowerCase());
+  for (const h of allowedHosts) {
+    if (!HOST_NAME.test(h)) throw new UsageError(`--allowed-host takes a host name (such as cockpit.example.com, or .example.com for its subdomains), not '${h}'`);
   }
   const repo = resolve(args.options.get("repo") ?? ".");
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
-  return { repo, port: Number(port), host, buildOnly: args.options.has("build-only") };
+  return {
+    repo,
+    port: Number(port),
+    host,
+    buildOnly: args.options.has("build-only"),
+    usersFile,
+    allowedHosts,
+    trustProxy: args.options.has("trust-proxy"),
+  };
+}
+
+/** The environment the front and the app read their settings from. */
+export function serveEnv(options: ServeOptions, env = process.env): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    COCKPIT_REPO: options.repo,
+    COCKPIT_BIND_HOST: options.host,
+    COCKPIT_PORT: String(options.port),
+    COCKPIT_USERS: options.usersFile ?? "",
+    COCKPIT_ALLOWED_HOSTS: options.allowedHosts.join(","),
+    COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
 }
 
 /** Run the server until it exits; returns its exit code. */
@@ -116,10 +157,10 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
   const plan = relative(process.cwd(), options.repo) || ".";
   process.stderr.write(`cockpit serve: Cockpit for ${plan} at http://${shown}:${options.port}/\n`);
-  const child = spawn(process.execPath, [nextBin(APP_ROOT), "start", "-p", String(options.port), "-H", options.host], {
+  const child = spawn(process.execPath, [join(APP_ROOT, "dist", "front.js")], {
     cwd: APP_ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, COCKPIT_REPO: options.repo, NEXT_TELEMETRY_DISABLED: "1" },
+    env: serveEnv(options),
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));

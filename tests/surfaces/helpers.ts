@@ -158,7 +158,8 @@ export async function startServer(dist: string, repo: string, env: Record<string
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", COCKPIT_DIST_DIR: dist, COCKPIT_REPO: repo, COCKPIT_TOKEN: "", ...env },
+    // Bound to loopback, and said so (a server that does not know its bind asks for a token when it has one).
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", COCKPIT_DIST_DIR: dist, COCKPIT_REPO: repo, COCKPIT_TOKEN: "", COCKPIT_BIND_HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -1,11 +1,14 @@
-import { settingsFromEnv } from "@/lib/surfaces/http";
+import { admit, settingsFromEnv } from "@/lib/surfaces/http";
+import { securityFromEnv } from "@/lib/surfaces/security";
 import { subscribeToChanges } from "@/lib/surfaces/watch";
 
 export const dynamic = "force-dynamic";
 
 /** Server-sent events: `change` whenever a record of the served plan changes on disk. */
-export function GET(request: Request) {
-  const { repo } = settingsFromEnv();
+export async function GET(request: Request) {
+  const { repo, security } = settingsFromEnv();
+  const { denied } = await admit(request, security ?? securityFromEnv(), "query");
+  if (denied) return denied;
   const encoder = new TextEncoder();
   let cleanup = () => {};
   const stream = new ReadableStream<Uint8Array>({

@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { expect, quiet, seriousViolations, settle, test } from "./fixtures";
+
+// The doors project: `cockpit serve --host ::` over a copy of the demo, with COCKPIT_TOKEN and a
+// users file (ada, bob). A browser without a session sees the sign-in page and nothing else; a
+// signed-in person moves an issue and the ledger names them; signing out ends access.
+
+const tokens = () => JSON.parse(process.env.COCKPIT_E2E_DOORS_TOKENS ?? "{}") as Record<string, string>;
+const ledgerLines = (dir: string) =>
+  readFileSync(join(dir, ".ai/local/state/ledger.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { event: string; by: string; issue?: string });
+
+test.describe.configure({ mode: "serial" });
+
+test("an anonymous browser sees only the sign-in page, and is brought back after signing in", async ({ page, shot, repo }) => {
+  const response = await page.goto("/issues/BK-020");
+  expect(response?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/signin\?next=%2Fissues%2FBK-020$/);
+  await expect(page.getByRole("heading", { name: "Sign in to Cockpit" })).toBeVisible();
+  // The page asks whether this browser has a session already (a link from another site comes without it).
+  await quiet(page);
+  const html = await page.content();
+  expect(html).not.toContain("Harbor Bookings");
+  expect(html).not.toMatch(/BK-001|BK-019|Live calendar feed/);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Waves" })).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
+  await shot("signin");
+
+  // A wrong token: said so, nothing else shown.
+  await page.getByLabel("Token").fill("not-a-token");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert")).toHaveText("That token is not valid. Check it and try again.");
+  await quiet(page);
+  await shot("signin-wrong");
+
+  // ada's token: back on the page asked for, signed in as ada.
+  await page.getByLabel("Token").fill(tokens().ada);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/issues\/BK-020$/);
+  await settle(page);
+  await expect(page.getByText("Signed in as ada")).toBeVisible();
+  await expect(page.getByTestId("issue-status")).toHaveText("READY");
+  await shot("signed-in");
+
+  // A move, attributed to ada in the ledger.
+  await page.getByTestId("move-start").click();
+  await expect(page.getByTestId("move-outcome")).toHaveText(/^BK-020: READY → ACTIVE\./);
+  const last = ledgerLines(repo.dir).at(-1)!;
+  expect(last).toMatchObject({ event: "plan_start", by: "ada" });
+  expect(readFileSync(repo.issue("BK-020"), "utf8")).toMatch(/^started_at: /m);
+
+  // Signing out ends access: the page asks for sign-in again, the API for a token.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin\?signedout=1$/);
+  await expect(page.getByRole("status")).toHaveText("You are signed out.");
+  await page.goto("/waves");
+  await expect(page).toHaveURL(/\/signin\?next=%2Fwaves$/);
+  await quiet(page);
+});
+
+test("a forged server action and the live stream are refused without a session, and the record is unchanged", async ({ page, repo }) => {
+  const file = repo.issue("BK-021");
+  const before = readFileSync(file);
+  const ledgerBefore = readFileSync(join(repo.dir, ".ai/local/state/ledger.jsonl"));
+  // The action's id is in every page's scripts; the request is what the browser would send.
+  const manifest = JSON.parse(readFileSync(join(process.cwd(), process.env.COCKPIT_DIST_DIR || ".next", "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, unknown>;
+  };
+  const action = Object.keys(manifest.node)[0];
+  const anonymous = page.request;
+  const forged = await anonymous.post("/issues/BK-021", {
+    headers: { "next-action": action, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" },
+    data: JSON.stringify(["plan.transition", { issue: "BK-021", transition: "start" }]),
+    maxRedirects: 0,
+  });
+  expect(forged.status()).toBe(401);
+  const stream = await anonymous.get("/api/v1/events", { maxRedirects: 0 });
+  expect(stream.status()).toBe(401);
+  expect(await stream.text()).toContain("Authorization: Bearer <token>");
+  expect(readFileSync(file).equals(before)).toBe(true);
+  expect(readFileSync(join(repo.dir, ".ai/local/state/ledger.jsonl")).equals(ledgerBefore)).toBe(true);
+});
+
+test("bob's token over the API is bob in the ledger", async ({ page, repo }) => {
+  const r = await page.request.post("/api/v1/plan/transition", {
+    headers: { authorization: `Bearer ${tokens().bob}`, "content-type": "application/json" },
+    data: { issue: "BK-020", transition: "verify" },
+  });
+  expect(r.status(), await r.text()).toBe(200);
+  expect(ledgerLines(repo.dir).at(-1)).toMatchObject({ event: "plan_verify", by: "bob" });
+  repo.restore(repo.issue("BK-020"));
+});

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseServeArgs, serveEnv } from "./serve";
+
+const dir = mkdtempSync(join(tmpdir(), "cockpit-serve-args-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("cockpit serve's options", () => {
+  it("binds to loopback with nothing else by default", () => {
+    const o = parseServeArgs(["--repo", dir], {});
+    expect(o).toMatchObject({ host: "127.0.0.1", port: 3000, allowedHosts: [], trustProxy: false, usersFile: undefined });
+    expect(serveEnv(o, {})).toMatchObject({ COCKPIT_BIND_HOST: "127.0.0.1", COCKPIT_PORT: "3000", COCKPIT_ALLOWED_HOSTS: "", COCKPIT_TRUST_PROXY: "" });
+  });
+
+  it("refuses to open beyond loopback without a token or a users file, and says how", () => {
+    expect(() => parseServeArgs(["--repo", dir, "--host", "0.0.0.0"], {})).toThrow(/set COCKPIT_TOKEN or give --users FILE/);
+    expect(parseServeArgs(["--repo", dir, "--host", "0.0.0.0"], { COCKPIT_TOKEN: "t" }).host).toBe("0.0.0.0");
+  });
+
+  it("takes --allowed-host any number of times, and refuses what is not a host name", () => {
+    const o = parseServeArgs(["--repo", dir, "--allowed-host", "Plan.Example.com", "--allowed-host", ".team.example", "--trust-proxy"], {});
+    expect(o.allowedHosts).toEqual(["plan.example.com", ".team.example"]);
+    expect(serveEnv(o, {})).toMatchObject({ COCKPIT_ALLOWED_HOSTS: "plan.example.com,.team.example", COCKPIT_TRUST_PROXY: "1" });
+    expect(() => parseServeArgs(["--repo", dir, "--allowed-host", "http://x.example/"], {})).toThrow(/--allowed-host takes a host name/);
+  });
+
+  it("reads the users file at start, and refuses a missing or broken one", () => {
+    expect(() => parseServeArgs(["--repo", dir, "--users", join(dir, "none.yaml")], {})).toThrow(/does not exist; make one with `cockpit users add NAME/);
+    writeFileSync(join(dir, "bad.yaml"), "name: ada\n");
+    expect(() => parseServeArgs(["--repo", dir, "--users", join(dir, "bad.yaml")], {})).toThrow(/is not valid: a users file is a YAML list/);
+    writeFileSync(join(dir, "users.yaml"), "- name: ada\n  token_hash: scrypt$16384$8$1$AAAA$BBBB\n");
+    const o = parseServeArgs(["--repo", dir, "--host", "0.0.0.0", "--users", join(dir, "users.yaml")], {});
+    expect(serveEnv(o, {}).COCKPIT_USERS).toBe(join(dir, "users.yaml"));
+  });
+});

@@ -1,0 +1,45 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { authenticate, hostProblem, securityFromEnv } from "@/lib/surfaces/security";
+
+// Every request passes here first (no matcher): its Host must be one the server answers to, and,
+// beyond loopback, it must come from a signed-in person or carry a token. The route handlers and
+// the server actions check the caller again themselves.
+
+/** What anyone may fetch: the sign-in page, its form's target, and the built assets. */
+function isPublic(path: string): boolean {
+  return path === "/signin" || path.startsWith("/api/auth/") || path.startsWith("/_next/static/") || path === "/icon.svg" || path === "/favicon.ico";
+}
+
+function refuse(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ error: { code, message } }), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+export async function proxy(request: NextRequest): Promise<Response> {
+  const security = securityFromEnv();
+  const problem = hostProblem(request.headers, security);
+  if (problem) return refuse(403, "forbidden", problem);
+  const path = request.nextUrl.pathname;
+  if (!security.authRequired || isPublic(path)) return NextResponse.next();
+
+  const { actor, invalid } = await authenticate(request.headers, security);
+  if (actor) return NextResponse.next();
+
+  const isPage = (request.method === "GET" || request.method === "HEAD") && !path.startsWith("/api/") && !request.headers.has("next-action");
+  if (isPage) {
+    // Back to the page asked for after signing in. Next makes a Location of this origin relative.
+    const next = path + request.nextUrl.search;
+    const to = new URL(`/signin?next=${encodeURIComponent(next)}${invalid ? "&expired=1" : ""}`, request.url);
+    const response = NextResponse.redirect(to, 307);
+    response.headers.set("cache-control", "no-store");
+    return response;
+  }
+  return refuse(
+    401,
+    "unauthorized",
+    `${invalid ? invalid + "; " : ""}this server needs a signed-in session (sign in at /signin) or the header Authorization: Bearer <token>`,
+    { "www-authenticate": 'Bearer realm="cockpit"' },
+  );
+}

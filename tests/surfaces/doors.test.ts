@@ -1,0 +1,293 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LEDGER_FILE } from "@/lib/plan/constants";
+import { CLI, ROOT, cleanup, copyRepo, ensureBuild, freePort, hashRepo, startServer, type RunningServer } from "./helpers";
+
+// The doors of the server, over real HTTP: the Host check on loopback (DNS rebinding), and beyond
+// loopback (`cockpit serve --host ::` with a token and a users file) a caller for every request.
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+/** One request with full control of its headers (Host included), as a rebinding page's would be. */
+function send(url: string, o: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: o.method ?? "GET", headers: o.headers, localAddress: o.localAddress }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      if (String(res.headers["content-type"]).startsWith("text/event-stream")) {
+        // A stream never ends: its first bytes are the answer.
+        res.once("data", (d: string) => {
+          resolve({ status: res.statusCode!, headers: res.headers, text: d });
+          req.destroy();
+        });
+        return;
+      }
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on("error", reject);
+    if (o.body !== undefined) req.write(o.body);
+    req.end();
+  });
+}
+
+const json = { "content-type": "application/json" };
+const lastLedgerLine = (repo: string) => JSON.parse(readFileSync(join(repo, LEDGER_FILE), "utf8").trim().split("\n").at(-1)!) as { by: string; event: string };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The id of the server action every page calls (`runCapability`), from the build's manifest. */
+function actionId(dist: string): string {
+  const manifest = JSON.parse(readFileSync(join(ROOT, dist, "server", "server-reference-manifest.json"), "utf8")) as { node: Record<string, unknown> };
+  const ids = Object.keys(manifest.node);
+  expect(ids.length).toBeGreaterThan(0);
+  return ids[0];
+}
+
+let dist: string;
+
+beforeAll(async () => {
+  dist = await ensureBuild();
+}, 300_000);
+afterAll(() => cleanup());
+
+describe("on loopback, only our own host names (DNS rebinding)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(dist, copyRepo("cockpit-doors-loopback-"));
+  }, 120_000);
+  afterAll(() => server?.stop());
+
+  const evil = () => ({ host: `evil.example:${server.port}`, origin: `http://evil.example:${server.port}` });
+
+  it.each(["/", "/issues/BK-020", "/waves", "/api/v1/plan", "/api/v1/plan/next", "/api/v1/events", "/api/v1/openapi.json", "/_next/static/nothing.js"])(
+    "GET %s under a foreign Host is 403, naming --allowed-host",
+    async (path) => {
+      const r = await send(`${server.url}${path}`, { headers: evil() });
+      expect(r.status).toBe(403);
+      expect(r.text).toMatch(/--allowed-host evil\.example/);
+      expect(r.text).not.toMatch(/Harbor Bookings/);
+    },
+  );
+
+  it("commands, MCP and server actions under a foreign Host are 403 and write nothing", async () => {
+    const before = hashRepo(server.repo);
+    const transition = await send(`${server.url}/api/v1/plan/transition`, { method: "POST", headers: { ...evil(), ...json }, body: JSON.stringify({ issue: "BK-020", transition: "start" }) });
+    expect(transition.status).toBe(403);
+    const claim = await send(`${server.url}/api/v1/plan/claim`, { method: "POST", headers: { ...evil(), ...json }, body: "{}" });
+    expect(claim.status).toBe(403);
+    const mcp = await send(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { ...evil(), ...json, accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "majordomus_plan_claim", arguments: {} } }),
+    });
+    expect(mcp.status).toBe(403);
+    const action = await send(`${server.url}/issues/BK-020`, {
+      method: "POST",
+      headers: { ...evil(), "next-action": actionId(dist), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" },
+      body: JSON.stringify(["plan.transition", { issue: "BK-020", transition: "start" }]),
+    });
+    expect(action.status).toBe(403);
+    expect(hashRepo(server.repo)).toBe(before);
+  });
+
+  it("our own names still need nothing", async () => {
+    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`]) {
+      const page = await send(`${server.url}/`, { headers: { host } });
+      expect(page.status, host).toBe(200);
+      expect(page.text).toMatch(/Harbor Bookings/);
+    }
+    const r = await send(`${server.url}/api/v1/plan/claim`, { method: "POST", headers: json, body: "{}" });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe("beyond loopback, every request needs a caller", () => {
+  const TOKEN = "the-shared-token-of-the-doors-test";
+  let repo: string;
+  let usersFile: string;
+  let url: string;
+  let port: number;
+  let child: ChildProcess;
+  let output = "";
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    repo = copyRepo("cockpit-doors-open-");
+    usersFile = join(repo, "..", `${repo.split("/").pop()}-users.yaml`);
+    for (const name of ["ada", "bob"]) {
+      tokens[name] = execFileSync(process.execPath, [CLI, "users", "add", name, "--users", usersFile], { encoding: "utf8" }).trim();
+    }
+    port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, [CLI, "serve", "--repo", repo, "--host", "::", "--port", String(port), "--users", usersFile], {
+      cwd: ROOT,
+      env: { ...process.env, COCKPIT_DIST_DIR: dist, COCKPIT_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout!.on("data", (d: Buffer) => (output += d));
+    child.stderr!.on("data", (d: Buffer) => (output += d));
+    const deadline = Date.now() + 90_000;
+    for (;;) {
+      try {
+        const r = await send(`${url}/api/v1/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        if (r.status === 200) break;
+      } catch {
+        /* not listening yet */
+      }
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`cockpit serve did not answer:\n${output}`);
+      await sleep(200);
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    child?.kill("SIGTERM");
+    await sleep(300);
+  });
+
+  const signIn = (token: string, o: { localAddress?: string; next?: string; host?: string } = {}) =>
+    send(`${o.localAddress === "::1" ? `http://[::1]:${port}` : url}/api/auth/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...(o.host ? { host: o.host } : {}) },
+      body: new URLSearchParams({ token, next: o.next ?? "/" }).toString(),
+      localAddress: o.localAddress,
+    });
+  const cookieOf = (r: Answer) => String(([] as string[]).concat(r.headers["set-cookie"] ?? [])[0] ?? "").split(";")[0];
+
+  it("an anonymous browser is sent to sign in, and sees nothing of the plan", async () => {
+    const page = await send(`${url}/issues/BK-020`);
+    expect(page.status).toBe(307);
+    expect(page.headers.location).toBe("/signin?next=%2Fissues%2FBK-020");
+    const signin = await send(`${url}/signin?next=%2Fissues%2FBK-020`);
+    expect(signin.status).toBe(200);
+    expect(signin.text).toMatch(/Sign in to Cockpit/);
+    // Only the path asked for comes back (in the form), nothing of the plan.
+    expect(signin.text).not.toMatch(/Harbor Bookings|BK-001|BK-019|Live calendar feed/);
+  });
+
+  it.each(["/api/v1/plan", "/api/v1/plan/next", "/api/v1/events", "/api/v1/openapi.json"])("an anonymous GET %s is 401 and names the header", async (path) => {
+    const r = await send(`${url}${path}`);
+    expect(r.status).toBe(401);
+    expect(r.headers["www-authenticate"]).toMatch(/^Bearer/);
+    expect(r.text).toMatch(/Authorization: Bearer <token>/);
+  });
+
+  it("a forged server action, MCP call or command without a caller is 401 and writes nothing", async () => {
+    const before = hashRepo(repo);
+    const action = await send(`${url}/issues/BK-020`, {
+      method: "POST",
+      headers: { "next-action": actionId(dist), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" },
+      body: JSON.stringify(["plan.transition", { issue: "BK-020", transition: "start" }]),
+    });
+    expect(action.status).toBe(401);
+    const mcp = await send(`${url}/api/mcp`, {
+      method: "POST",
+      headers: { ...json, accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "majordomus_plan_claim", arguments: {} } }),
+    });
+    expect(mcp.status).toBe(401);
+    const claim = await send(`${url}/api/v1/plan/claim`, { method: "POST", headers: json, body: "{}" });
+    expect(claim.status).toBe(401);
+    const wrong = await send(`${url}/api/v1/plan/claim`, { method: "POST", headers: { ...json, authorization: "Bearer not-a-token" }, body: "{}" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toMatch(/the bearer token is not valid/);
+    expect(hashRepo(repo)).toBe(before);
+  });
+
+  it("a foreign Host is refused beyond loopback too", async () => {
+    const r = await send(`${url}/`, { headers: { host: `evil.example:${port}`, authorization: `Bearer ${TOKEN}` } });
+    expect(r.status).toBe(403);
+  });
+
+  it("each user's moves are attributed to them, by token and by session; the shared token keeps the default", async () => {
+    const claim = (headers: Record<string, string>) => send(`${url}/api/v1/plan/claim`, { method: "POST", headers: { ...json, ...headers }, body: "{}" });
+    const byBob = await claim({ authorization: `Bearer ${tokens.bob}` });
+    expect(byBob.status, byBob.text).toBe(200);
+    expect(lastLedgerLine(repo)).toMatchObject({ event: "plan_start", by: "bob" });
+
+    const signedIn = await signIn(tokens.ada);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.location).toBe("/");
+    const cookie = cookieOf(signedIn);
+    const byAda = await claim({ cookie, origin: url });
+    expect(byAda.status, byAda.text).toBe(200);
+    expect(lastLedgerLine(repo)).toMatchObject({ event: "plan_start", by: "ada" });
+
+    const shared = await claim({ authorization: `Bearer ${TOKEN}` });
+    expect(shared.status, shared.text).toBe(200);
+    expect(lastLedgerLine(repo).by).toMatch(/^cockpit\//);
+  });
+
+  it("signing in issues an HttpOnly, SameSite=Strict, expiring cookie that opens the pages and the stream", async () => {
+    const r = await signIn(tokens.ada, { next: "/waves" });
+    expect(r.status).toBe(303);
+    expect(r.headers.location).toBe("/waves");
+    const set = String(([] as string[]).concat(r.headers["set-cookie"] ?? [])[0]);
+    expect(set).toMatch(/^cockpit_session=[^;]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    const cookie = cookieOf(r);
+    const page = await send(`${url}/`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/Harbor Bookings/);
+    expect(page.text).toMatch(/Signed in as ada/);
+    const stream = await send(`${url}/api/v1/events`, { headers: { cookie } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers["content-type"]).toMatch(/text\/event-stream/);
+  });
+
+  it("a sign-in goes back only to a page of this site", async () => {
+    const r = await signIn(tokens.ada, { next: "//evil.example/x" });
+    expect(r.headers.location).toBe("/");
+  });
+
+  it("a tampered cookie is no session", async () => {
+    const cookie = cookieOf(await signIn(tokens.ada));
+    const i = cookie.length - 12;
+    const tampered = cookie.slice(0, i) + (cookie[i] === "x" ? "y" : "x") + cookie.slice(i + 1);
+    const page = await send(`${url}/`, { headers: { cookie: tampered } });
+    expect(page.status).toBe(307);
+    expect(page.headers.location).toBe("/signin?next=%2F&expired=1");
+  });
+
+  it("signing out clears the cookie", async () => {
+    const cookie = cookieOf(await signIn(tokens.ada));
+    const out = await send(`${url}/api/auth/signout`, { method: "POST", headers: { cookie } });
+    expect(out.status).toBe(303);
+    expect(out.headers.location).toBe("/signin?signedout=1");
+    expect(String(([] as string[]).concat(out.headers["set-cookie"] ?? [])[0])).toMatch(/^cockpit_session=; .*Max-Age=0/);
+  });
+
+  it("a user removed from the file loses their token and their session at the next request", async () => {
+    const cookie = cookieOf(await signIn(tokens.bob));
+    expect((await send(`${url}/`, { headers: { cookie } })).status).toBe(200);
+    execFileSync(process.execPath, [CLI, "users", "remove", "bob", "--users", usersFile], { stdio: "ignore" });
+    expect((await send(`${url}/`, { headers: { cookie } })).status).toBe(307);
+    expect((await send(`${url}/api/v1/plan`, { headers: { authorization: `Bearer ${tokens.bob}` } })).status).toBe(401);
+    expect((await send(`${url}/api/v1/plan`, { headers: { authorization: `Bearer ${tokens.ada}` } })).status).toBe(200);
+  });
+
+  it("five failed sign-ins a minute from one address: the sixth is 429, whatever X-Forwarded-For says; other addresses are not slowed", async () => {
+    for (let i = 0; i < 5; i++) {
+      const r = await signIn("wrong-token", { localAddress: "::1" });
+      expect(r.status).toBe(303);
+      expect(r.headers.location).toMatch(/^\/signin\?error=invalid/);
+    }
+    const sixth = await signIn(tokens.ada, { localAddress: "::1" });
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers["retry-after"])).toBeGreaterThan(0);
+    const spoofed = await send(`http://[::1]:${port}/api/auth/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "203.0.113.9" },
+      body: new URLSearchParams({ token: tokens.ada }).toString(),
+      localAddress: "::1",
+    });
+    expect(spoofed.status).toBe(429);
+    // Another address (IPv4 loopback) signs in as before.
+    expect((await signIn(tokens.ada)).status).toBe(303);
+  });
+});
