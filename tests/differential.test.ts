@@ -145,6 +145,22 @@ const TARGETED: Array<{ rule: string; files: Record<string, string | Buffer> }> 
       "milestones/M1.yaml": Buffer.from("id: M1\ntitle: caf\xe9\n", "latin1"),
     },
   },
+  {
+    rule: "plain scalars are typed by the YAML 1.2 core schema: 010 is 10, -0x1A and 0b101 are text, .NaN as written (§1.2)",
+    files: {
+      "milestones/M1.yaml": "id: M1\norder: 010\ntitle: .NaN\nversion: +.inf\n",
+      "milestones/M2.yaml": "id: M2\norder: -007\ntitle: 0b101\n",
+      "issues/I1.yaml": "id: I1\nmilestone: M1\ndepends_on: [010, -007, +010, 00, 0o17, 0x1A, -0x1A, +0o17, 0b101, yes, 1:20]\n",
+      "issues/010.yaml": "id: 010\nmilestone: M1\n",
+    },
+  },
+  {
+    rule: "010 and 10 are one key (the integer 10), so a mapping holding both does not parse (§1.2)",
+    files: {
+      "milestones/M1.yaml": "id: M1\n10: a\n010: b\n",
+      "milestones/M2.yaml": 'id: M2\n"010": a\n010: b\n',
+    },
+  },
 ];
 
 function writeRepo(dir: string, files: Record<string, string | Buffer>): void {

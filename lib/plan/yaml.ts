@@ -134,7 +134,7 @@ const localMapping = defineMappingTag<MapCarrier, Map<string, unknown>>("!", {
   matchByTagPrefix: true,
 });
 
-// YAML 1.2 core resolution with serde_yaml's number rules; timestamps are not a type, so they stay text.
+// YAML 1.2 core resolution (scalars.ts); YAML 1.1's yes/no, timestamps, `0b`, `1:20` and `<<` are text.
 const SCHEMA = CORE_SCHEMA.withTags(boolText, intText, floatTextTag, recordMapTag, localScalar, localSequence, localMapping);
 
 /** The key of a mapping entry as text (a key that is itself a collection has no flat name). */
