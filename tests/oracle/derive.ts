@@ -3,10 +3,10 @@
 // It is deliberately plain: one pass per spec section, no sharing with lib/plan.
 // It parses with the `yaml` package so that a parser difference shows up as a test failure.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { Document, ParsedNode } from "yaml";
 
 // ───────────────────────────── constants (§1.7, §2.1) ─────────────────────────────
@@ -108,22 +108,36 @@ function resolvePlain(text: string): YValue {
   return { kind: "str", text };
 }
 
-function toValue(node: unknown, doc: Document.Parsed, depth = 0): YValue {
-  if (depth > 200) throw new Error("alias nesting too deep");
-  if (node === null || node === undefined) return { kind: "null" };
+// The project's limits on one record (README, "How records are read"): 1 MiB of file; 10,000
+// values once aliases are expanded, 100 levels deep; 1,000 aliases as written.
+const LIMIT_BYTES = 1024 * 1024;
+const LIMIT_VALUES = 10_000;
+const LIMIT_DEPTH = 100;
+const LIMIT_ALIASES = 1_000;
+
+/** Keys are not values of the count; `seen` counts every value reached on every path. */
+interface Walk {
+  seen: number;
+}
+
+function toValue(node: unknown, doc: Document.Parsed, walk: Walk | undefined, depth = 0): YValue {
   if (isAlias(node)) {
     const target = node.resolve(doc);
     if (target === undefined) throw new Error(`unknown anchor ${node.source}`);
-    return toValue(target, doc, depth + 1);
+    return toValue(target, doc, walk, depth);
   }
+  if (walk && ++walk.seen > LIMIT_VALUES) throw new Error(`more than ${LIMIT_VALUES} values`);
+  if (node === null || node === undefined) return { kind: "null" };
+  const isCollection = isMap(node) || isSeq(node);
+  if (isCollection && depth >= LIMIT_DEPTH) throw new Error(`deeper than ${LIMIT_DEPTH} levels`);
   if (isMap(node)) {
     const entries: Array<[YValue, YValue]> = [];
     for (const pair of node.items) {
-      entries.push([toValue(pair.key, doc, depth + 1), toValue(pair.value, doc, depth + 1)]);
+      entries.push([toValue(pair.key, doc, undefined, depth + 1), toValue(pair.value, doc, walk, depth + 1)]);
     }
     return { kind: "map", entries };
   }
-  if (isSeq(node)) return { kind: "seq", items: node.items.map((item) => toValue(item, doc, depth + 1)) };
+  if (isSeq(node)) return { kind: "seq", items: node.items.map((item) => toValue(item, doc, walk, depth + 1)) };
   if (isScalar(node)) return scalarValue(node);
   return { kind: "null" };
 }
@@ -315,9 +329,17 @@ function finding(level: "FAIL" | "WARN", code: string, subject: string, message:
 
 type ReadOutcome = { ok: true; record: YValue } | { ok: false; reason: string };
 
-function readRecordFile(path: string): ReadOutcome {
+function readRecordFile(path: string, repoDir: string): ReadOutcome {
   let bytes: Buffer;
   try {
+    const link = lstatSync(path);
+    if (link.isSymbolicLink()) {
+      const rel = relative(realpathSync(repoDir), realpathSync(path));
+      if (rel.startsWith("..") || isAbsolute(rel)) return { ok: false, reason: "is a link out of the repository" };
+    }
+    const stat = statSync(path);
+    if (!stat.isFile()) return { ok: false, reason: "is not a file" };
+    if (stat.size > LIMIT_BYTES) return { ok: false, reason: "is too large" };
     bytes = readFileSync(path);
   } catch (error) {
     return { ok: false, reason: `cannot be read (${String(error)})` };
@@ -336,7 +358,10 @@ function readRecordFile(path: string): ReadOutcome {
   try {
     const doc = parseDocument(text, { schema: "core", uniqueKeys: sameKey });
     if (doc.errors.length > 0) return { ok: false, reason: `does not parse: ${doc.errors[0].message}` };
-    record = toValue(doc.contents, doc);
+    let aliases = 0;
+    visit(doc, { Alias: () => void aliases++ });
+    if (aliases > LIMIT_ALIASES) return { ok: false, reason: `holds more than ${LIMIT_ALIASES} aliases` };
+    record = toValue(doc.contents, doc, { seen: 0 });
   } catch (error) {
     return { ok: false, reason: `does not parse: ${String(error)}` };
   }
@@ -376,7 +401,7 @@ function loadRepository(repoDir: string): Loaded {
 
   const projectPath = join(root, "project.yaml");
   if (existsSync(projectPath) && statSync(projectPath).isFile()) {
-    const outcome = readRecordFile(projectPath);
+    const outcome = readRecordFile(projectPath, repoDir);
     if (outcome.ok) {
       loaded.project = outcome.record;
       schemaCheck(outcome.record, "project", "PROJECT");
@@ -388,7 +413,7 @@ function loadRepository(repoDir: string): Loaded {
   const milestoneIds = new Set<string>();
   for (const name of yamlFilesIn(join(root, "milestones"))) {
     const id = name.slice(0, -".yaml".length);
-    const outcome = readRecordFile(join(root, "milestones", name));
+    const outcome = readRecordFile(join(root, "milestones", name), repoDir);
     if (!outcome.ok) {
       unreadable(id, `milestones/${name} ${outcome.reason}`);
       continue;
@@ -405,7 +430,7 @@ function loadRepository(repoDir: string): Loaded {
 
   for (const name of yamlFilesIn(join(root, "issues"))) {
     const id = name.slice(0, -".yaml".length);
-    const outcome = readRecordFile(join(root, "issues", name));
+    const outcome = readRecordFile(join(root, "issues", name), repoDir);
     if (!outcome.ok) {
       unreadable(id, `issues/${name} ${outcome.reason}`);
       continue;
