@@ -61,9 +61,11 @@ function readAtMost(path: string, expected: number, limit = MAX_RECORD_BYTES): B
         buffer.copy(bigger, 0, 0, length);
         buffer = bigger;
       }
-      const n = readSync(fd, buffer, length, buffer.length - length, null);
-      if (n === 0) break;
+      const wanted = buffer.length - length;
+      const n = readSync(fd, buffer, length, wanted, null);
       length += n;
+      // A regular file reads short only at its end: no second call to learn that.
+      if (n < wanted) break;
     }
     return length > limit ? undefined : buffer.subarray(0, length);
   } finally {
