@@ -204,6 +204,28 @@ describe("a record file that is a symbolic link is followed only inside the repo
     expect(recs.issues.map((i) => i.id)).toEqual(["I1", "I2"]);
   });
 
+  it("with a cache, a refusal is remembered: the same one changes nothing, another reason or a fixed file is a change", () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, "I2.yaml"), issue("I2"));
+    const dir = repo({ [`${P}/milestones/M1.yaml`]: milestone("M1"), [`${P}/issues/I1.yaml`]: issue("I1"), [`${P}/issues/I2.yaml`]: issue("I2") });
+    const path = join(dir, `${P}/issues/I2.yaml`);
+    truncateSync(path, MAX_RECORD_BYTES + 1);
+    const cache = new RecordCache();
+    expect(onlyFinding(dir, cache).finding.message).toContain("larger than");
+    const version = cache.version;
+    expect(onlyFinding(dir, cache).finding.message).toContain("larger than");
+    expect(cache.version).toBe(version);
+    rmSync(path);
+    symlinkSync(join(outside, "I2.yaml"), path);
+    expect(onlyFinding(dir, cache).finding.message).toContain("leads outside the repository");
+    expect(cache.version).toBeGreaterThan(version);
+    rmSync(path);
+    writeFileSync(path, issue("I2"));
+    const recs = loadRecords(dir, cache);
+    expect(recs.loadFindings).toEqual([]);
+    expect(recs.issues.map((i) => i.id)).toEqual(["I1", "I2"]);
+  });
+
   it("a record path that is not a regular file (a folder, a named pipe) is unreadable, and never opened", () => {
     const dir = repo({ [`${P}/issues/I1.yaml`]: issue("I1") });
     mkdirSync(join(dir, `${P}/issues/I2.yaml`));

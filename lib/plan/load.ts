@@ -89,7 +89,7 @@ export function lookAtRecordFile(path: string, repo: string): { stat: Stats } | 
       throw error;
     }
     const rel = relative(realpathSync(repo), target);
-    if (rel === "" || rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { refused: LEAVES_REPOSITORY };
+    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { refused: LEAVES_REPOSITORY };
     stat = statSync(target, { throwIfNoEntry: false });
     if (stat === undefined) return undefined;
   }
@@ -153,7 +153,7 @@ export class RecordCache {
       hit.walk = this.walk;
       if (!hit.racyBytes) return hit.parsed;
       const bytes = readAtMost(path, stamp.size);
-      if (bytes === undefined) return { ok: false, reason: tooLarge() };
+      if (bytes === undefined) return this.refuse(path, tooLarge());
       if (bytes.equals(hit.racyBytes)) {
         if (!racy) hit.racyBytes = undefined;
         return hit.parsed;
@@ -161,8 +161,24 @@ export class RecordCache {
       return this.store(path, stamp, bytes, racy);
     }
     const bytes = readAtMost(path, stamp.size);
-    if (bytes === undefined) return { ok: false, reason: tooLarge() };
+    if (bytes === undefined) return this.refuse(path, tooLarge());
     return this.store(path, stamp, bytes, racy);
+  }
+
+  /**
+   * A file that is not read (too large, a link out, not a file), kept so that a change of reason is
+   * a change of what the cache holds. Its stamp matches no file's, so a readable file is always read.
+   */
+  refuse(path: string, reason: string): Parsed {
+    const hit = this.entries.get(path);
+    if (hit && hit.stamp.ino === -1 && !hit.parsed.ok && hit.parsed.reason === reason) {
+      hit.walk = this.walk;
+      return hit.parsed;
+    }
+    const parsed: Parsed = { ok: false, reason };
+    this.entries.set(path, { stamp: { ino: -1, size: -1, mtimeMs: -1, ctimeMs: -1 }, walk: this.walk, parsed });
+    this.version++;
+    return parsed;
   }
 
   private store(path: string, stamp: FileStamp, bytes: Buffer, racy: boolean): Parsed {
@@ -246,7 +262,7 @@ function fileSource(repo: string, cache?: RecordCache): FileSource {
       try {
         const look = lookAtRecordFile(path, repo);
         if (look === undefined) return undefined;
-        if ("refused" in look) return { ok: false, reason: look.refused };
+        if ("refused" in look) return cache ? cache.refuse(path, look.refused) : { ok: false, reason: look.refused };
         if (!cache) {
           const bytes = readAtMost(path, look.stat.size);
           return bytes === undefined ? { ok: false, reason: tooLarge() } : parseFile(bytes);
