@@ -104,7 +104,7 @@ async function compare(dir: string, label: string): Promise<void> {
 }
 
 /** Hand-written repositories for disagreements found while triaging, one rule each. */
-const TARGETED: Array<{ rule: string; files: Record<string, string | Buffer> }> = [
+const TARGETED: Array<{ rule: string; files: Record<string, string | Buffer>; unreadable?: string[] }> = [
   {
     rule: "a mapping where acceptance_criteria/validation lists are expected reads as an empty list (§1.2, §4)",
     files: {
@@ -145,7 +145,50 @@ const TARGETED: Array<{ rule: string; files: Record<string, string | Buffer> }> 
       "milestones/M1.yaml": Buffer.from("id: M1\ntitle: caf\xe9\n", "latin1"),
     },
   },
+  {
+    rule: "plain scalars are typed by the YAML 1.2 core schema: 010 is 10, -0x1A and 0b101 are text, .NaN as written (§1.2)",
+    files: {
+      "milestones/M1.yaml": "id: M1\norder: 010\ntitle: .NaN\nversion: +.inf\n",
+      "milestones/M2.yaml": "id: M2\norder: -007\ntitle: 0b101\n",
+      "issues/I1.yaml": "id: I1\nmilestone: M1\ndepends_on: [010, -007, +010, 00, 0o17, 0x1A, -0x1A, +0o17, 0b101, yes, 1:20]\n",
+      "issues/010.yaml": "id: 010\nmilestone: M1\n",
+    },
+  },
+  {
+    rule: "010 and 10 are one key (the integer 10), so a mapping holding both does not parse (§1.2)",
+    files: {
+      "milestones/M1.yaml": "id: M1\n10: a\n010: b\n",
+      "milestones/M2.yaml": 'id: M2\n"010": a\n010: b\n',
+    },
+  },
+  {
+    rule: "a record beyond its limits is unreadable: the alias bomb, 10,001 values, 1,001 aliases, 1 MiB + 1 byte (README)",
+    files: {
+      "milestones/M1.yaml": "id: M1\n",
+      "issues/I1.yaml": aliasBomb("I1"),
+      // The mapping, id, milestone and scope are 4 values; then the items.
+      "issues/I2.yaml": `id: I2\nmilestone: M1\nscope: [${Array(10_000 - 4).fill("a").join(", ")}]\n`,
+      "issues/I3.yaml": `id: I3\nmilestone: M1\nscope: [${Array(10_000 - 3).fill("a").join(", ")}]\n`,
+      "issues/I4.yaml": `id: I4\nmilestone: M1\nl: &l x\nscope: [${Array(1_000).fill("*l").join(", ")}]\n`,
+      "issues/I5.yaml": `id: I5\nmilestone: M1\nl: &l x\nscope: [${Array(1_001).fill("*l").join(", ")}]\n`,
+      "issues/I6.yaml": sized("id: I6\nmilestone: M1\nobjective: ", 1024 * 1024),
+      "issues/I7.yaml": sized("id: I7\nmilestone: M1\nobjective: ", 1024 * 1024 + 1),
+    },
+    unreadable: ["I1", "I3", "I5", "I7"],
+  },
 ];
+
+/** Eight levels of aliases, each repeating the one below ten times: 10^8 scope entries. */
+function aliasBomb(id: string): string {
+  const lines = [`id: ${id}`, "milestone: M1", "l0: &l0 [a, a, a, a, a, a, a, a, a, a]"];
+  for (let i = 1; i <= 8; i++) lines.push(`l${i}: &l${i} [${Array(10).fill(`*l${i - 1}`).join(", ")}]`);
+  return `${lines.join("\n")}\nscope: *l8\n`;
+}
+
+/** A record of exactly `bytes` bytes: `head` and a long value. */
+function sized(head: string, bytes: number): string {
+  return head + "x".repeat(bytes - head.length - 1) + "\n";
+}
 
 function writeRepo(dir: string, files: Record<string, string | Buffer>): void {
   for (const [path, content] of Object.entries(files)) {
@@ -166,13 +209,17 @@ describe("lib/plan agrees with the spec oracle", () => {
     }
   });
 
-  it.each(TARGETED.map((c, index) => [index + 1, c.rule, c.files] as const))(
+  it.each(TARGETED.map((c, index) => [index + 1, c.rule, c.files, c.unreadable] as const))(
     "targeted case %i: %s",
-    async (index, rule, files) => {
+    async (index, rule, files, unreadable) => {
       const dir = join(scratch, `targeted-${index}`);
       writeRepo(dir, files);
       try {
         await compare(dir, `targeted case ${index} (${rule})`);
+        if (unreadable) {
+          const subjects = (await loadPlan(dir)).findings.filter((f) => f.code === "unreadable_record").map((f) => f.subject);
+          expect(subjects).toEqual(unreadable);
+        }
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

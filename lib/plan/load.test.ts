@@ -460,6 +460,39 @@ describe("§1.2 normalisation of loaded values", () => {
     expect(recs.issues[0].depends_on).toEqual(["10"]);
   });
 
+  it("plain scalars are typed by the YAML 1.2 core schema: leading zeros are decimal, signed hex and 0b are text", () => {
+    const dir = repo({
+      [milestonePath("M1")]: milestoneYaml("M1", "version: .NaN").replace("order: 1", "order: 010"),
+      [milestonePath("M2")]: milestoneYaml("M2").replace("order: 1", "order: -007"),
+      [issuePath("I1")]: issueYaml("I1", "depends_on: [010, -007, +010, 00, 0o17, 0x1A, -0x1A, +0o17, 0b101, '010']").replace(
+        "priority: p1",
+        "priority: +.inf",
+      ),
+      [issuePath("I2")]: issueYaml("I2", "depends_on: [yes, no, on, off, 1:20, =, 2026-09-11, ~]"),
+    });
+    const recs = loadRecords(dir);
+    expect(recs.milestones.map((m) => [m.order, m.version])).toEqual([
+      [10, ".NaN"],
+      [-7, ""],
+    ]);
+    expect(recs.issues[0].priority).toBe("+.inf");
+    expect(recs.issues[0].depends_on).toEqual(["10", "-7", "10", "0", "15", "26", "-0x1A", "+0o17", "0b101", "010"]);
+    expect(recs.issues[1].depends_on).toEqual(["yes", "no", "on", "off", "1:20", "=", "2026-09-11", ""]);
+  });
+
+  it("an id written 010 reads as 10, so a file 010.yaml declaring it unquoted disagrees with its name", () => {
+    const dir = repo({
+      [milestonePath("M1")]: milestoneYaml("M1"),
+      [issuePath("010")]: issueYaml("010"),
+      [issuePath("011")]: issueYaml("011").replace("id: 011", 'id: "011"'),
+    });
+    const recs = loadRecords(dir);
+    expect(recs.issues.map((i) => i.id)).toEqual(["011"]);
+    expect(recs.loadFindings).toEqual([
+      fail("unreadable_record", "010", `${P}/issues/010.yaml declares id '10' but its filename says 010`),
+    ]);
+  });
+
   it("stamps are kept as raw text", () => {
     const dir = repo({
       [milestonePath("M1")]: milestoneYaml("M1"),

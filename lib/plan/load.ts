@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "./constants";
 import {
   EMPTY_HEADER,
@@ -35,6 +35,78 @@ type Built<R> =
  * inode and times: its stat cannot vouch for its content ("racy" in git's terms).
  */
 export const RACY_MS = 2000;
+
+/** The largest record file read (1 MiB); the largest record of the reference corpus is 10 KB. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** Why a file is not read for its size (unknown when it grew past the limit while being read). */
+const tooLarge = (size?: number): string =>
+  `is ${size === undefined ? "" : `${size} bytes, `}larger than ${MAX_RECORD_BYTES} bytes (1 MiB), the most a record file may be; it is not read`;
+const LEAVES_REPOSITORY = "is a symbolic link that leads outside the repository; it is not followed";
+const NOT_A_FILE = "is not a regular file";
+
+/**
+ * A file's bytes, at most `limit` of them (undefined beyond): the stat's size is only a first
+ * guess, since a file can grow between the stat and the read.
+ */
+function readAtMost(path: string, expected: number, limit = MAX_RECORD_BYTES): Buffer | undefined {
+  const fd = openSync(path, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(Math.min(expected, limit) + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > limit) return undefined;
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
+        buffer.copy(bigger, 0, 0, length);
+        buffer = bigger;
+      }
+      const wanted = buffer.length - length;
+      const n = readSync(fd, buffer, length, wanted, null);
+      length += n;
+      // A regular file reads short only at its end: no second call to learn that.
+      if (n < wanted) break;
+    }
+    return length > limit ? undefined : buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What may be read of a record file: its stat (a link's target's), or why it is not read. A
+ * symbolic link is followed only to a file inside the repository; undefined when there is no file.
+ */
+export function lookAtRecordFile(path: string, repo: string): { stat: Stats } | { refused: string } | undefined {
+  let stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return undefined;
+  if (stat.isSymbolicLink()) {
+    let target: string;
+    try {
+      target = realpathSync(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    const rel = relative(realpathSync(repo), target);
+    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { refused: LEAVES_REPOSITORY };
+    stat = statSync(target, { throwIfNoEntry: false });
+    if (stat === undefined) return undefined;
+  }
+  if (!stat.isFile()) return { refused: NOT_A_FILE };
+  if (stat.size > MAX_RECORD_BYTES) return { refused: tooLarge(stat.size) };
+  return { stat };
+}
+
+/** A record file's text as read, or why it is not read (the rules of `loadRecords`). */
+export function readRecordText(path: string, repo: string): { text: string } | { refused: string } | undefined {
+  const look = lookAtRecordFile(path, repo);
+  if (look === undefined || "refused" in look) return look;
+  const bytes = readAtMost(path, look.stat.size);
+  if (bytes === undefined) return { refused: tooLarge() };
+  const text = decode(bytes);
+  return text === undefined ? { refused: NOT_UTF8 } : { text };
+}
 
 /** What a file's stat says of it; a change to any of these is a change to the file. */
 export interface FileStamp {
@@ -80,14 +152,33 @@ export class RecordCache {
     if (hit && sameStamp(hit.stamp, stamp)) {
       hit.walk = this.walk;
       if (!hit.racyBytes) return hit.parsed;
-      const bytes = readFileSync(path);
+      const bytes = readAtMost(path, stamp.size);
+      if (bytes === undefined) return this.refuse(path, tooLarge());
       if (bytes.equals(hit.racyBytes)) {
         if (!racy) hit.racyBytes = undefined;
         return hit.parsed;
       }
       return this.store(path, stamp, bytes, racy);
     }
-    return this.store(path, stamp, readFileSync(path), racy);
+    const bytes = readAtMost(path, stamp.size);
+    if (bytes === undefined) return this.refuse(path, tooLarge());
+    return this.store(path, stamp, bytes, racy);
+  }
+
+  /**
+   * A file that is not read (too large, a link out, not a file), kept so that a change of reason is
+   * a change of what the cache holds. Its stamp matches no file's, so a readable file is always read.
+   */
+  refuse(path: string, reason: string): Parsed {
+    const hit = this.entries.get(path);
+    if (hit && hit.stamp.ino === -1 && !hit.parsed.ok && hit.parsed.reason === reason) {
+      hit.walk = this.walk;
+      return hit.parsed;
+    }
+    const parsed: Parsed = { ok: false, reason };
+    this.entries.set(path, { stamp: { ino: -1, size: -1, mtimeMs: -1, ctimeMs: -1 }, walk: this.walk, parsed });
+    this.version++;
+    return parsed;
   }
 
   private store(path: string, stamp: FileStamp, bytes: Buffer, racy: boolean): Parsed {
@@ -111,11 +202,13 @@ export class RecordCache {
 }
 
 function describe(problem: YamlProblem): string {
+  if (problem.isTooLarge) return `is too large to read: it ${problem.reason}`;
   const at = problem.line !== undefined ? ` at line ${problem.line}, column ${problem.column}` : "";
   return `does not parse${at}: ${problem.reason}${problem.hint ? ` (${problem.hint})` : ""}`;
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
+const NOT_UTF8 = "is not valid UTF-8 text; save it as UTF-8";
 
 /** A record's bytes as text; bytes that are not UTF-8 make the file unreadable, never silently altered. */
 function decode(bytes: Buffer): string | undefined {
@@ -128,7 +221,7 @@ function decode(bytes: Buffer): string | undefined {
 
 function parseFile(bytes: Buffer): Parsed {
   const text = decode(bytes);
-  if (text === undefined) return { ok: false, reason: "is not valid UTF-8 text; save it as UTF-8" };
+  if (text === undefined) return { ok: false, reason: NOT_UTF8 };
   const result = parseYaml(text);
   if (!result.ok) return { ok: false, reason: describe(result.problem) };
   const value = result.value;
@@ -158,16 +251,23 @@ interface FileSource {
   read(path: string): Parsed | undefined;
 }
 
-/** Reads files from disk, through the cache when one is given. */
-function fileSource(cache?: RecordCache): FileSource {
+/**
+ * Reads files from disk, through the cache when one is given. A file is not read when it is larger
+ * than MAX_RECORD_BYTES, is not a regular file, or is a link that leads outside the repository.
+ */
+function fileSource(repo: string, cache?: RecordCache): FileSource {
   const now = Date.now();
   return {
     read(path) {
       try {
-        if (!cache) return parseFile(readFileSync(path));
-        const st = statSync(path, { throwIfNoEntry: false });
-        if (st === undefined) return undefined;
-        return cache.read(path, st, now);
+        const look = lookAtRecordFile(path, repo);
+        if (look === undefined) return undefined;
+        if ("refused" in look) return cache ? cache.refuse(path, look.refused) : { ok: false, reason: look.refused };
+        if (!cache) {
+          const bytes = readAtMost(path, look.stat.size);
+          return bytes === undefined ? { ok: false, reason: tooLarge() } : parseFile(bytes);
+        }
+        return cache.read(path, look.stat, now);
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         // A file removed between listing and reading is simply no longer part of the plan.
@@ -193,7 +293,7 @@ function schemaFinding(subject: string, keys: string[]): PlanFinding {
  */
 export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
   cache?.beginWalk();
-  const source = fileSource(cache);
+  const source = fileSource(repo, cache);
   const loadFindings: PlanFinding[] = [];
 
   let project: ProjectHeader = EMPTY_HEADER;

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ISSUES_DIR, MILESTONES_DIR } from "./constants";
+import { readRecordText } from "./load";
 import { idProblem } from "./write";
 import { parseYaml, type YamlValue } from "./yaml";
 
@@ -12,13 +12,15 @@ export interface RecordFile {
   text: string;
 }
 
-/** A record's file as written, for showing every field of it. */
+/** A record's file as written, for showing every field of it; read under the loader's limits. */
 export function readRecordFileFields(repo: string, kind: "issue" | "milestone", id: string): RecordFile | undefined {
   if (idProblem(id)) return undefined;
   const path = `${kind === "issue" ? ISSUES_DIR : MILESTONES_DIR}/${id}.yaml`;
   let text: string;
   try {
-    text = readFileSync(join(repo, path), "utf8");
+    const read = readRecordText(join(repo, path), repo);
+    if (read === undefined || "refused" in read) return undefined;
+    text = read.text;
   } catch {
     return undefined;
   }

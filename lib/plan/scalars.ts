@@ -1,72 +1,39 @@
-// A plain YAML scalar's text as the reference reader (serde_yaml 0.9 over YAML 1.2 core) yields it:
-// integers become decimal text, floats their shortest round-trip form (ryu), booleans `true`/`false`.
+// A plain YAML scalar's text, typed strictly by the YAML 1.2 core schema (spec §1.2): integers
+// become decimal text, floats their shortest round-trip form (ryu), booleans `true`/`false`.
 // Everything here returns `undefined` when the scalar is not of that kind, so the caller falls through.
 
-const DECIMAL = /^[0-9]+$/;
-const HEX = /^[0-9a-fA-F]+$/;
-const OCTAL = /^[0-7]+$/;
-const BINARY = /^[01]+$/;
-// Rust's f64 grammar: (Digit+ | Digit+ '.' Digit* | Digit* '.' Digit+) Exp?, sign handled by the caller.
-const RUST_FLOAT = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+const DECIMAL = /^[-+]?[0-9]+$/;
+const HEX = /^0x[0-9a-fA-F]+$/;
+const OCTAL = /^0o[0-7]+$/;
+// The core schema's float: [-+]? ( . [0-9]+ | [0-9]+ ( . [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
+// Infinities and NaN have no decimal text: they read as written.
+const NOT_FINITE = /^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 
 const U128_MAX = (1n << 128n) - 1n;
-const I128_MIN = -(1n << 127n);
 
-/** `0123` and `-0123` are strings in YAML 1.2, never numbers. */
-function isDigitsButNotNumber(text: string): boolean {
-  const body = text[0] === "-" || text[0] === "+" ? text.slice(1) : text;
-  return body.length > 1 && body[0] === "0" && DECIMAL.test(body.slice(1));
-}
-
-function parseRadix(digits: string, radix: 2 | 8 | 16, pattern: RegExp): bigint | undefined {
-  if (!pattern.test(digits)) return undefined;
-  const prefix = radix === 16 ? "0x" : radix === 8 ? "0o" : "0b";
-  return BigInt(prefix + digits);
-}
-
-function parseUnsigned(text: string): bigint | undefined {
-  const body = text[0] === "+" ? text.slice(1) : text;
-  if (body.startsWith("0x")) {
-    const v = parseRadix(body.slice(2), 16, HEX);
-    if (v !== undefined) return v;
-  }
-  if (body.startsWith("0o")) {
-    const v = parseRadix(body.slice(2), 8, OCTAL);
-    if (v !== undefined) return v;
-  }
-  if (body.startsWith("0b")) {
-    const v = parseRadix(body.slice(2), 2, BINARY);
-    if (v !== undefined) return v;
-  }
-  if (body[0] === "+" || body[0] === "-") return undefined;
-  if (isDigitsButNotNumber(text) || !DECIMAL.test(body)) return undefined;
-  return BigInt(body);
-}
-
-function parseNegative(text: string): bigint | undefined {
-  if (text[0] !== "-") return undefined;
-  const body = text.slice(1);
-  for (const [prefix, radix, pattern] of [["0x", 16, HEX], ["0o", 8, OCTAL], ["0b", 2, BINARY]] as const) {
-    if (body.startsWith(prefix)) {
-      const v = parseRadix(body.slice(2), radix, pattern);
-      if (v !== undefined) return -v;
-    }
-  }
-  if (isDigitsButNotNumber(text) || !DECIMAL.test(body)) return undefined;
-  return -BigInt(body);
-}
-
-/** Decimal text of a plain integer scalar, or undefined when the scalar is not an integer. */
+/**
+ * Decimal text of a plain integer scalar, or undefined when the scalar is not a core-schema
+ * integer. `[-+]?[0-9]+` is decimal whatever its leading zeros (`010` → `10`, `-007` → `-7`) and
+ * of any length; only unsigned `0o` / `0x` are octal / hex (up to 2^128 - 1, text beyond).
+ * Signed `-0x1A`, `+0o17` and binary `0b101` are YAML 1.1 forms: not integers.
+ */
 export function integerText(text: string): string | undefined {
   const c = text.charCodeAt(0);
-  // Fast path: the overwhelmingly common small decimal.
-  if (c >= 48 && c <= 57 && text.length < 16 && DECIMAL.test(text)) {
-    return text.length > 1 && c === 48 ? undefined : String(Number(text));
+  // Fast path: the overwhelmingly common small decimal without a leading zero.
+  if (c >= 49 && c <= 57 && text.length < 16 && DECIMAL.test(text)) return text;
+  if (DECIMAL.test(text)) {
+    const negative = c === 45;
+    const digits = c === 43 || c === 45 ? text.slice(1) : text;
+    let start = 0;
+    while (start < digits.length - 1 && digits.charCodeAt(start) === 48) start++;
+    const magnitude = digits.slice(start);
+    return negative && magnitude !== "0" ? `-${magnitude}` : magnitude;
   }
-  const u = parseUnsigned(text);
-  if (u !== undefined && u <= U128_MAX) return u.toString();
-  const n = parseNegative(text);
-  if (n !== undefined && n >= I128_MIN) return n.toString();
+  if (c === 48 && (HEX.test(text) || OCTAL.test(text))) {
+    const value = BigInt(text);
+    return value <= U128_MAX ? value.toString() : undefined;
+  }
   return undefined;
 }
 
@@ -101,19 +68,14 @@ export function formatFloat(value: number): string {
   return sign + body;
 }
 
-/** Float text of a plain scalar, or undefined when serde_yaml would keep it a string. */
+/**
+ * Text of a plain float scalar, or undefined when the core schema does not read it as a float.
+ * A finite float is its shortest round-trip text; `.inf`, `-.inf` and `.nan` (any case the
+ * schema allows) and a float beyond the double range have no decimal text and read as written.
+ */
 export function floatText(text: string): string | undefined {
-  if (isDigitsButNotNumber(text)) return undefined;
-  let body = text;
-  if (body[0] === "+") {
-    body = body.slice(1);
-    if (body[0] === "+" || body[0] === "-") return undefined;
-  }
-  if (body === ".inf" || body === ".Inf" || body === ".INF") return ".inf";
-  if (text === "-.inf" || text === "-.Inf" || text === "-.INF") return "-.inf";
-  if (text === ".nan" || text === ".NaN" || text === ".NAN") return ".nan";
-  if (!RUST_FLOAT.test(body)) return undefined;
-  const value = Number(body);
-  if (!Number.isFinite(value)) return undefined;
-  return formatFloat(value);
+  if (NOT_FINITE.test(text)) return text;
+  if (!FLOAT.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? formatFloat(value) : text;
 }

@@ -1,5 +1,5 @@
-import { readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AT,
@@ -379,10 +379,26 @@ describe("invalid ids are refused before anything is read or written", () => {
     await rejects(transition(repo.root, ".hidden", "start"), "invalid_input", "'.hidden' is not an id: it may not start with '.'");
   });
 
-  it("a symlink I9.yaml pointing outside issues/ is loaded but never written through", async () => {
+  it("a symlink I9.yaml pointing outside the repository is not loaded (a finding) and never written through", async () => {
     const repo = guardRepo();
     const outside = tempDir("cockpit-outside-");
     const target = join(outside, "I9.yaml");
+    writeFileSync(target, issueYaml({ id: "I9", extra: sealed("I9", { start: T0 }) }));
+    symlinkSync(target, repo.issuePath("I9"));
+    const plan = loadPlan(repo.root);
+    expect(plan.issues.find((i) => i.id === "I9")).toBeUndefined();
+    expect(plan.findings.filter((f) => f.subject === "I9").map((f) => f.code)).toEqual(["unreadable_record"]);
+    const targetBefore = readFileSync(target);
+    await refusedWithoutWriting(repo, () => transition(repo.root, "I9", "verify", clock(AT)), "not_found", "no issue 'I9'; plan.issues lists every one");
+    await refusedWithoutWriting(repo, () => recordEvidence(repo.root, { record: "I9", covers: "proof", type: "test", command: "c" }, clock(AT)), "not_found", "no milestone or issue 'I9'");
+    expect(readFileSync(target).equals(targetBefore)).toBe(true);
+    expect(repo.ledger()).toBeUndefined();
+  });
+
+  it("a symlink I9.yaml pointing inside the repository but outside issues/ is loaded but never written through", async () => {
+    const repo = guardRepo();
+    const target = repo.path("elsewhere/I9.yaml");
+    mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, issueYaml({ id: "I9", extra: sealed("I9", { start: T0 }) }));
     symlinkSync(target, repo.issuePath("I9"));
     expect(loadPlan(repo.root).issues.find((i) => i.id === "I9")?.status).toBe("ACTIVE");

@@ -20,6 +20,8 @@ export type YamlMap = Map<string, YamlValue>;
 
 export interface YamlProblem {
   reason: string;
+  /** The text parses but is beyond a record's limits (MAX_RECORD_VALUES, MAX_RECORD_DEPTH, MAX_ALIASES). */
+  isTooLarge?: boolean;
   line?: number;
   column?: number;
   hint?: string;
@@ -134,7 +136,7 @@ const localMapping = defineMappingTag<MapCarrier, Map<string, unknown>>("!", {
   matchByTagPrefix: true,
 });
 
-// YAML 1.2 core resolution with serde_yaml's number rules; timestamps are not a type, so they stay text.
+// YAML 1.2 core resolution (scalars.ts); YAML 1.1's yes/no, timestamps, `0b`, `1:20` and `<<` are text.
 const SCHEMA = CORE_SCHEMA.withTags(boolText, intText, floatTextTag, recordMapTag, localScalar, localSequence, localMapping);
 
 /** The key of a mapping entry as text (a key that is itself a collection has no flat name). */
@@ -144,13 +146,47 @@ function keyText(key: unknown): string {
   return "";
 }
 
-function normalise(value: unknown): YamlValue {
+/**
+ * A record's limits once parsed, far above any real record (the largest of the reference corpus
+ * holds 83 values, 4 levels deep). Aliases are counted as the copies they stand for: eight levels
+ * of aliases, each repeating the one below ten times, stand for 10^8 values in a 1 KB file.
+ */
+export const MAX_RECORD_VALUES = 10_000;
+export const MAX_RECORD_DEPTH = 100;
+/** Alias nodes (`*name`) one record may hold, as written. */
+export const MAX_ALIASES = 1_000;
+
+class BeyondLimits extends Error {}
+
+function spend(budget: { values: number }): void {
+  if (++budget.values > MAX_RECORD_VALUES) {
+    throw new BeyondLimits(`holds more than ${MAX_RECORD_VALUES} values once its aliases are expanded; a record may hold at most ${MAX_RECORD_VALUES}`);
+  }
+}
+
+/**
+ * The record as text values: the only walk of what the parser shares between aliases (a mapping
+ * reached twice is the same object, normalised in place), so it counts every value it meets on
+ * every path and stops at the limits before anything else walks the record.
+ */
+function normalise(value: unknown, budget: { values: number }, depth: number): YamlValue {
+  spend(budget);
   if (value === null || value === undefined) return null;
   if (typeof value === "string") return value;
   if (value instanceof String) return value.valueOf();
-  if (Array.isArray(value)) return value.map(normalise);
+  if (depth >= MAX_RECORD_DEPTH) {
+    throw new BeyondLimits(`nests deeper than ${MAX_RECORD_DEPTH} levels once its aliases are expanded; a record may nest at most ${MAX_RECORD_DEPTH}`);
+  }
+  if (Array.isArray(value)) {
+    const out = new Array<YamlValue>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = normalise(value[i], budget, depth + 1);
+    return out;
+  }
   if (value instanceof Map) {
-    for (const [k, v] of value) if (typeof v !== "string" && v !== null) value.set(k, normalise(v));
+    for (const [k, v] of value) {
+      if (typeof v === "string" || v === null) spend(budget);
+      else value.set(k, normalise(v, budget, depth + 1));
+    }
     return value as YamlMap;
   }
   return String(value);
@@ -160,7 +196,7 @@ function normalise(value: unknown): YamlValue {
 export function parseYaml(text: string): YamlResult {
   let docs: unknown[];
   try {
-    docs = loadAll(text, { schema: SCHEMA, maxAliases: 1000 });
+    docs = loadAll(text, { schema: SCHEMA, maxAliases: MAX_ALIASES, maxDepth: MAX_RECORD_DEPTH });
   } catch (error) {
     return { ok: false, problem: describeError(text, error) };
   }
@@ -169,7 +205,13 @@ export function parseYaml(text: string): YamlResult {
   }
   const longKey = findLongImplicitKey(text);
   if (longKey) return { ok: false, problem: longKey };
-  return { ok: true, value: docs.length === 0 ? null : normalise(docs[0]) };
+  if (docs.length === 0) return { ok: true, value: null };
+  try {
+    return { ok: true, value: normalise(docs[0], { values: 0 }, 0) };
+  } catch (error) {
+    if (error instanceof BeyondLimits) return { ok: false, problem: { reason: error.message, isTooLarge: true } };
+    throw error;
+  }
 }
 
 /** YAML 1.2 §7.4 (and libyaml): an implicit key is at most 1024 characters. */
@@ -215,6 +257,12 @@ function findLongImplicitKey(text: string): YamlProblem | undefined {
 function describeError(text: string, error: unknown): YamlProblem {
   if (!(error instanceof YAMLException)) {
     return { reason: error instanceof Error ? error.message : String(error) };
+  }
+  if (/exceeded (maxAliases|maxDepth)/.test(error.reason)) {
+    const reason = error.reason.includes("maxAliases")
+      ? `holds more than ${MAX_ALIASES} aliases; a record may hold at most ${MAX_ALIASES}`
+      : `nests deeper than ${MAX_RECORD_DEPTH} levels; a record may nest at most ${MAX_RECORD_DEPTH}`;
+    return { reason, isTooLarge: true };
   }
   const reason = error.reason === "duplicated mapping key" ? "a key appears twice in one mapping" : error.reason;
   const problem: YamlProblem = {

@@ -3,10 +3,10 @@
 // It is deliberately plain: one pass per spec section, no sharing with lib/plan.
 // It parses with the `yaml` package so that a parser difference shows up as a test failure.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isAlias, isMap, isScalar, isSeq, parseDocument } from "yaml";
+import { isAlias, isMap, isScalar, isSeq, parseDocument, visit } from "yaml";
 import type { Document, ParsedNode } from "yaml";
 
 // ───────────────────────────── constants (§1.7, §2.1) ─────────────────────────────
@@ -45,83 +45,26 @@ const NULL_WORDS = new Set(["~", "null", "Null", "NULL"]);
 const TRUE_WORDS = new Set(["true", "True", "TRUE"]);
 const FALSE_WORDS = new Set(["false", "False", "FALSE"]);
 
-const U64_MAX = (1n << 64n) - 1n;
-const I64_MIN = -(1n << 63n);
 const U128_MAX = (1n << 128n) - 1n;
-const I128_MIN = -(1n << 127n);
+const I64_MIN = -(1n << 63n);
 
-/** serde_yaml's rule: leading zero(s) followed by digits is a string (YAML 1.2). */
-function digitsButNotNumber(text: string): boolean {
-  const body = text.startsWith("-") || text.startsWith("+") ? text.slice(1) : text;
-  return body.length > 1 && body.startsWith("0") && /^[0-9]+$/.test(body.slice(1));
+/** YAML 1.2 core schema int: `[-+]?[0-9]+` (decimal, any leading zeros), `0o[0-7]+`, `0x[0-9a-fA-F]+`. */
+function coreInt(text: string): bigint | undefined {
+  if (/^[-+]?[0-9]+$/.test(text)) return BigInt(text);
+  // Only unsigned octal and hex; the spec keeps them to what fits in 128 bits.
+  if (/^0o[0-7]+$/.test(text) || /^0x[0-9a-fA-F]+$/.test(text)) {
+    const value = BigInt(text);
+    return value <= U128_MAX ? value : undefined;
+  }
+  return undefined;
 }
 
-const RADIX_DIGITS: Record<number, RegExp> = {
-  2: /^[01]+$/,
-  8: /^[0-7]+$/,
-  10: /^[0-9]+$/,
-  16: /^[0-9a-fA-F]+$/,
-};
-
-/** Rust `from_str_radix` for an unsigned body (no sign allowed here). */
-function radixValue(body: string, radix: number): bigint | undefined {
-  if (!RADIX_DIGITS[radix].test(body)) return undefined;
-  const prefix = radix === 16 ? "0x" : radix === 8 ? "0o" : radix === 2 ? "0b" : "";
-  return BigInt(prefix + body);
-}
-
-/** serde_yaml `parse_unsigned_int`, bounded by `max`. */
-function parseUnsignedInt(text: string, max: bigint): bigint | undefined {
-  let unpositive = text;
-  if (text.startsWith("+")) {
-    unpositive = text.slice(1);
-    if (unpositive.startsWith("+") || unpositive.startsWith("-")) return undefined;
-  }
-  for (const [prefix, radix] of [["0x", 16], ["0o", 8], ["0b", 2]] as const) {
-    if (unpositive.startsWith(prefix)) {
-      const rest = unpositive.slice(2);
-      if (rest.startsWith("+") || rest.startsWith("-")) return undefined;
-      const value = radixValue(rest, radix);
-      if (value !== undefined && value <= max) return value;
-    }
-  }
-  if (unpositive.startsWith("+") || unpositive.startsWith("-")) return undefined;
-  if (digitsButNotNumber(text)) return undefined;
-  const value = radixValue(unpositive, 10);
-  return value !== undefined && value <= max ? value : undefined;
-}
-
-/** serde_yaml `parse_negative_int`, bounded below by `min`. */
-function parseNegativeInt(text: string, min: bigint): bigint | undefined {
-  for (const [prefix, radix] of [["-0x", 16], ["-0o", 8], ["-0b", 2]] as const) {
-    if (text.startsWith(prefix)) {
-      const value = radixValue(text.slice(3), radix);
-      if (value !== undefined && -value >= min) return -value;
-    }
-  }
-  if (digitsButNotNumber(text)) return undefined;
-  // Rust's signed from_str_radix: optional single sign, then digits.
-  const match = /^([+-]?)([0-9]+)$/.exec(text);
-  if (!match) return undefined;
-  const value = match[1] === "-" ? -BigInt(match[2]) : BigInt(match[2]);
-  const max = -min - 1n;
-  return value >= min && value <= max ? value : undefined;
-}
-
-/** serde_yaml `parse_f64`: Rust `f64::from_str` on finite values plus the YAML infinities. */
-function parseF64(text: string): number | undefined {
-  let unpositive = text;
-  if (text.startsWith("+")) {
-    unpositive = text.slice(1);
-    if (unpositive.startsWith("+") || unpositive.startsWith("-")) return undefined;
-  }
-  if (unpositive === ".inf" || unpositive === ".Inf" || unpositive === ".INF") return Infinity;
-  if (text === "-.inf" || text === "-.Inf" || text === "-.INF") return -Infinity;
-  if (text === ".nan" || text === ".NaN" || text === ".NAN") return NaN;
-  // Rust's decimal grammar: [sign] digits [. digits] [e [sign] digits], at least one mantissa digit.
-  if (!/^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/.test(unpositive)) return undefined;
-  const value = Number(unpositive);
-  return Number.isFinite(value) ? value : undefined;
+/** YAML 1.2 core schema float, as its text: finite ones in ryu form, the others as written. */
+function coreFloat(text: string): string | undefined {
+  if (/^[-+]?\.(inf|Inf|INF)$/.test(text) || /^\.(nan|NaN|NAN)$/.test(text)) return text;
+  if (!/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isFinite(value) ? formatRyu(value) : text;
 }
 
 /** Rust ryu's `format64` (what serde_yaml's Number prints for a float). */
@@ -153,41 +96,48 @@ export function formatRyu(value: number): string {
   return sign + body;
 }
 
-/** The value serde_yaml 0.9 gives an untagged plain scalar, as text. */
+/** An untagged plain scalar, typed by the YAML 1.2 core schema (§1.2), with its value as text. */
 function resolvePlain(text: string): YValue {
   if (text === "" || NULL_WORDS.has(text)) return { kind: "null" };
   if (TRUE_WORDS.has(text)) return { kind: "bool", text: "true" };
   if (FALSE_WORDS.has(text)) return { kind: "bool", text: "false" };
-  const unsigned = parseUnsignedInt(text, U64_MAX);
-  if (unsigned !== undefined) return { kind: "num", text: unsigned.toString() };
-  const negative = parseNegativeInt(text, I64_MIN);
-  if (negative !== undefined) return { kind: "num", text: negative.toString() };
-  // serde_yaml then tries u128/i128; the spec only says "numbers -> their decimal text".
-  const wide = parseUnsignedInt(text, U128_MAX) ?? parseNegativeInt(text, I128_MIN);
-  if (wide !== undefined) return { kind: "num", text: wide.toString() };
-  if (!digitsButNotNumber(text)) {
-    const float = parseF64(text);
-    if (float !== undefined) return { kind: "num", text: formatRyu(float) };
-  }
+  const int = coreInt(text);
+  if (int !== undefined) return { kind: "num", text: int.toString() };
+  const float = coreFloat(text);
+  if (float !== undefined) return { kind: "num", text: float };
   return { kind: "str", text };
 }
 
-function toValue(node: unknown, doc: Document.Parsed, depth = 0): YValue {
-  if (depth > 200) throw new Error("alias nesting too deep");
-  if (node === null || node === undefined) return { kind: "null" };
+// The project's limits on one record (README, "How records are read"): 1 MiB of file; 10,000
+// values once aliases are expanded, 100 levels deep; 1,000 aliases as written.
+const LIMIT_BYTES = 1024 * 1024;
+const LIMIT_VALUES = 10_000;
+const LIMIT_DEPTH = 100;
+const LIMIT_ALIASES = 1_000;
+
+/** Keys are not values of the count; `seen` counts every value reached on every path. */
+interface Walk {
+  seen: number;
+}
+
+function toValue(node: unknown, doc: Document.Parsed, walk: Walk | undefined, depth = 0): YValue {
   if (isAlias(node)) {
     const target = node.resolve(doc);
     if (target === undefined) throw new Error(`unknown anchor ${node.source}`);
-    return toValue(target, doc, depth + 1);
+    return toValue(target, doc, walk, depth);
   }
+  if (walk && ++walk.seen > LIMIT_VALUES) throw new Error(`more than ${LIMIT_VALUES} values`);
+  if (node === null || node === undefined) return { kind: "null" };
+  const isCollection = isMap(node) || isSeq(node);
+  if (isCollection && depth >= LIMIT_DEPTH) throw new Error(`deeper than ${LIMIT_DEPTH} levels`);
   if (isMap(node)) {
     const entries: Array<[YValue, YValue]> = [];
     for (const pair of node.items) {
-      entries.push([toValue(pair.key, doc, depth + 1), toValue(pair.value, doc, depth + 1)]);
+      entries.push([toValue(pair.key, doc, undefined, depth + 1), toValue(pair.value, doc, walk, depth + 1)]);
     }
     return { kind: "map", entries };
   }
-  if (isSeq(node)) return { kind: "seq", items: node.items.map((item) => toValue(item, doc, depth + 1)) };
+  if (isSeq(node)) return { kind: "seq", items: node.items.map((item) => toValue(item, doc, walk, depth + 1)) };
   if (isScalar(node)) return scalarValue(node);
   return { kind: "null" };
 }
@@ -201,13 +151,15 @@ function scalarValue(node: { source?: string; value?: unknown; type?: string; ta
   if (!node.tag) return plain ? resolvePlain(source) : { kind: "str", text: source };
   const resolved = resolvePlain(source);
   switch (node.tag) {
-    case `${CORE_TAG}int`:
-      if (resolved.kind === "num" && /^[+-]?(0[xob])?[0-9a-fA-F]+$/.test(source)) return resolved;
-      throw new Error(`${source} is not an !!int`);
+    case `${CORE_TAG}int`: {
+      const int = coreInt(source);
+      if (int === undefined) throw new Error(`${source} is not an !!int`);
+      return { kind: "num", text: int.toString() };
+    }
     case `${CORE_TAG}float`: {
-      const float = parseF64(source);
+      const float = coreFloat(source);
       if (float === undefined) throw new Error(`${source} is not a !!float`);
-      return { kind: "num", text: formatRyu(float) };
+      return { kind: "num", text: float };
     }
     case `${CORE_TAG}bool`:
       if (resolved.kind === "bool") return resolved;
@@ -377,9 +329,17 @@ function finding(level: "FAIL" | "WARN", code: string, subject: string, message:
 
 type ReadOutcome = { ok: true; record: YValue } | { ok: false; reason: string };
 
-function readRecordFile(path: string): ReadOutcome {
+function readRecordFile(path: string, repoDir: string): ReadOutcome {
   let bytes: Buffer;
   try {
+    const link = lstatSync(path);
+    if (link.isSymbolicLink()) {
+      const rel = relative(realpathSync(repoDir), realpathSync(path));
+      if (rel.startsWith("..") || isAbsolute(rel)) return { ok: false, reason: "is a link out of the repository" };
+    }
+    const stat = statSync(path);
+    if (!stat.isFile()) return { ok: false, reason: "is not a file" };
+    if (stat.size > LIMIT_BYTES) return { ok: false, reason: "is too large" };
     bytes = readFileSync(path);
   } catch (error) {
     return { ok: false, reason: `cannot be read (${String(error)})` };
@@ -398,7 +358,10 @@ function readRecordFile(path: string): ReadOutcome {
   try {
     const doc = parseDocument(text, { schema: "core", uniqueKeys: sameKey });
     if (doc.errors.length > 0) return { ok: false, reason: `does not parse: ${doc.errors[0].message}` };
-    record = toValue(doc.contents, doc);
+    let aliases = 0;
+    visit(doc, { Alias: () => void aliases++ });
+    if (aliases > LIMIT_ALIASES) return { ok: false, reason: `holds more than ${LIMIT_ALIASES} aliases` };
+    record = toValue(doc.contents, doc, { seen: 0 });
   } catch (error) {
     return { ok: false, reason: `does not parse: ${String(error)}` };
   }
@@ -438,7 +401,7 @@ function loadRepository(repoDir: string): Loaded {
 
   const projectPath = join(root, "project.yaml");
   if (existsSync(projectPath) && statSync(projectPath).isFile()) {
-    const outcome = readRecordFile(projectPath);
+    const outcome = readRecordFile(projectPath, repoDir);
     if (outcome.ok) {
       loaded.project = outcome.record;
       schemaCheck(outcome.record, "project", "PROJECT");
@@ -450,7 +413,7 @@ function loadRepository(repoDir: string): Loaded {
   const milestoneIds = new Set<string>();
   for (const name of yamlFilesIn(join(root, "milestones"))) {
     const id = name.slice(0, -".yaml".length);
-    const outcome = readRecordFile(join(root, "milestones", name));
+    const outcome = readRecordFile(join(root, "milestones", name), repoDir);
     if (!outcome.ok) {
       unreadable(id, `milestones/${name} ${outcome.reason}`);
       continue;
@@ -467,7 +430,7 @@ function loadRepository(repoDir: string): Loaded {
 
   for (const name of yamlFilesIn(join(root, "issues"))) {
     const id = name.slice(0, -".yaml".length);
-    const outcome = readRecordFile(join(root, "issues", name));
+    const outcome = readRecordFile(join(root, "issues", name), repoDir);
     if (!outcome.ok) {
       unreadable(id, `issues/${name} ${outcome.reason}`);
       continue;

@@ -71,7 +71,7 @@ const STAMPS = [
 ];
 // SEALED_FROM is 2026-10-01T00:00:00Z: STAMPS has two stamps before it, one at it, one after.
 const PRIORITIES = ["p0", "p1", "p2", "p3", '""', "P1", "high", "1", '"p0 "', ""];
-const ORDERS = ["1", "2", "3", "10", "0", "-5", '"3x"', "+4", '" 7 "', "1.0", "0x1A", "99999999", '""', "012"];
+const ORDERS = ["1", "2", "3", "10", "0", "-5", '"3x"', "+4", '" 7 "', "1.0", "0x1A", "99999999", '""', "012", "-007", "+010", "-0x1A"];
 const TEXTS = [
   "Make the plan derive itself",
   "A title with words",
@@ -94,6 +94,17 @@ const TEXTS = [
   "null",
   ".inf",
   "1e16",
+  "010",
+  "-007",
+  "+010",
+  "00",
+  "-0x1A",
+  "+0o17",
+  "0b101",
+  ".NaN",
+  "+.inf",
+  "yes",
+  "1:20",
 ];
 
 // ───────────────────────────── YAML writing helpers ─────────────────────────────
