@@ -84,7 +84,7 @@ export interface ServeOptions {
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
-export function parseServeArgs(argv: readonly string[], env = process.env): ServeOptions {
+export function parseServeArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): ServeOptions {
   const args = parseArgs(argv, {
     repo: "value",
     port: "value",
@@ -127,7 +127,7 @@ export function parseServeArgs(argv: readonly string[], env = process.env): Serv
 }
 
 /** The environment the front and the app read their settings from. */
-export function serveEnv(options: ServeOptions, env = process.env): NodeJS.ProcessEnv {
+export function serveEnv(options: ServeOptions, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
   return {
     ...env,
     COCKPIT_REPO: options.repo,
@@ -160,7 +160,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const child = spawn(process.execPath, [join(APP_ROOT, "dist", "front.js")], {
     cwd: APP_ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: serveEnv(options),
+    env: serveEnv(options) as NodeJS.ProcessEnv,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));
