@@ -1,0 +1,318 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { Card } from "@/components/Card";
+import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { StatusBadge } from "@/components/StatusBadge";
+import { BurnupChart } from "@/components/standup/BurnupChart";
+import { SincePicker } from "@/components/standup/SincePicker";
+import { findCapability } from "@/lib/capabilities/index";
+import { CapabilityError } from "@/lib/errors";
+import type { Plan } from "@/lib/plan/shapes";
+import {
+  type BurnupPoint,
+  type ForecastDates,
+  type IssueChange,
+  type PlanChanges,
+  SECTION_TITLES,
+  type SectionKey,
+  dayBefore,
+  defaultSince,
+  groupChanges,
+  stuckIssues,
+} from "@/lib/standup/standup";
+import { call } from "@/lib/surfaces/pages";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Standup" };
+
+const SECTION_ORDER: SectionKey[] = ["done", "verify", "started", "ready", "blocked", "cancelled", "added", "removed", "other"];
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+function one(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s.trim() === "" ? undefined : s.trim();
+}
+
+/** The standup's own URL with these ends (and the projector flag kept). */
+function hrefOf(since: string, until: string | undefined, projector: boolean, stuck?: string): string {
+  const q = new URLSearchParams({ since });
+  if (until) q.set("until", until);
+  if (stuck) q.set("stuck", stuck);
+  if (projector) q.set("projector", "1");
+  return `/standup?${q}`;
+}
+
+export default async function StandupPage({ searchParams }: { searchParams: Search }) {
+  const sp = await searchParams;
+  const projector = one(sp.projector) === "1";
+  const stuckParam = one(sp.stuck);
+  const stuckDays = stuckParam && /^\d{1,3}$/.test(stuckParam) ? Number(stuckParam) : 3;
+  const today = new Date().toISOString().slice(0, 10);
+  // `from` (the date picker) is the start of a day, which `at` writes as the end of the day before.
+  const from = one(sp.from);
+  const sinceAsked = one(sp.since) ?? (from && /^\d{4}-\d{2}-\d{2}$/.test(from) ? dayBefore(from) : defaultSince(today));
+  const untilAsked = one(sp.until);
+
+  if (!findCapability("plan.changes")) {
+    return (
+      <Shell projector={projector} since={sinceAsked} until={untilAsked} stuck={stuckParam}>
+        <Card title="Not available">
+          <p className="text-sm">This server has no plan.changes capability yet, so it cannot compare two revisions.</p>
+        </Card>
+      </Shell>
+    );
+  }
+
+  let changes: PlanChanges;
+  try {
+    changes = await call<PlanChanges>("plan.changes", { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) });
+  } catch (error) {
+    if (!(error instanceof CapabilityError) || error.code === "internal") throw error;
+    return (
+      <Shell projector={projector} since={sinceAsked} until={untilAsked} stuck={stuckParam}>
+        <Card title="These revisions cannot be compared">
+          <p role="alert" className="text-sm" data-testid="standup-error">
+            {error.message}
+          </p>
+        </Card>
+      </Shell>
+    );
+  }
+
+  // Pin both ends to commits, so a link shared after the meeting shows the same page.
+  const sinceCommit = changes.since.commit ?? sinceAsked;
+  const untilCommit = untilAsked === undefined ? undefined : (changes.until.commit ?? untilAsked);
+  if (sinceCommit !== one(sp.since) || untilCommit !== untilAsked) {
+    redirect(hrefOf(sinceCommit, untilCommit, projector, stuckParam));
+  }
+
+  const isNow = untilAsked === undefined;
+  const [model, uncommitted] = await Promise.all([
+    call<Plan>("plan.model", isNow ? {} : { at: untilAsked }),
+    isNow ? uncommittedChanges() : Promise.resolve([] as IssueChange[]),
+  ]);
+  const byId = new Map(model.issues.map((i) => [i.id, i]));
+  const sections = groupChanges(changes.issues);
+  const asOf = isNow ? new Date().toISOString() : (changes.until.committed_at ?? new Date().toISOString());
+  const stuck = stuckIssues(model.issues, asOf, stuckDays);
+  const active = model.milestones.filter((m) => m.status === "ACTIVE");
+  const charts = await Promise.all(active.map((m) => burnupOf(m.id)));
+  const pinned = hrefOf(sinceCommit, changes.until.commit ?? undefined, projector, stuckParam);
+
+  return (
+    <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam}>
+      <p className={projector ? "text-xl" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-range">
+        Since <Rev r={changes.since} /> until {isNow ? <strong>now</strong> : <Rev r={changes.until} />} ·{" "}
+        {changes.issues.length} issue{changes.issues.length === 1 ? "" : "s"} changed ·{" "}
+        <Link href={pinned} className="text-blue-700 underline dark:text-blue-300" data-testid="standup-permalink">
+          link with both ends pinned
+        </Link>
+      </p>
+
+      <div className={`grid gap-4 ${projector ? "lg:grid-cols-2" : "md:grid-cols-2 xl:grid-cols-3"}`}>
+        {SECTION_ORDER.filter((k) => k !== "other" || sections.other.length > 0).map((key) => (
+          <Section key={key} id={`section-${key}`} title={SECTION_TITLES[key]} count={sections[key].length} projector={projector}>
+            {sections[key].map((c) => (
+              <ChangeEntry key={c.id} change={c} projector={projector}>
+                {key === "blocked" && byId.get(c.id) && byId.get(c.id)!.blocked_by.length > 0 && (
+                  <span>
+                    blocked by{" "}
+                    {byId.get(c.id)!.blocked_by.map((b, i) => (
+                      <span key={b}>
+                        {i > 0 && ", "}
+                        <BlockerLink entry={b} />
+                      </span>
+                    ))}
+                  </span>
+                )}
+              </ChangeEntry>
+            ))}
+          </Section>
+        ))}
+
+        <Section id="section-stuck" title={`Stuck (ACTIVE or VERIFY for more than ${stuckDays} days)`} count={stuck.length} projector={projector}>
+          {stuck.map((s) => (
+            <li key={s.id} className="flex flex-wrap items-baseline gap-x-2" data-testid={`stuck-${s.id}`}>
+              <IssueLink id={s.id} /> <span>{s.title}</span> <StatusBadge status={s.status} />
+              <span className="text-slate-600 dark:text-slate-400">
+                {s.days} days, since {s.since}
+              </span>
+            </li>
+          ))}
+        </Section>
+
+        <Section id="section-findings" title="Findings" count={changes.findings.new.length + changes.findings.resolved.length} projector={projector}>
+          {changes.findings.new.map((f) => (
+            <li key={`new ${f.level} ${f.code} ${f.subject} ${f.message}`}>
+              <strong>new</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
+            </li>
+          ))}
+          {changes.findings.resolved.map((f) => (
+            <li key={`resolved ${f.level} ${f.code} ${f.subject} ${f.message}`}>
+              <strong>resolved</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
+            </li>
+          ))}
+        </Section>
+
+        <Section id="section-next" title="Next issue and roadmap" count={[changes.next, changes.roadmap.now, changes.roadmap.next].filter((x) => x.from !== x.to).length} projector={projector}>
+          <FromToEntry label="Next issue" change={changes.next} kind="issue" />
+          <FromToEntry label="Roadmap now" change={changes.roadmap.now} kind="milestone" />
+          <FromToEntry label="Roadmap next" change={changes.roadmap.next} kind="milestone" />
+          {changes.milestones.map((m) => (
+            <li key={m.id}>
+              Milestone <MilestoneLink id={m.id} />: {m.from ?? "absent"} → {m.to ?? "removed"}
+            </li>
+          ))}
+        </Section>
+
+        {isNow && (
+          <Section id="section-uncommitted" title="Not yet committed in this clone" count={uncommitted.length} projector={projector}>
+            {uncommitted.map((c) => (
+              <ChangeEntry key={c.id} change={c} projector={projector}>
+                <span className="rounded bg-amber-100 px-1 text-amber-900 dark:bg-amber-900 dark:text-amber-100">uncommitted</span>
+              </ChangeEntry>
+            ))}
+          </Section>
+        )}
+      </div>
+
+      {charts.map((c, i) => (
+        <Card key={active[i].id} title={<>Burn-up of <MilestoneLink id={active[i].id}>{active[i].title || active[i].id}</MilestoneLink></>}>
+          {c.points ? (
+            <BurnupChart milestone={active[i].id} title={active[i].title || active[i].id} points={c.points} forecast={c.forecast} forecastNote={c.note} large={projector} />
+          ) : (
+            <p className="text-sm">{c.note}</p>
+          )}
+        </Card>
+      ))}
+    </Shell>
+  );
+}
+
+function Shell({ projector, since, until, stuck, children }: { projector: boolean; since: string; until?: string; stuck?: string; children: ReactNode }) {
+  return (
+    <main className={`flex flex-col gap-6 ${projector ? "text-xl" : ""}`} data-projector={projector ? "" : undefined}>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h1 className={projector ? "text-4xl font-semibold" : "text-2xl font-semibold"}>Standup</h1>
+        <Link
+          href={hrefOf(since, until, !projector, stuck)}
+          className="text-sm text-blue-700 underline dark:text-blue-300"
+          data-testid="projector-toggle"
+        >
+          {projector ? "Leave projector mode" : "Projector mode"}
+        </Link>
+      </div>
+      {!projector && <SincePicker until={until} stuck={stuck} />}
+      {children}
+    </main>
+  );
+}
+
+function Rev({ r }: { r: { rev: string; commit: string | null; committed_at: string | null } }) {
+  if (!r.commit) return <strong>the empty plan</strong>;
+  return (
+    <strong title={r.commit}>
+      <code>{r.commit.slice(0, 10)}</code> ({r.committed_at?.replace("T", " ").replace(/:\d\dZ$/, " UTC")})
+    </strong>
+  );
+}
+
+function Section({ id, title, count, projector, children }: { id: string; title: string; count: number; projector: boolean; children: ReactNode }) {
+  return (
+    <Card id={id} title={`${title} · ${count}`} className={projector ? "text-xl" : ""}>
+      {count === 0 ? (
+        <p className="text-slate-600 dark:text-slate-400">None.</p>
+      ) : (
+        <ul className={`flex flex-col gap-1 ${projector ? "" : "text-sm"}`} data-testid={`${id}-list`}>
+          {children}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function ChangeEntry({ change, projector, children }: { change: IssueChange; projector: boolean; children?: ReactNode }) {
+  const cause = describeCause(change);
+  return (
+    <li className="flex flex-wrap items-baseline gap-x-2" data-testid={`change-${change.id}`}>
+      <IssueLink id={change.id} />
+      <span>{change.title}</span>
+      <span className={`text-slate-600 dark:text-slate-400 ${projector ? "" : "text-xs"}`}>
+        {change.from ?? "new"} → {change.to ?? "removed"}
+        {cause ? ` · ${cause}` : ""}
+      </span>
+      {children}
+    </li>
+  );
+}
+
+function FromToEntry({ label, change, kind }: { label: string; change: { from: string | null; to: string | null }; kind: "issue" | "milestone" }) {
+  const show = (v: string | null) => (v === null ? <em>none</em> : kind === "issue" ? <IssueLink id={v} /> : <MilestoneLink id={v} />);
+  return (
+    <li>
+      {label}: {change.from === change.to ? <>unchanged ({show(change.to)})</> : <>{show(change.from)} → {show(change.to)}</>}
+    </li>
+  );
+}
+
+const KNOWN = new Set(["id", "title", "milestone", "from", "to"]);
+
+/** What caused a change, in words, from whatever the answer says beside from and to. */
+function describeCause(change: IssueChange): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(change)) {
+    if (KNOWN.has(key) || value === null || value === undefined) continue;
+    parts.push(`${key.replace(/_/g, " ")}: ${words(value)}`);
+  }
+  return parts.join("; ");
+}
+
+function words(value: unknown): string {
+  if (Array.isArray(value)) return value.map(words).join(", ");
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined && v !== "")
+      .map(([k, v]) => (typeof v === "object" ? `${k} ${words(v)}` : `${k} ${String(v)}`))
+      .join(" ");
+  }
+  return String(value);
+}
+
+/** What the work tree holds that HEAD does not: the moves and edits of this clone not yet committed. */
+async function uncommittedChanges(): Promise<IssueChange[]> {
+  try {
+    return (await call<PlanChanges>("plan.changes", { since: "HEAD" })).issues;
+  } catch {
+    return [];
+  }
+}
+
+async function burnupOf(milestone: string): Promise<{ points?: BurnupPoint[]; forecast?: ForecastDates; note?: string }> {
+  if (!findCapability("plan.burnup")) return { note: "This server has no plan.burnup capability yet." };
+  const burnup = await call<{ points: BurnupPoint[] }>("plan.burnup", { milestone });
+  if (!findCapability("plan.forecast")) return { points: burnup.points, note: "no forecast capability yet" };
+  const forecast = await call<Record<string, unknown>>("plan.forecast", { milestone });
+  const dates = forecastDates(forecast);
+  return { points: burnup.points, forecast: dates, note: dates ? undefined : forecastNote(forecast) };
+}
+
+/** The 50/85/95 % dates of a forecast answer, wherever it keeps them. */
+function forecastDates(answer: unknown, depth = 0): ForecastDates | undefined {
+  if (answer === null || typeof answer !== "object" || depth > 2) return undefined;
+  const entries = Object.entries(answer as Record<string, unknown>);
+  const pick = (n: string) => entries.find(([k, v]) => k.includes(n) && typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v))?.[1] as string | undefined;
+  const [p50, p85, p95] = [pick("50"), pick("85"), pick("95")];
+  if (p50 && p85 && p95) return { p50: p50.slice(0, 10), p85: p85.slice(0, 10), p95: p95.slice(0, 10) };
+  for (const [, v] of entries) {
+    const found = forecastDates(v, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function forecastNote(answer: Record<string, unknown>): string {
+  for (const key of ["message", "answer", "status", "result"]) if (typeof answer[key] === "string") return String(answer[key]).replace(/_/g, " ");
+  return "no forecast";
+}
