@@ -13,8 +13,18 @@ const id = (what: string) =>
 
 export const EmptyInput = z.strictObject({});
 
+/** A revision of the plan (`at`): what every read capability accepts to answer from the past. */
+export const RevisionField = z
+  .string()
+  .min(1, "at is a revision, not empty")
+  .max(200, "at is at most 200 characters")
+  .describe("Answer from this git revision (sha, branch, tag, HEAD~3) or date/ISO time; absent: the files as they are now.");
+
+export const AtInput = z.strictObject({ at: RevisionField.optional() });
+
 export const MilestoneFilterInput = z.strictObject({
   milestone: z.string().max(200).optional().describe("Only this milestone (next: start here, then widen)."),
+  at: RevisionField.optional(),
 });
 
 export const IssueFilterInput = z.strictObject({
@@ -25,9 +35,10 @@ export const IssueFilterInput = z.strictObject({
     .optional()
     .describe(`Only issues in this derived status: ${ISSUE_STATUSES.join(", ")}.`),
   wave: z.number().int().min(0).max(4294967295).optional().describe("Only issues in this wave."),
+  at: RevisionField.optional(),
 });
 
-export const RecordInput = z.strictObject({ id: id("A milestone or issue") });
+export const RecordInput = z.strictObject({ id: id("A milestone or issue"), at: RevisionField.optional() });
 
 export const TransitionInput = z.strictObject({
   issue: id("The issue"),

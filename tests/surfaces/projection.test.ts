@@ -46,14 +46,14 @@ const TABLE: readonly Row[] = [
 
 /** A valid input of each capability (against the demo plan, or any plan: validity is the schema's). */
 const VALID_INPUT: Record<string, Record<string, unknown>> = {
-  "plan.model": {},
-  "plan.status": { milestone: "m" },
-  "plan.issues": { milestone: "m", status: "READY", wave: 1 },
-  "plan.waves": { milestone: "m" },
-  "plan.next": { milestone: "m" },
-  "plan.roadmap": {},
-  "plan.validate": {},
-  "plan.record": { id: "I0001" },
+  "plan.model": { at: "HEAD" },
+  "plan.status": { milestone: "m", at: "HEAD~1" },
+  "plan.issues": { milestone: "m", status: "READY", wave: 1, at: "main" },
+  "plan.waves": { milestone: "m", at: "2026-11-30" },
+  "plan.next": { milestone: "m", at: "2026-11-30T09:00:00Z" },
+  "plan.roadmap": { at: "v1.0" },
+  "plan.validate": { at: "HEAD" },
+  "plan.record": { id: "I0001", at: "HEAD" },
   "plan.transition": { issue: "I0001", transition: "start" },
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },
@@ -283,7 +283,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "404", "405", "500"]));
     if (row.method === "GET") {
       expect(op.requestBody).toBeUndefined();
-      expect((op.parameters ?? []).map((p) => p.name).sort()).toEqual(row.id === "plan.record" ? ["id"] : fields);
+      expect((op.parameters ?? []).map((p) => p.name).sort()).toEqual(row.id === "plan.record" ? ["at", "id"] : fields);
       for (const p of op.parameters ?? []) expect(p.in).toBe("query");
     } else {
       expect(op.parameters).toBeUndefined();
