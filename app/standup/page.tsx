@@ -12,6 +12,7 @@ import type { Plan } from "@/lib/plan/shapes";
 import {
   type BurnupPoint,
   type ForecastDates,
+  type IssueCause,
   type IssueChange,
   type PlanChanges,
   SECTION_TITLES,
@@ -234,18 +235,47 @@ function Section({ id, title, count, projector, children }: { id: string; title:
 }
 
 function ChangeEntry({ change, projector, children }: { change: IssueChange; projector: boolean; children?: ReactNode }) {
-  const cause = describeCause(change);
+  const waveMoved = change.wave && change.wave.from !== null && change.wave.to !== null && change.wave.from !== change.wave.to;
+  const milestoneMoved = change.milestone_from && change.milestone_from !== change.milestone;
   return (
     <li className="flex flex-wrap items-baseline gap-x-2" data-testid={`change-${change.id}`}>
       <IssueLink id={change.id} />
       <span>{change.title}</span>
       <span className={`text-slate-600 dark:text-slate-400 ${projector ? "" : "text-xs"}`}>
         {change.from ?? "new"} → {change.to ?? "removed"}
-        {cause ? ` · ${cause}` : ""}
+        {waveMoved && ` · wave ${change.wave!.from} → ${change.wave!.to}`}
+        {milestoneMoved && ` · milestone ${change.milestone_from} → ${change.milestone}`}
+        {change.cause && <Cause cause={change.cause} />}
       </span>
       {children}
     </li>
   );
+}
+
+const MOVE_WORDS = { start: "started", verify: "verified", done: "finished" } as const;
+
+/** What caused a status change, in words: a move and its stamp, or the dependencies. */
+function Cause({ cause }: { cause: IssueCause }) {
+  const deps = (cause.dependencies ?? []).map((d, i) => (
+    <span key={d}>
+      {i > 0 && ", "}
+      <IssueLink id={d} />
+    </span>
+  ));
+  switch (cause.kind) {
+    case "move":
+      return <> · {cause.move ? MOVE_WORDS[cause.move] : "moved"}{cause.stamp ? ` at ${cause.stamp.replace("T", " ").replace(/:\d\dZ$/, " UTC")}` : ""}</>;
+    case "unblocked":
+      return deps.length ? <> · unblocked by {deps}</> : <> · unblocked</>;
+    case "blocked":
+      return deps.length ? <> · waits on {deps}</> : null;
+    case "cancelled":
+      return <> · cancelled</>;
+    case "evidence":
+      return <> · evidence recorded</>;
+    default:
+      return null;
+  }
 }
 
 function FromToEntry({ label, change, kind }: { label: string; change: { from: string | null; to: string | null }; kind: "issue" | "milestone" }) {
@@ -255,29 +285,6 @@ function FromToEntry({ label, change, kind }: { label: string; change: { from: s
       {label}: {change.from === change.to ? <>unchanged ({show(change.to)})</> : <>{show(change.from)} → {show(change.to)}</>}
     </li>
   );
-}
-
-const KNOWN = new Set(["id", "title", "milestone", "from", "to"]);
-
-/** What caused a change, in words, from whatever the answer says beside from and to. */
-function describeCause(change: IssueChange): string {
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(change)) {
-    if (KNOWN.has(key) || value === null || value === undefined) continue;
-    parts.push(`${key.replace(/_/g, " ")}: ${words(value)}`);
-  }
-  return parts.join("; ");
-}
-
-function words(value: unknown): string {
-  if (Array.isArray(value)) return value.map(words).join(", ");
-  if (value !== null && typeof value === "object") {
-    return Object.entries(value)
-      .filter(([, v]) => v !== null && v !== undefined && v !== "")
-      .map(([k, v]) => (typeof v === "object" ? `${k} ${words(v)}` : `${k} ${String(v)}`))
-      .join(" ");
-  }
-  return String(value);
 }
 
 /** What the work tree holds that HEAD does not: the moves and edits of this clone not yet committed. */

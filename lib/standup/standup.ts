@@ -18,7 +18,18 @@ export interface IssueChange {
   milestone: string;
   from: string | null;
   to: string | null;
-  [more: string]: unknown;
+  wave?: { from: number | null; to: number | null };
+  milestone_from?: string | null;
+  cause?: IssueCause;
+}
+
+/** Why a status changed: the move whose stamp appeared, the dependencies that finished, … */
+export interface IssueCause {
+  kind: "move" | "unblocked" | "blocked" | "cancelled" | "evidence" | "other";
+  move?: "start" | "verify" | "done";
+  field?: string;
+  stamp?: string;
+  dependencies?: string[];
 }
 
 export interface FindingRef {
