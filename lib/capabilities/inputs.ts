@@ -64,3 +64,19 @@ export const EvidenceInput = z
 export const ClaimInput = z.strictObject({
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),
 });
+
+/** A revision a time capability needs (`since`): refused by name when missing. */
+const requiredRevision = (name: string, what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required: ${what}` : `${name} is a revision or a date`) })
+    .min(1, `${name} is a revision, not empty`)
+    .max(200, `${name} is at most 200 characters`)
+    .describe(what);
+
+const milestoneId = z.string().min(1, "milestone is an id, not empty").max(200, "milestone is at most 200 characters");
+
+export const ChangesInput = z.strictObject({
+  since: requiredRevision("since", "The revision or date to compare from (sha, branch, tag, HEAD~1, 2026-11-30)."),
+  until: RevisionField.optional().describe("The revision or date to compare to; absent: the files as they are now."),
+  milestone: milestoneId.optional().describe("Only the issues, milestones and findings of this milestone."),
+});

@@ -1,4 +1,5 @@
 import type { AnyCapability } from "./capability";
+import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
 import { planEvidenceCapability } from "./plan-evidence";
 import { planIssuesCapability } from "./plan-issues";
@@ -24,6 +25,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planRoadmapCapability,
   planValidateCapability,
   planRecordCapability,
+  planChangesCapability,
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,

@@ -33,6 +33,8 @@ import { invoke } from "./invoke";
 import { RevisionField } from "../capabilities/inputs";
 import { planAt } from "../history/plan-at";
 import type { Revision } from "../history/revision";
+import type { PlanChanges } from "../history/shapes";
+import { renderChanges } from "./cli-time-text";
 
 export { EXIT };
 
@@ -147,6 +149,15 @@ const VERBS: Record<string, Verb> = {
     takesId: true,
     input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
     text: (v) => renderRecord(v as PlanRecord),
+  }),
+  changes: capabilityVerb("plan.changes", {
+    summary: "what changed since a revision (--since REV [--until REV] [--milestone M])",
+    options: { ...COMMON, since: "value", until: "value", milestone: "value" },
+    input: (a) => {
+      if (!a.options.has("since")) throw new UsageError("--since is required: the revision or date to compare from (HEAD~1, 2026-11-30, a branch)");
+      return fields(a, { since: "since", until: "until", milestone: "milestone" });
+    },
+    text: (v) => renderChanges(v as PlanChanges),
   }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",

@@ -31,6 +31,7 @@ const TABLE: readonly Row[] = [
   { id: "plan.roadmap", kind: "query", method: "GET", route: "/api/v1/plan/roadmap", tool: "majordomus_plan_roadmap", cli: "cockpit plan roadmap", verbs: ["roadmap"] },
   { id: "plan.validate", kind: "query", method: "GET", route: "/api/v1/plan/validate", tool: "majordomus_plan_validate", cli: "cockpit plan validate", verbs: ["validate"] },
   { id: "plan.record", kind: "query", method: "GET", route: "/api/v1/plan/record", tool: "majordomus_plan_record", cli: "cockpit plan record", verbs: ["record"] },
+  { id: "plan.changes", kind: "query", method: "GET", route: "/api/v1/plan/changes", tool: "majordomus_plan_changes", cli: "cockpit plan changes", verbs: ["changes"] },
   {
     id: "plan.transition",
     kind: "command",
@@ -54,6 +55,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.roadmap": { at: "v1.0" },
   "plan.validate": { at: "HEAD" },
   "plan.record": { id: "I0001", at: "HEAD" },
+  "plan.changes": { since: "HEAD~1", until: "HEAD", milestone: "m" },
   "plan.transition": { issue: "I0001", transition: "start" },
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },
@@ -92,7 +94,7 @@ function request(method: string, target: string, init: RequestInit = {}): Promis
 const PLAN = capabilities.filter((c) => c.id.startsWith("plan."));
 
 describe("the projection table", () => {
-  it("the plan.* capabilities are these eleven, listed first and in this order", () => {
+  it("the plan.* capabilities are these, listed first and in this order", () => {
     expect(PLAN.map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
     expect(capabilities.slice(0, TABLE.length).map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
   });
