@@ -80,3 +80,8 @@ export const ChangesInput = z.strictObject({
   until: RevisionField.optional().describe("The revision or date to compare to; absent: the files as they are now."),
   milestone: milestoneId.optional().describe("Only the issues, milestones and findings of this milestone."),
 });
+
+export const HistoryInput = z.strictObject({
+  id: id("A milestone or issue"),
+  limit: z.number().int().min(1, "limit is at least 1").max(1000, "limit is at most 1000").optional().describe("At most this many entries (default 50)."),
+});

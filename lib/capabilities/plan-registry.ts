@@ -2,6 +2,7 @@ import type { AnyCapability } from "./capability";
 import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
 import { planEvidenceCapability } from "./plan-evidence";
+import { planHistoryCapability } from "./plan-history";
 import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
 import { planNextCapability } from "./plan-next";
@@ -26,6 +27,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planValidateCapability,
   planRecordCapability,
   planChangesCapability,
+  planHistoryCapability,
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,

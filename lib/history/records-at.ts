@@ -200,3 +200,20 @@ export function recordsNow(repo: string, git: RepoGit): PlanRecords {
   };
   return loadRecordsFrom(source, repo);
 }
+
+/**
+ * `fn` of the derived plan of each commit, one plan alive at a time (the files of all of them are
+ * read in one batch): for answers over many commits, where keeping every plan would not fit.
+ */
+export function mapPlansAtCommits<T>(repo: string, git: RepoGit, commits: readonly (string | null)[], fn: (plan: Plan, index: number) => T): T[] {
+  const store = storeOf(repo);
+  const missing = commits.filter((c): c is string => c !== null && !store.plans.has(c));
+  const records = new Map<string, PlanRecords>();
+  const read = recordsAtCommits(repo, git, [...new Set(missing)]);
+  [...new Set(missing)].forEach((c, i) => records.set(c, read[i]));
+  return commits.map((c, i) => {
+    if (c === null) return fn(derivePlan(recordsAtCommits(repo, git, [null])[0]), i);
+    const kept = store.plans.get(c);
+    return fn(kept ?? derivePlan(records.get(c)!), i);
+  });
+}

@@ -33,8 +33,8 @@ import { invoke } from "./invoke";
 import { RevisionField } from "../capabilities/inputs";
 import { planAt } from "../history/plan-at";
 import type { Revision } from "../history/revision";
-import type { PlanChanges } from "../history/shapes";
-import { renderChanges } from "./cli-time-text";
+import type { PlanChanges, PlanHistory } from "../history/shapes";
+import { renderChanges, renderHistory } from "./cli-time-text";
 
 export { EXIT };
 
@@ -159,6 +159,16 @@ const VERBS: Record<string, Verb> = {
     },
     text: (v) => renderChanges(v as PlanChanges),
   }),
+  history: capabilityVerb("plan.history", {
+    summary: "the commits that changed one record, newest first, with its status after each (--limit N)",
+    options: { ...COMMON, limit: "value" },
+    takesId: true,
+    input: (a) => {
+      const limit = a.options.get("limit");
+      return { id: a.words[0], ...(limit !== undefined ? { limit: parseCount("--limit", limit) } : {}) };
+    },
+    text: (v) => renderHistory(v as PlanHistory),
+  }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value", at: "value" },
@@ -256,6 +266,11 @@ function renderAdoption(r: AdoptResult): string {
     ...r.adopted.map((a) => `${a.issue}: ${verb} ${a.stamps.join(", ")}`),
     `adopt: ${verb} ${r.stamps} stamp(s) in ${r.records} record(s)`,
   ].join("\n");
+}
+
+function parseCount(option: string, text: string): number {
+  if (!/^[0-9]{1,9}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
+  return Number(text);
 }
 
 function parseWave(text: string): number {

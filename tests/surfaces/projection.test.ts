@@ -32,6 +32,7 @@ const TABLE: readonly Row[] = [
   { id: "plan.validate", kind: "query", method: "GET", route: "/api/v1/plan/validate", tool: "majordomus_plan_validate", cli: "cockpit plan validate", verbs: ["validate"] },
   { id: "plan.record", kind: "query", method: "GET", route: "/api/v1/plan/record", tool: "majordomus_plan_record", cli: "cockpit plan record", verbs: ["record"] },
   { id: "plan.changes", kind: "query", method: "GET", route: "/api/v1/plan/changes", tool: "majordomus_plan_changes", cli: "cockpit plan changes", verbs: ["changes"] },
+  { id: "plan.history", kind: "query", method: "GET", route: "/api/v1/plan/history", tool: "majordomus_plan_history", cli: "cockpit plan history", verbs: ["history"] },
   {
     id: "plan.transition",
     kind: "command",
@@ -56,6 +57,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.validate": { at: "HEAD" },
   "plan.record": { id: "I0001", at: "HEAD" },
   "plan.changes": { since: "HEAD~1", until: "HEAD", milestone: "m" },
+  "plan.history": { id: "I0001", limit: 5 },
   "plan.transition": { issue: "I0001", transition: "start" },
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },
