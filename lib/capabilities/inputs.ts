@@ -85,3 +85,21 @@ export const HistoryInput = z.strictObject({
   id: id("A milestone or issue"),
   limit: z.number().int().min(1, "limit is at least 1").max(1000, "limit is at most 1000").optional().describe("At most this many entries (default 50)."),
 });
+
+const requiredMilestone = z
+  .string({ error: (issue) => (issue.input === undefined ? "milestone is required: the milestone's id" : "milestone is an id") })
+  .min(1, "milestone is an id, not empty")
+  .max(200, "milestone is at most 200 characters")
+  .describe("The milestone's id.");
+
+const day = (name: string, what: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD (as 2026-11-30)`)
+    .describe(what);
+
+export const BurnupInput = z.strictObject({
+  milestone: requiredMilestone,
+  since: day("since", "The first day (default: the day the milestone's file first appears).").optional(),
+  until: day("until", "The last day (default: today).").optional(),
+});

@@ -1,4 +1,5 @@
 import type { AnyCapability } from "./capability";
+import { planBurnupCapability } from "./plan-burnup";
 import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
 import { planEvidenceCapability } from "./plan-evidence";
@@ -28,6 +29,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planRecordCapability,
   planChangesCapability,
   planHistoryCapability,
+  planBurnupCapability,
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,

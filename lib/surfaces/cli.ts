@@ -33,8 +33,8 @@ import { invoke } from "./invoke";
 import { RevisionField } from "../capabilities/inputs";
 import { planAt } from "../history/plan-at";
 import type { Revision } from "../history/revision";
-import type { PlanChanges, PlanHistory } from "../history/shapes";
-import { renderChanges, renderHistory } from "./cli-time-text";
+import type { PlanBurnup, PlanChanges, PlanHistory } from "../history/shapes";
+import { renderBurnup, renderChanges, renderHistory } from "./cli-time-text";
 
 export { EXIT };
 
@@ -168,6 +168,15 @@ const VERBS: Record<string, Verb> = {
       return { id: a.words[0], ...(limit !== undefined ? { limit: parseCount("--limit", limit) } : {}) };
     },
     text: (v) => renderHistory(v as PlanHistory),
+  }),
+  burnup: capabilityVerb("plan.burnup", {
+    summary: "a milestone's scope, started and done per day (--milestone M [--since DATE] [--until DATE])",
+    options: { ...COMMON, milestone: "value", since: "value", until: "value" },
+    input: (a) => {
+      if (!a.options.has("milestone")) throw new UsageError("--milestone is required: the milestone to chart");
+      return fields(a, { milestone: "milestone", since: "since", until: "until" });
+    },
+    text: (v) => renderBurnup(v as PlanBurnup),
   }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
