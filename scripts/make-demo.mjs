@@ -1163,7 +1163,7 @@ const STAMP_VERBS = { started_at: "Start", verified_at: "Verify", completed_at: 
 /** Every dated event of the plan, in the original timeline: { at, record, kind, text, author }. */
 function planEvents() {
   const events = [];
-  const push = (at, record, kind, text, author) => events.push({ at, record, kind, text, author });
+  const push = (at, record, kind, text, author) => events.push({ at, record, kind, text, author, short: shortOf(kind, record, text) });
   push(atTime("2026-09-28", "08"), "project", "create", "Start the plan of Harbor Bookings", LEAD);
   for (const m of MILESTONES) {
     push(atTime(m.created_at, "08"), m.id, "create", `Add milestone ${m.id}: ${m.title}`, LEAD);
@@ -1184,6 +1184,26 @@ function planEvents() {
     push(removed_at, issue.id, "remove", `Remove ${issue.id}: ${removed_because}`, LEAD);
   }
   return events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+/** An event in a few words, for a commit subject that names several. */
+function shortOf(kind, record, text) {
+  if (kind === "create") return record === "project" ? text : `add ${record}`;
+  if (kind === "evidence") return `evidence for ${record}`;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** A commit's message: its one event, or a subject naming them all and a line for each. */
+function messageOf(events) {
+  if (events.length === 1) return `${events[0].text}\n`;
+  const allAdds = events.every((e) => e.kind === "create");
+  const shorts = allAdds ? events.map((e) => e.record) : events.map((e) => e.short);
+  const lead = allAdds ? "Add " : "";
+  let subject = lead + shorts.join(", ");
+  if (events.some((e) => e.record === "project")) subject = events.find((e) => e.record === "project").text;
+  else if (subject.length > 72) subject = `${lead}${shorts.slice(0, 4).join(", ")} and ${shorts.length - 4} more`;
+  subject = subject.charAt(0).toUpperCase() + subject.slice(1);
+  return `${subject}\n\n${events.filter((e) => e.text !== subject).map((e) => `- ${e.text}`).join("\n")}\n`;
 }
 
 /** An issue as it stood at `t` (original timeline), or undefined before it was written. */
@@ -1261,11 +1281,10 @@ export function demoHistory(shift = 0) {
   const commits = [];
   for (const [at, events] of byTime) {
     const who = events[0].author;
-    const [subject, ...rest] = events.map((e) => e.text);
     commits.push({
       at: shiftDate(at, shift),
       author: { name: PEOPLE[who], email: `${who}@harbor.test` },
-      message: rest.length ? `${subject}\n\n${rest.map((line) => `- ${line}`).join("\n")}\n` : `${subject}\n`,
+      message: messageOf(events),
       files: filesAt(at, shift),
     });
   }

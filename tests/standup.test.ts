@@ -4,7 +4,15 @@ import { chartGeometry, defaultSince, groupChanges, sectionOf, stepPath, stuckIs
 // The standup page's arrangement of the time answers: the default since, the sections, the stuck
 // issues and the burn-up's scales.
 
-const change = (id: string, from: string | null, to: string | null): IssueChange => ({ id, title: `t ${id}`, milestone: "m", from, to });
+const change = (id: string, from: string | null, to: string | null): IssueChange => ({
+  id,
+  title: `t ${id}`,
+  milestone: "m",
+  from,
+  to,
+  wave: { from: 0, to: 0 },
+  milestone_from: "m",
+});
 
 describe("defaultSince", () => {
   it("is the end of the day before the previous working day, so the standup starts at that day's start", () => {

@@ -28,6 +28,17 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Standup" };
 
 const SECTION_ORDER: SectionKey[] = ["done", "verify", "started", "ready", "blocked", "cancelled", "added", "removed", "other"];
+const QUIET_WORDS: Record<SectionKey, string> = {
+  done: "done",
+  verify: "moved to VERIFY",
+  started: "started",
+  ready: "newly READY",
+  blocked: "newly BLOCKED",
+  cancelled: "cancelled",
+  added: "added",
+  removed: "removed",
+  other: "else",
+};
 
 type Search = Promise<Record<string, string | string[] | undefined>>;
 
@@ -96,6 +107,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   ]);
   const byId = new Map(model.issues.map((i) => [i.id, i]));
   const sections = groupChanges(changes.issues);
+  const quiet = SECTION_ORDER.filter((k) => k !== "other" && sections[k].length === 0);
   const asOf = isNow ? new Date().toISOString() : (changes.until.committed_at ?? new Date().toISOString());
   const stuck = stuckIssues(model.issues, asOf, stuckDays);
   const active = model.milestones.filter((m) => m.status === "ACTIVE");
@@ -112,8 +124,14 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
         </Link>
       </p>
 
-      <div className={`grid gap-4 ${projector ? "lg:grid-cols-2" : "md:grid-cols-2 xl:grid-cols-3"}`}>
-        {SECTION_ORDER.filter((k) => k !== "other" || sections.other.length > 0).map((key) => (
+      {quiet.length > 0 && (
+        <p className={projector ? "text-xl text-slate-700 dark:text-slate-300" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-quiet">
+          Nothing {quiet.map((k) => QUIET_WORDS[k]).join(", ")}.
+        </p>
+      )}
+
+      <div className={`grid items-start gap-4 ${projector ? "lg:grid-cols-2" : "md:grid-cols-2 xl:grid-cols-3"}`}>
+        {SECTION_ORDER.filter((k) => sections[k].length > 0).map((key) => (
           <Section key={key} id={`section-${key}`} title={SECTION_TITLES[key]} count={sections[key].length} projector={projector}>
             {sections[key].map((c) => (
               <ChangeEntry key={c.id} change={c} projector={projector}>
@@ -132,13 +150,12 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
             ))}
           </Section>
         ))}
-
         <Section id="section-stuck" title={`Stuck (ACTIVE or VERIFY for more than ${stuckDays} days)`} count={stuck.length} projector={projector}>
           {stuck.map((s) => (
             <li key={s.id} className="flex flex-wrap items-baseline gap-x-2" data-testid={`stuck-${s.id}`}>
               <IssueLink id={s.id} /> <span>{s.title}</span> <StatusBadge status={s.status} />
               <span className="text-slate-600 dark:text-slate-400">
-                {s.days} days, since {s.since}
+                {s.days} days, since {when(s.since)}
               </span>
             </li>
           ))}
@@ -180,13 +197,20 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
       </div>
 
       {charts.map((c, i) => (
-        <Card key={active[i].id} title={<>Burn-up of <MilestoneLink id={active[i].id}>{active[i].title || active[i].id}</MilestoneLink></>}>
+        <section
+          key={active[i].id}
+          aria-labelledby={`burnup-title-${active[i].id}`}
+          className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <h2 id={`burnup-title-${active[i].id}`} className={`mb-3 font-semibold ${projector ? "text-2xl" : "text-base"}`}>
+            Burn-up of <MilestoneLink id={active[i].id}>{active[i].title || active[i].id}</MilestoneLink>
+          </h2>
           {c.points ? (
             <BurnupChart milestone={active[i].id} title={active[i].title || active[i].id} points={c.points} forecast={c.forecast} forecastNote={c.note} large={projector} />
           ) : (
             <p className="text-sm">{c.note}</p>
           )}
-        </Card>
+        </section>
       ))}
     </Shell>
   );
@@ -215,23 +239,31 @@ function Rev({ r }: { r: { rev: string; commit: string | null; committed_at: str
   if (!r.commit) return <strong>the empty plan</strong>;
   return (
     <strong title={r.commit}>
-      <code>{r.commit.slice(0, 10)}</code> ({r.committed_at?.replace("T", " ").replace(/:\d\dZ$/, " UTC")})
+      commit <code>{r.commit.slice(0, 10)}</code> ({r.committed_at ? when(r.committed_at) : "no time"})
     </strong>
   );
 }
 
 function Section({ id, title, count, projector, children }: { id: string; title: string; count: number; projector: boolean; children: ReactNode }) {
   return (
-    <Card id={id} title={`${title} · ${count}`} className={projector ? "text-xl" : ""}>
+    <section id={id} aria-labelledby={`${id}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <h2 id={`${id}-title`} className={`mb-3 font-semibold ${projector ? "text-2xl" : "text-base"}`}>
+        {title} · {count}
+      </h2>
       {count === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">None.</p>
       ) : (
-        <ul className={`flex flex-col gap-1 ${projector ? "" : "text-sm"}`} data-testid={`${id}-list`}>
+        <ul className={`flex flex-col gap-2 ${projector ? "" : "text-sm"}`} data-testid={`${id}-list`}>
           {children}
         </ul>
       )}
-    </Card>
+    </section>
   );
+}
+
+/** An ISO time as "2026-11-30 09:50 UTC". */
+function when(iso: string): string {
+  return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
 }
 
 function ChangeEntry({ change, projector, children }: { change: IssueChange; projector: boolean; children?: ReactNode }) {
@@ -264,7 +296,7 @@ function Cause({ cause }: { cause: IssueCause }) {
   ));
   switch (cause.kind) {
     case "move":
-      return <> · {cause.move ? MOVE_WORDS[cause.move] : "moved"}{cause.stamp ? ` at ${cause.stamp.replace("T", " ").replace(/:\d\dZ$/, " UTC")}` : ""}</>;
+      return <> · {cause.move ? MOVE_WORDS[cause.move] : "moved"}{cause.stamp ? ` at ${when(cause.stamp)}` : ""}</>;
     case "unblocked":
       return deps.length ? <> · unblocked by {deps}</> : <> · unblocked</>;
     case "blocked":

@@ -2,58 +2,11 @@
 // the default "since", the sections, the stuck issues and the burn-up's geometry. Pure functions:
 // no status is derived here, each is read from the answers.
 
+import type { IssueChange } from "../history/shapes";
+
+export type { IssueCause, IssueChange, PlanChanges, RevisionInfo } from "../history/shapes";
+
 const DAY_MS = 86_400_000;
-
-/** The plan at a revision, as every time answer names it. */
-export interface RevisionInfo {
-  rev: string;
-  commit: string | null;
-  committed_at: string | null;
-}
-
-/** One issue whose derived status, wave or milestone differs between the two ends. */
-export interface IssueChange {
-  id: string;
-  title: string;
-  milestone: string;
-  from: string | null;
-  to: string | null;
-  wave?: { from: number | null; to: number | null };
-  milestone_from?: string | null;
-  cause?: IssueCause;
-}
-
-/** Why a status changed: the move whose stamp appeared, the dependencies that finished, … */
-export interface IssueCause {
-  kind: "move" | "unblocked" | "blocked" | "cancelled" | "evidence" | "other";
-  move?: "start" | "verify" | "done";
-  field?: string;
-  stamp?: string;
-  dependencies?: string[];
-}
-
-export interface FindingRef {
-  level: string;
-  code: string;
-  subject: string;
-  message: string;
-}
-
-export interface FromTo {
-  from: string | null;
-  to: string | null;
-}
-
-export interface PlanChanges {
-  since: RevisionInfo;
-  until: RevisionInfo;
-  issues: IssueChange[];
-  milestones: { id: string; from: string | null; to: string | null }[];
-  findings: { new: FindingRef[]; resolved: FindingRef[] };
-  next: FromTo;
-  roadmap: { now: FromTo; next: FromTo };
-  [more: string]: unknown;
-}
 
 export interface BurnupPoint {
   date: string;
