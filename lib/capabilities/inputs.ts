@@ -103,3 +103,8 @@ export const BurnupInput = z.strictObject({
   since: day("since", "The first day (default: the day the milestone's file first appears).").optional(),
   until: day("until", "The last day (default: today).").optional(),
 });
+
+export const ForecastInput = z.strictObject({
+  milestone: requiredMilestone,
+  seed: z.number().int().min(0).max(4294967295).optional().describe("The simulation's seed (default 1): the same seed gives the same dates."),
+});

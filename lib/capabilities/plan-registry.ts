@@ -3,6 +3,7 @@ import { planBurnupCapability } from "./plan-burnup";
 import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
 import { planEvidenceCapability } from "./plan-evidence";
+import { planForecastCapability } from "./plan-forecast";
 import { planHistoryCapability } from "./plan-history";
 import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
@@ -30,6 +31,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planChangesCapability,
   planHistoryCapability,
   planBurnupCapability,
+  planForecastCapability,
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,

@@ -33,8 +33,8 @@ import { invoke } from "./invoke";
 import { RevisionField } from "../capabilities/inputs";
 import { planAt } from "../history/plan-at";
 import type { Revision } from "../history/revision";
-import type { PlanBurnup, PlanChanges, PlanHistory } from "../history/shapes";
-import { renderBurnup, renderChanges, renderHistory } from "./cli-time-text";
+import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../history/shapes";
+import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./cli-time-text";
 
 export { EXIT };
 
@@ -178,6 +178,16 @@ const VERBS: Record<string, Verb> = {
     },
     text: (v) => renderBurnup(v as PlanBurnup),
   }),
+  forecast: capabilityVerb("plan.forecast", {
+    summary: "50/85/95 % completion dates of a milestone, Monte Carlo (--milestone M [--seed S])",
+    options: { ...COMMON, milestone: "value", seed: "value" },
+    input: (a) => {
+      if (!a.options.has("milestone")) throw new UsageError("--milestone is required: the milestone to forecast");
+      const seed = a.options.get("seed");
+      return { ...fields(a, { milestone: "milestone" }), ...(seed !== undefined ? { seed: parseCount("--seed", seed) } : {}) };
+    },
+    text: (v) => renderForecast(v as Forecast),
+  }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value", at: "value" },
@@ -278,7 +288,7 @@ function renderAdoption(r: AdoptResult): string {
 }
 
 function parseCount(option: string, text: string): number {
-  if (!/^[0-9]{1,9}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
+  if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
   return Number(text);
 }
 
