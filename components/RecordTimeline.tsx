@@ -2,55 +2,17 @@ import { Card } from "@/components/Card";
 import { StatusBadge } from "@/components/StatusBadge";
 import { findCapability } from "@/lib/capabilities/index";
 import { CapabilityError } from "@/lib/errors";
+import type { PlanHistory } from "@/lib/history/shapes";
 import { call } from "@/lib/surfaces/pages";
 
 // The timeline of one record (plan.history): the moves not yet committed first, then each commit
 // that changed its file, newest first, with the record's derived status after it.
 
-export interface TimelineEntry {
-  commit: string | null;
-  author: string;
-  time: string;
-  message: string;
-  status: string;
-  uncommitted: boolean;
-}
-
-/** One entry of a plan.history answer, whatever its field names for the time and the flag. */
-function entryOf(raw: Record<string, unknown>): TimelineEntry {
-  const text = (...keys: string[]) => {
-    for (const k of keys) {
-      const v = raw[k];
-      if (typeof v === "string") return v;
-      if (v && typeof v === "object" && typeof (v as { name?: unknown }).name === "string") return (v as { name: string }).name;
-    }
-    return "";
-  };
-  const commit = typeof raw.commit === "string" ? raw.commit : null;
-  const uncommitted = raw.uncommitted === true || raw.committed === false || raw.pending === true || (commit === null && "commit" in raw);
-  return {
-    commit,
-    author: text("author", "actor", "author_name"),
-    time: text("time", "committed_at", "at", "recorded_at", "ts"),
-    message: text("message", "subject", "summary", "event"),
-    status: text("status", "status_after", "to"),
-    uncommitted,
-  };
-}
-
-function entriesOf(answer: unknown): TimelineEntry[] {
-  if (Array.isArray(answer)) return answer.map((e) => entryOf(e as Record<string, unknown>));
-  if (answer && typeof answer === "object") {
-    for (const v of Object.values(answer)) if (Array.isArray(v) && v.every((e) => e && typeof e === "object")) return v.map((e) => entryOf(e as Record<string, unknown>));
-  }
-  return [];
-}
-
 export async function RecordTimeline({ id, kind }: { id: string; kind: "issue" | "milestone" }) {
   if (!findCapability("plan.history")) return null;
-  let entries: TimelineEntry[];
+  let history: PlanHistory;
   try {
-    entries = entriesOf(await call("plan.history", { id, limit: 50 }));
+    history = await call<PlanHistory>("plan.history", { id, limit: 50 });
   } catch (error) {
     if (error instanceof CapabilityError && error.code !== "internal") {
       return (
@@ -61,6 +23,7 @@ export async function RecordTimeline({ id, kind }: { id: string; kind: "issue" |
     }
     throw error;
   }
+  const entries = history.entries;
   return (
     <Card title="Timeline" id="timeline">
       {entries.length === 0 ? (
@@ -84,6 +47,7 @@ export async function RecordTimeline({ id, kind }: { id: string; kind: "issue" |
           ))}
         </ol>
       )}
+      {history.truncated && <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">The 50 most recent entries; older ones are left out.</p>}
     </Card>
   );
 }

@@ -8,6 +8,7 @@ import { BurnupChart } from "@/components/standup/BurnupChart";
 import { SincePicker } from "@/components/standup/SincePicker";
 import { findCapability } from "@/lib/capabilities/index";
 import { CapabilityError } from "@/lib/errors";
+import type { Forecast, PlanBurnup } from "@/lib/history/shapes";
 import type { Plan } from "@/lib/plan/shapes";
 import {
   type BurnupPoint,
@@ -330,28 +331,8 @@ async function uncommittedChanges(): Promise<IssueChange[]> {
 
 async function burnupOf(milestone: string): Promise<{ points?: BurnupPoint[]; forecast?: ForecastDates; note?: string }> {
   if (!findCapability("plan.burnup")) return { note: "This server has no plan.burnup capability yet." };
-  const burnup = await call<{ points: BurnupPoint[] }>("plan.burnup", { milestone });
-  if (!findCapability("plan.forecast")) return { points: burnup.points, note: "no forecast capability yet" };
-  const forecast = await call<Record<string, unknown>>("plan.forecast", { milestone });
-  const dates = forecastDates(forecast);
-  return { points: burnup.points, forecast: dates, note: dates ? undefined : forecastNote(forecast) };
-}
-
-/** The 50/85/95 % dates of a forecast answer, wherever it keeps them. */
-function forecastDates(answer: unknown, depth = 0): ForecastDates | undefined {
-  if (answer === null || typeof answer !== "object" || depth > 2) return undefined;
-  const entries = Object.entries(answer as Record<string, unknown>);
-  const pick = (n: string) => entries.find(([k, v]) => k.includes(n) && typeof v === "string" && /^\d{4}-\d{2}-\d{2}/.test(v))?.[1] as string | undefined;
-  const [p50, p85, p95] = [pick("50"), pick("85"), pick("95")];
-  if (p50 && p85 && p95) return { p50: p50.slice(0, 10), p85: p85.slice(0, 10), p95: p95.slice(0, 10) };
-  for (const [, v] of entries) {
-    const found = forecastDates(v, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function forecastNote(answer: Record<string, unknown>): string {
-  for (const key of ["message", "answer", "status", "result"]) if (typeof answer[key] === "string") return String(answer[key]).replace(/_/g, " ");
-  return "no forecast";
+  const burnup = await call<PlanBurnup>("plan.burnup", { milestone });
+  if (!findCapability("plan.forecast")) return { points: burnup.points, note: "no forecast yet" };
+  const forecast = await call<Forecast>("plan.forecast", { milestone });
+  return { points: burnup.points, forecast: forecast.dates ?? undefined, note: forecast.dates ? undefined : forecast.message };
 }

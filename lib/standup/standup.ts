@@ -2,19 +2,11 @@
 // the default "since", the sections, the stuck issues and the burn-up's geometry. Pure functions:
 // no status is derived here, each is read from the answers.
 
-import type { IssueChange } from "../history/shapes";
+import type { BurnupPoint, IssueChange } from "../history/shapes";
 
-export type { IssueCause, IssueChange, PlanChanges, RevisionInfo } from "../history/shapes";
+export type { BurnupPoint, IssueCause, IssueChange, PlanChanges, RevisionInfo } from "../history/shapes";
 
 const DAY_MS = 86_400_000;
-
-export interface BurnupPoint {
-  date: string;
-  commit: string | null;
-  scope: number;
-  started: number;
-  done: number;
-}
 
 /**
  * The `since` of a standup opened on `today` (YYYY-MM-DD, UTC): the start of the previous working
