@@ -102,10 +102,11 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   }
 
   const isNow = untilAsked === undefined;
-  const [model, uncommitted] = await Promise.all([
+  const [model, head] = await Promise.all([
     call<Plan>("plan.model", isNow ? {} : { at: untilAsked }),
-    isNow ? uncommittedChanges() : Promise.resolve([] as IssueChange[]),
+    isNow ? sinceHead() : Promise.resolve({ issues: [] as IssueChange[], head: null }),
   ]);
+  const uncommitted = head.issues;
   const byId = new Map(model.issues.map((i) => [i.id, i]));
   const sections = groupChanges(changes.issues);
   const quiet = SECTION_ORDER.filter((k) => k !== "other" && sections[k].length === 0);
@@ -113,7 +114,8 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const stuck = stuckIssues(model.issues, asOf, stuckDays);
   const active = model.milestones.filter((m) => m.status === "ACTIVE");
   const charts = await Promise.all(active.map((m) => burnupOf(m.id)));
-  const pinned = hrefOf(sinceCommit, changes.until.commit ?? undefined, projector, stuckParam);
+  // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
+  const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam);
 
   return (
     <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam}>
@@ -320,12 +322,15 @@ function FromToEntry({ label, change, kind }: { label: string; change: { from: s
   );
 }
 
-/** What the work tree holds that HEAD does not: the moves and edits of this clone not yet committed. */
-async function uncommittedChanges(): Promise<IssueChange[]> {
+/** What the work tree holds that HEAD does not (the moves and edits of this clone not yet committed), and HEAD's commit. */
+async function sinceHead(): Promise<{ issues: IssueChange[]; head: string | null }> {
   try {
-    return (await call<PlanChanges>("plan.changes", { since: "HEAD" })).issues;
-  } catch {
-    return [];
+    const c = await call<PlanChanges>("plan.changes", { since: "HEAD" });
+    return { issues: c.issues, head: c.since.commit };
+  } catch (error) {
+    // A repository without a commit has nothing committed to compare with.
+    if (error instanceof CapabilityError && error.code !== "internal") return { issues: [], head: null };
+    throw error;
   }
 }
 

@@ -35,7 +35,7 @@ export function BurnupChart({
   const tableId = `burnup-table-${milestone}`;
   const text = large ? "text-base" : "text-xs";
   return (
-    <figure className="flex flex-col gap-2" data-testid={`burnup-${milestone}`}>
+    <figure className={`flex flex-col gap-2 ${large ? "" : "max-w-4xl"}`} data-testid={`burnup-${milestone}`}>
       <div role="img" aria-label={`Milestone ${milestone} burn-up: ${summary}`} aria-describedby={tableId}>
         <svg viewBox={`0 0 ${g.width} ${g.height}`} className="h-auto w-full" aria-hidden="true" focusable="false">
           {/* horizontal grid with counts */}
@@ -93,6 +93,16 @@ export function BurnupChart({
           </span>
         )}
       </figcaption>
+      <p className={large ? "text-xl" : "text-sm"} data-testid={`forecast-${milestone}`}>
+        {forecast ? (
+          <>
+            Forecast for the {last ? last.scope - last.done : 0} issues left: 50 % by <strong>{forecast.p50}</strong>, 85 % by <strong>{forecast.p85}</strong>, 95 % by{" "}
+            <strong>{forecast.p95}</strong>.
+          </>
+        ) : (
+          <>Forecast: {forecastNote ?? "none"}</>
+        )}
+      </p>
       <details className={text}>
         <summary className="cursor-pointer text-slate-700 dark:text-slate-300">The chart as a table</summary>
         <table id={tableId} className="mt-2 w-full tabular-nums">
