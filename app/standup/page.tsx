@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import type { ReactNode } from "react";
+import { type ReactNode, Suspense } from "react";
 import { Card } from "@/components/Card";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
@@ -11,8 +11,6 @@ import { CapabilityError } from "@/lib/errors";
 import type { Forecast, PlanBurnup } from "@/lib/history/shapes";
 import type { Plan } from "@/lib/plan/shapes";
 import {
-  type BurnupPoint,
-  type ForecastDates,
   type IssueCause,
   type IssueChange,
   type PlanChanges,
@@ -113,7 +111,6 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const asOf = isNow ? new Date().toISOString() : (changes.until.committed_at ?? new Date().toISOString());
   const stuck = stuckIssues(model.issues, asOf, stuckDays);
   const active = model.milestones.filter((m) => m.status === "ACTIVE");
-  const charts = await Promise.all(active.map((m) => burnupOf(m.id)));
   // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
   const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam);
 
@@ -199,20 +196,19 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
         )}
       </div>
 
-      {charts.map((c, i) => (
+      {active.map((m) => (
         <section
-          key={active[i].id}
-          aria-labelledby={`burnup-title-${active[i].id}`}
+          key={m.id}
+          aria-labelledby={`burnup-title-${m.id}`}
           className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
         >
-          <h2 id={`burnup-title-${active[i].id}`} className={`mb-3 font-semibold ${projector ? "text-2xl" : "text-base"}`}>
-            Burn-up of <MilestoneLink id={active[i].id}>{active[i].title || active[i].id}</MilestoneLink>
+          <h2 id={`burnup-title-${m.id}`} className={`mb-3 font-semibold ${projector ? "text-2xl" : "text-base"}`}>
+            Burn-up of <MilestoneLink id={m.id}>{m.title || m.id}</MilestoneLink>
           </h2>
-          {c.points ? (
-            <BurnupChart milestone={active[i].id} title={active[i].title || active[i].id} points={c.points} forecast={c.forecast} forecastNote={c.note} large={projector} />
-          ) : (
-            <p className="text-sm">{c.note}</p>
-          )}
+          {/* The burn-up reads a commit per day: the sections above are shown while it is measured. */}
+          <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-400">Measuring the burn-up at each day&apos;s last commit…</p>}>
+            <Burnup milestone={m.id} title={m.title || m.id} large={projector} />
+          </Suspense>
         </section>
       ))}
     </Shell>
@@ -334,10 +330,18 @@ async function sinceHead(): Promise<{ issues: IssueChange[]; head: string | null
   }
 }
 
-async function burnupOf(milestone: string): Promise<{ points?: BurnupPoint[]; forecast?: ForecastDates; note?: string }> {
-  if (!findCapability("plan.burnup")) return { note: "This server has no plan.burnup capability yet." };
+async function Burnup({ milestone, title, large }: { milestone: string; title: string; large: boolean }) {
+  if (!findCapability("plan.burnup")) return <p className="text-sm">This server has no plan.burnup capability yet.</p>;
   const burnup = await call<PlanBurnup>("plan.burnup", { milestone });
-  if (!findCapability("plan.forecast")) return { points: burnup.points, note: "no forecast yet" };
-  const forecast = await call<Forecast>("plan.forecast", { milestone });
-  return { points: burnup.points, forecast: forecast.dates ?? undefined, note: forecast.dates ? undefined : forecast.message };
+  const forecast = findCapability("plan.forecast") ? await call<Forecast>("plan.forecast", { milestone }) : undefined;
+  return (
+    <BurnupChart
+      milestone={milestone}
+      title={title}
+      points={burnup.points}
+      forecast={forecast?.dates ?? undefined}
+      forecastNote={forecast ? forecast.message : "no forecast yet"}
+      large={large}
+    />
+  );
 }
