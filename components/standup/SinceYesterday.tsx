@@ -12,14 +12,14 @@ export function SinceYesterday({ changes, href }: { changes: PlanChanges; href: 
   const shown = SHOWN.filter((k) => groups[k].length > 0);
   return (
     <Card title="Since yesterday">
-      <div className="flex flex-col gap-2 text-sm" data-testid="since-yesterday">
+      <div className="flex flex-wrap items-center gap-3 text-sm" data-testid="since-yesterday">
         {shown.length === 0 ? (
           <p>No issue changed since the start of the previous working day.</p>
         ) : (
-          <ul className="flex flex-col gap-1">
+          <ul className="flex flex-wrap gap-2">
             {shown.map((k) => (
               <li key={k}>
-                <Link href={`${href}#section-${k}`} className="flex items-center justify-between rounded border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" data-testid={`since-yesterday-${k}`}>
+                <Link href={`${href}#section-${k}`} className="flex items-center gap-3 rounded border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" data-testid={`since-yesterday-${k}`}>
                   <span>{SECTION_TITLES[k]}</span>
                   <span className="font-semibold tabular-nums">{groups[k].length}</span>
                 </Link>
