@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CapabilityError } from "../errors";
 import { loadPlan } from "../plan/index";
 import { countMilestone, planBurnup } from "./burnup";
-import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs } from "./test-history";
+import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs, tempDir } from "./test-history";
 
 afterAll(removeTempDirs);
 
@@ -95,5 +95,7 @@ describe("historically true scope", () => {
     expect(code(() => planBurnup(r, { milestone: "m1", since: "2026-11-05", until: "2026-11-03" }, () => loadPlan(r), now))).toBe("invalid_input");
     expect(code(() => planBurnup(r, { milestone: "m1", since: "2026-02-31" }, () => loadPlan(r), now))).toBe("invalid_input");
     expect(code(() => planBurnup(r, { milestone: "m1", since: "1990-01-01" }, () => loadPlan(r), now))).toBe("invalid_input");
+    const plain = tempDir("cockpit-not-git-");
+    expect(() => planBurnup(plain, { milestone: "m1" }, () => loadPlan(plain), now)).toThrow(/not a git repository, so it has no history to read/);
   });
 });

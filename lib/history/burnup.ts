@@ -60,7 +60,7 @@ export interface BurnupQuery {
 /** The burn-up of a milestone; `current` is the plan of the files now; `nowSeconds` fixes "today". */
 export function planBurnup(repo: string, query: BurnupQuery, current: () => Plan, nowSeconds = Math.floor(Date.now() / 1000)): PlanBurnup {
   const { milestone } = query;
-  const git = repoGit(repo, query.since ?? "HEAD");
+  const git = repoGit(repo);
   for (const d of [query.since, query.until]) if (d !== undefined) instantOf(d);
   const today = dayOfSeconds(nowSeconds);
   let first = query.since ?? firstAppearance(repo, milestone);

@@ -72,7 +72,7 @@ export function planHistory(repo: string, input: { id: string; limit?: number },
   const problem = idProblem(id);
   if (problem) throw invalidInput(problem);
   const limit = input.limit ?? DEFAULT_HISTORY_LIMIT;
-  const git = repoGit(repo, "HEAD");
+  const git = repoGit(repo);
   const candidates = [
     { kind: "milestone" as const, path: `${MILESTONES_DIR}/${id}.yaml` },
     { kind: "issue" as const, path: `${ISSUES_DIR}/${id}.yaml` },

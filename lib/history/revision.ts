@@ -53,11 +53,18 @@ export function instantOf(at: string): number | undefined {
   return Math.floor(ms / 1000);
 }
 
-/** What git says of `repo`'s folder, or a refusal naming why there is no history to read. */
-export function repoGit(repo: string, asked: string): RepoGit {
+/**
+ * What git says of `repo`'s folder, or a refusal naming why there is no history to read (`asked`:
+ * the revision the question named, if it named one).
+ */
+export function repoGit(repo: string, asked?: string): RepoGit {
   const out = gitText(repo, ["rev-parse", "--show-prefix", "--is-shallow-repository", "--show-object-format"]);
   if (out === undefined) {
-    throw invalidInput(`this repository's folder is not a git repository, so it has no revision '${asked}'; leave out the revision to read the files as they are`);
+    throw invalidInput(
+      asked === undefined
+        ? "this repository's folder is not a git repository, so it has no history to read; the answers without a revision read the files as they are"
+        : `this repository's folder is not a git repository, so it has no revision '${asked}'; leave out the revision to read the files as they are`,
+    );
   }
   const [prefix = "", shallow = "false", format = "sha1"] = out.split("\n");
   return { prefix, isShallow: shallow === "true", idBytes: format === "sha256" ? 32 : 20 };
