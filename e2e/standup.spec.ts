@@ -37,6 +37,20 @@ test.describe("standup @demo", () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  test("the permalink shows the same page with both ends pinned, and keeps projector mode", async ({ page, visit, repo }) => {
+    await visit("/standup?projector=1");
+    const link = page.getByTestId("standup-permalink");
+    await link.click();
+    await expect(page).toHaveURL(/until=[0-9a-f]{40}/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get("until")).toBe(shaOf(repo.dir, "HEAD"));
+    expect(url.searchParams.get("projector")).toBe("1");
+    await expect(page.getByTestId("standup-range")).toContainText(`until commit ${shaOf(repo.dir, "HEAD").slice(0, 10)}`);
+    await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
+    // A pinned end has nothing uncommitted to show.
+    await expect(page.locator("#section-uncommitted")).toHaveCount(0);
+  });
+
   test("since last week shows the added runbook and every section's issue once", async ({ page, visit }) => {
     await visit("/standup");
     await page.getByRole("link", { name: "Since last week" }).click();
