@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CapabilityError } from "../errors";
@@ -110,6 +110,41 @@ describe("the plan at a revision equals the plan of a checkout of it", () => {
     planAt(repo, "HEAD~1");
     planAt(repo, "HEAD");
     expect(parsedBlobCount(repo)).toBe(34);
+  });
+});
+
+describe("the corners of a commit's tree", () => {
+  it("symbolic links are read as a checkout reads them: followed, dangling ones skipped", () => {
+    const repo = newRepo();
+    commitAt(repo, "2026-10-01T10:00:00Z", {
+      [PROJECT]: projectText(),
+      [milestonePath("m1")]: milestoneText("m1"),
+      [issuePath("I1")]: issueText({ id: "I1", milestone: "m1" }),
+      "shared/I3.yaml": issueText({ id: "I3", milestone: "m1" }),
+    });
+    const issues = join(repo, ".ai/repo/project/issues");
+    symlinkSync("I1.yaml", join(issues, "I2.yaml"));
+    symlinkSync("../../../../shared/I3.yaml", join(issues, "I3.yaml"));
+    symlinkSync("nowhere.yaml", join(issues, "I4.yaml"));
+    const sha = commitAt(repo, "2026-10-02T10:00:00Z");
+    const expected = loadPlan(checkout(repo, sha));
+    expect(expected.issues.map((i) => i.id)).toEqual(["I1", "I3"]);
+    expect(expected.findings.some((f) => f.subject === "I2" && f.code === "unreadable_record")).toBe(true);
+    expect(json(planAt(repo, sha).plan)).toBe(json(expected));
+  });
+
+  it("a date follows HEAD's first parents: a merged branch's later commit is not the day's commit", () => {
+    const repo = newRepo();
+    const base = commitAt(repo, "2026-11-01T10:00:00Z", { [PROJECT]: projectText(), [milestonePath("m1")]: milestoneText("m1") });
+    git(repo, ["checkout", "-q", "-b", "side"]);
+    const side = commitAt(repo, "2026-11-03T10:00:00Z", { [issuePath("S1")]: issueText({ id: "S1", milestone: "m1" }) });
+    git(repo, ["checkout", "-q", "main"]);
+    const main = commitAt(repo, "2026-11-02T10:00:00Z", { [issuePath("M1")]: issueText({ id: "M1", milestone: "m1" }) });
+    git(repo, ["merge", "-q", "--no-ff", "-m", "merge side", "side"], { GIT_AUTHOR_DATE: "2026-11-04T10:00:00Z", GIT_COMMITTER_DATE: "2026-11-04T10:00:00Z" });
+    expect(planAt(repo, "2026-11-03").at.commit).toBe(main);
+    expect(planAt(repo, "2026-11-03").at.commit).not.toBe(side);
+    expect(planAt(repo, "2026-11-01T23:00:00Z").at.commit).toBe(base);
+    expect(planAt(repo, "2026-11-04").plan.issues.map((i) => i.id)).toEqual(["M1", "S1"]);
   });
 });
 

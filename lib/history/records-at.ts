@@ -90,7 +90,7 @@ function filesOf(repo: string, git: RepoGit, commits: readonly string[]): Commit
 }
 
 /** The loader's view of one commit's files. */
-function commitSource(repo: string, git: RepoGit, files: CommitFiles): FileSource {
+function commitSource(repo: string, git: RepoGit, commit: string, files: CommitFiles): FileSource {
   const store = storeOf(repo);
   const byPath = new Map<string, TreeEntry>();
   const names = new Map<string, string[]>();
@@ -107,9 +107,24 @@ function commitSource(repo: string, git: RepoGit, files: CommitFiles): FileSourc
       if (target === undefined || hops > 8) return undefined;
       const resolved = posix.normalize(posix.join(posix.dirname(path), target));
       const next = byPath.get(resolved);
-      return next ? readEntry(next, resolved, hops + 1) : undefined;
+      if (next) return readEntry(next, resolved, hops + 1);
+      return readOther(resolved);
     }
     return store.blobs.get(e.id);
+  };
+  // A link to a file elsewhere in the commit (outside the repository it names nothing git holds).
+  const readOther = (path: string): ParsedFile | undefined => {
+    if (path.startsWith("../") || path.startsWith("/") || path === "..") return undefined;
+    const [o] = catFileBatch(repo, [`${commit}:${git.prefix}${path}`]);
+    if (!o) return undefined;
+    if (o.type === "tree") return EISDIR;
+    if (o.type !== "blob") return undefined;
+    let parsed = store.blobs.get(o.id);
+    if (!parsed) {
+      parsed = parseFile(o.bytes);
+      store.blobs.set(o.id, parsed);
+    }
+    return parsed;
   };
   return {
     list: (dir) => names.get(dir) ?? [],
@@ -144,7 +159,7 @@ export function recordsAtCommits(repo: string, git: RepoGit, commits: readonly (
   const real = [...new Set(commits.filter((c): c is string => c !== null))];
   const files = filesOf(repo, git, real);
   const byCommit = new Map(real.map((c, i) => [c, files[i]]));
-  return commits.map((c) => (c === null ? { ...EMPTY, milestones: [], issues: [], loadFindings: [] } : loadRecordsFrom(commitSource(repo, git, byCommit.get(c)!), "")));
+  return commits.map((c) => (c === null ? { ...EMPTY, milestones: [], issues: [], loadFindings: [] } : loadRecordsFrom(commitSource(repo, git, c, byCommit.get(c)!), "")));
 }
 
 /** The derived plan of each commit (kept for the last few commits asked). */
