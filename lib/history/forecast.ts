@@ -2,10 +2,9 @@ import { notFound } from "../errors";
 import type { Plan } from "../plan/shapes";
 import type { Forecast } from "./shapes";
 
-// When will a milestone land: a Monte Carlo simulation over the whole plan's daily throughput (the
-// issues that reached DONE on each of the last WINDOW_DAYS days, by their sealed completed_at), with
-// a floor no peer has: a trial cannot finish before the milestone's remaining waves could, each
-// taking at least one sampled cycle time (started_at → completed_at).
+// When will a milestone land: Monte Carlo over the plan's daily DONE counts (sealed completed_at),
+// with a floor throughput alone lacks: a trial cannot finish before the remaining waves could,
+// each taking at least one sampled cycle time (started_at → completed_at).
 
 export const TRIALS = 10_000;
 export const WINDOW_DAYS = 30;
