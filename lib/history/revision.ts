@@ -83,13 +83,19 @@ export function firstParentHistory(repo: string): [string, number][] {
   return list;
 }
 
+/** Commit times by sha (a commit never changes). */
+const timesKept = new Map<string, number>();
+
 /** The commit time of each commit, read from the commit objects in one batch. */
 export function commitTimes(repo: string, commits: readonly string[]): number[] {
-  return catFileBatch(repo, commits).map((o, i) => {
+  const missing = [...new Set(commits.filter((c) => !timesKept.has(c)))];
+  catFileBatch(repo, missing).forEach((o, i) => {
     const m = o ? /\ncommitter [^\n]*> (\d+) [+-]\d{4}\n/.exec(o.bytes.toString("utf8")) : null;
-    if (!m) throw invalidInput(`no commit ${commits[i]} in this repository`);
-    return Number(m[1]);
+    if (!m) throw invalidInput(`no commit ${missing[i]} in this repository`);
+    if (timesKept.size > 100_000) timesKept.clear();
+    timesKept.set(missing[i], Number(m[1]));
   });
+  return commits.map((c) => timesKept.get(c)!);
 }
 
 function notFoundRevision(git: RepoGit, rev: string): Error {
