@@ -149,3 +149,16 @@ test.describe("standup @demo", () => {
     await expect(page.getByTestId("timeline-entry").first()).toContainText("VERIFY");
   });
 });
+
+// The real corpus's copy is one commit made when the tests start: since yesterday, the plan was
+// empty, so every issue is listed as added, none dropped.
+test("on a copy committed today, the standup lists every issue as added and passes axe @majordomus", async ({ page, visit }) => {
+  test.slow();
+  await visit("/standup");
+  const url = new URL(page.url());
+  expect(url.searchParams.get("since")).toMatch(/^\d{4}-\d{2}-\d{2}$/); // before the first commit: nothing to pin
+  await expect(page.getByTestId("standup-range")).toContainText("the empty plan");
+  const plan = (await (await page.request.get("/api/v1/plan")).json()) as { issues: { id: string }[] };
+  await expect(page.locator("#section-added [data-testid^=change-]")).toHaveCount(plan.issues.length);
+  expect(await seriousViolations(page)).toEqual([]);
+});
