@@ -5,7 +5,6 @@ import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
 import { SinceYesterday } from "@/components/standup/SinceYesterday";
 import { TransitionButtons } from "@/components/TransitionButtons";
-import { findCapability } from "@/lib/capabilities/index";
 import { CapabilityError } from "@/lib/errors";
 import type { PlanRoadmap, PlanStatusReport, PlanValidation } from "@/lib/plan/shapes";
 import { defaultSince, type PlanChanges } from "@/lib/standup/standup";
@@ -144,7 +143,6 @@ export default async function OverviewPage() {
 
 /** What changed since the start of the previous working day; none in a folder without git history. */
 async function sinceYesterday(): Promise<PlanChanges | undefined> {
-  if (!findCapability("plan.changes")) return undefined;
   try {
     return await call<PlanChanges>("plan.changes", { since: defaultSince(new Date().toISOString().slice(0, 10)) });
   } catch (error) {

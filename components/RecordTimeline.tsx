@@ -1,6 +1,5 @@
 import { Card } from "@/components/Card";
 import { StatusBadge } from "@/components/StatusBadge";
-import { findCapability } from "@/lib/capabilities/index";
 import { CapabilityError } from "@/lib/errors";
 import type { PlanHistory } from "@/lib/history/shapes";
 import { call } from "@/lib/surfaces/pages";
@@ -9,7 +8,6 @@ import { call } from "@/lib/surfaces/pages";
 // that changed its file, newest first, with the record's derived status after it.
 
 export async function RecordTimeline({ id, kind }: { id: string; kind: "issue" | "milestone" }) {
-  if (!findCapability("plan.history")) return null;
   let history: PlanHistory;
   try {
     history = await call<PlanHistory>("plan.history", { id, limit: 50 });

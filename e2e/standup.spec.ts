@@ -73,8 +73,10 @@ test.describe("standup @demo", () => {
     await expect(page).toHaveURL(new RegExp(`since=${shaOf(repo.dir, "HEAD~3")}`));
     await expect(page.getByTestId("standup-range")).toContainText(shaOf(repo.dir, "HEAD~3").slice(0, 10));
 
-    await page.goto("/standup?since=no-such-rev");
+    await visit("/standup?since=no-such-rev");
     await expect(page.getByTestId("standup-error")).toContainText("no revision 'no-such-rev'");
+    await visit("/standup?stuck=soon");
+    await expect(page.getByTestId("standup-error")).toContainText("stuck is a whole number of days");
   });
 
   test("a move made in this clone and not committed is flagged as such", async ({ page, visit, repo }) => {

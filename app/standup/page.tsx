@@ -6,7 +6,6 @@ import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { BurnupChart } from "@/components/standup/BurnupChart";
 import { SincePicker } from "@/components/standup/SincePicker";
-import { findCapability } from "@/lib/capabilities/index";
 import { CapabilityError } from "@/lib/errors";
 import type { Forecast, PlanBurnup } from "@/lib/history/shapes";
 import type { Plan } from "@/lib/plan/shapes";
@@ -59,18 +58,20 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const sp = await searchParams;
   const projector = one(sp.projector) === "1";
   const stuckParam = one(sp.stuck);
-  const stuckDays = stuckParam && /^\d{1,3}$/.test(stuckParam) ? Number(stuckParam) : 3;
+  const stuckDays = stuckParam === undefined ? 3 : Number(stuckParam);
   const today = new Date().toISOString().slice(0, 10);
   // `from` (the date picker) is the start of a day, which `at` writes as the end of the day before.
   const from = one(sp.from);
   const sinceAsked = one(sp.since) ?? (from && /^\d{4}-\d{2}-\d{2}$/.test(from) ? dayBefore(from) : defaultSince(today));
   const untilAsked = one(sp.until);
 
-  if (!findCapability("plan.changes")) {
+  if (stuckParam !== undefined && !/^\d{1,3}$/.test(stuckParam)) {
     return (
-      <Shell projector={projector} since={sinceAsked} until={untilAsked} stuck={stuckParam}>
-        <Card title="Not available">
-          <p className="text-sm">This server has no plan.changes capability yet, so it cannot compare two revisions.</p>
+      <Shell projector={projector} since={sinceAsked} until={untilAsked}>
+        <Card title="Not a number of days">
+          <p role="alert" className="text-sm" data-testid="standup-error">
+            stuck is a whole number of days, 0 to 999 (for example ?stuck=3); &apos;{stuckParam}&apos; is not.
+          </p>
         </Card>
       </Shell>
     );
@@ -331,16 +332,15 @@ async function sinceHead(): Promise<{ issues: IssueChange[]; head: string | null
 }
 
 async function Burnup({ milestone, title, large }: { milestone: string; title: string; large: boolean }) {
-  if (!findCapability("plan.burnup")) return <p className="text-sm">This server has no plan.burnup capability yet.</p>;
   const burnup = await call<PlanBurnup>("plan.burnup", { milestone });
-  const forecast = findCapability("plan.forecast") ? await call<Forecast>("plan.forecast", { milestone }) : undefined;
+  const forecast = await call<Forecast>("plan.forecast", { milestone });
   return (
     <BurnupChart
       milestone={milestone}
       title={title}
       points={burnup.points}
-      forecast={forecast?.dates ?? undefined}
-      forecastNote={forecast ? forecast.message : "no forecast yet"}
+      forecast={forecast.dates ?? undefined}
+      forecastNote={forecast.message}
       large={large}
     />
   );
