@@ -66,6 +66,20 @@ test.describe("standup @demo", () => {
     for (const c of changes.issues) expect(committed).toContain(`change-${c.id}`);
   });
 
+  test("a day in the picker starts at that day's start: three days ago includes the runbook added then", async ({ page, visit }) => {
+    await visit("/standup");
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("Since the start of a day").fill(threeDaysAgo);
+    await page.getByLabel("Since the start of a day").press("Enter");
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);
+    await expect(page.locator("#section-added").getByTestId("change-BK-027")).toBeVisible();
+    // A day later, the runbook was already there.
+    await visit(`/standup?from=${new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)}`);
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);
+    await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
+    await expect(page.getByTestId("change-BK-027")).toHaveCount(0);
+  });
+
   test("a revision in the picker is pinned to its commit; an unknown one is refused with its name", async ({ page, visit, repo }) => {
     await visit("/standup");
     await page.getByLabel("Since a revision").fill("HEAD~3");
