@@ -11,5 +11,5 @@ export const planBurnupCapability = defineCapability({
     "One point per UTC day with the milestone's scope (issues not CANCELLED), started (ACTIVE, VERIFY or DONE) and done, measured at the day's last first-parent commit (the files now, for today). Scope is as each day's records had it.",
   input: BurnupInput,
   output: PlanBurnupSchema,
-  handler: (ctx, input) => planBurnup(ctx.repo, input, ctx.plan),
+  handler: (ctx, input) => planBurnup(ctx.repo, input, ctx.cache ? ctx.plan : undefined),
 });

@@ -2,7 +2,8 @@ import { invalidInput, notFound } from "../errors";
 import { MILESTONES_DIR } from "../plan/constants";
 import type { Plan } from "../plan/shapes";
 import { gitText } from "./git-objects";
-import { mapPlansAtCommits } from "./records-at";
+import { derivePlan } from "../plan/derive";
+import { mapPlansAtCommits, recordsNow } from "./records-at";
 import { dayOfSeconds, firstParentHistory, instantOf, repoGit } from "./revision";
 import type { BurnupPoint, PlanBurnup } from "./shapes";
 
@@ -57,10 +58,15 @@ export interface BurnupQuery {
   until?: string;
 }
 
-/** The burn-up of a milestone; `current` is the plan of the files now; `nowSeconds` fixes "today". */
-export function planBurnup(repo: string, query: BurnupQuery, current: () => Plan, nowSeconds = Math.floor(Date.now() / 1000)): PlanBurnup {
+/**
+ * The burn-up of a milestone; `current` is the plan of the files now as the caller keeps it (read
+ * here when not given, through the blob store); `nowSeconds` fixes "today".
+ */
+export function planBurnup(repo: string, query: BurnupQuery, given?: () => Plan, nowSeconds = Math.floor(Date.now() / 1000)): PlanBurnup {
   const { milestone } = query;
   const git = repoGit(repo);
+  let kept: Plan | undefined;
+  const current = given ?? (() => (kept ??= derivePlan(recordsNow(repo, git))));
   for (const d of [query.since, query.until]) if (d !== undefined) instantOf(d);
   const today = dayOfSeconds(nowSeconds);
   let first = query.since ?? firstAppearance(repo, milestone);
@@ -86,15 +92,15 @@ export function planBurnup(repo: string, query: BurnupQuery, current: () => Plan
     dates.push(date);
     commits.push(date === today ? null : (history.find(([, time]) => time <= end)?.[0] ?? null));
   }
-  const kept = keptFor(repo);
+  const counted = keptFor(repo);
   const key = (c: string) => `${c}\u0000${milestone}`;
-  const wanted = [...new Set(commits.filter((c): c is string => c !== null && !kept.has(key(c))))];
-  mapPlansAtCommits(repo, git, wanted, (plan, i) => kept.set(key(wanted[i]), countMilestone(plan, milestone)));
+  const wanted = [...new Set(commits.filter((c): c is string => c !== null && !counted.has(key(c))))];
+  mapPlansAtCommits(repo, git, wanted, (plan, i) => counted.set(key(wanted[i]), countMilestone(plan, milestone)));
   const empty: Counts = { scope: 0, started: 0, done: 0 };
   let now: Counts | undefined;
   const points = dates.map((date, i) => {
     const c = commits[i];
-    const counts = date === today ? (now ??= countMilestone(current(), milestone)) : c === null ? empty : kept.get(key(c))!;
+    const counts = date === today ? (now ??= countMilestone(current(), milestone)) : c === null ? empty : counted.get(key(c))!;
     return { date, commit: c, ...counts };
   });
   return { milestone, points };
