@@ -117,6 +117,13 @@ describe("what each change says", () => {
     expect(c.findings.new.map((f) => [f.code, f.subject])).toContainEqual(["empty_milestone", "m2"]);
   });
 
+  it("a dependency no longer declared is dropped, not finished", () => {
+    const repo = smallRepo();
+    commitAt(repo, "2026-11-03T09:00:00Z", { [issuePath("B")]: issueText({ id: "B", milestone: "m1" }) });
+    const c = planChanges(repo, { since: "HEAD~1", until: "HEAD" });
+    expect(c.issues.map((i) => [i.id, i.from, i.to, i.cause])).toEqual([["B", "BLOCKED", "READY", { kind: "unblocked", dependencies: [], dropped: ["A"] }]]);
+  });
+
   it("until left out is the files now, uncommitted edits included; its commit and time are null", () => {
     const repo = smallRepo();
     writeFileSync(join(repo, issuePath("C")), issueText({ id: "C", milestone: "m1", started_at: "2026-11-04T10:00:00Z" }));

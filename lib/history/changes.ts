@@ -33,7 +33,13 @@ export function causeOf(from: PlanIssue, to: PlanIssue): IssueCause {
   const move = moveCause(from, to);
   if (move) return move;
   if (to.status === "DONE" && from.status === "VERIFY" && to.evidence_have > from.evidence_have) return { kind: "evidence" };
-  if (to.status === "READY" && from.status === "BLOCKED") return { kind: "unblocked", dependencies: minus(from.blocked_by, to.blocked_by) };
+  if (to.status === "READY" && from.status === "BLOCKED") {
+    // What stopped blocking: a dependency still declared finished; one no longer declared was dropped.
+    const gone = minus(from.blocked_by, to.blocked_by);
+    const finished = gone.filter((d) => d.startsWith("milestone:") || to.depends_on.includes(d));
+    const dropped = gone.filter((d) => !finished.includes(d));
+    return { kind: "unblocked", dependencies: finished, ...(dropped.length > 0 ? { dropped } : {}) };
+  }
   if (to.status === "BLOCKED") {
     const added = minus(to.blocked_by, from.blocked_by);
     return { kind: "blocked", dependencies: added.length > 0 ? added : [...new Set(to.blocked_by)] };

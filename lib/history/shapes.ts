@@ -18,6 +18,8 @@ export const IssueCauseSchema = z.object({
   field: z.string().optional(),
   stamp: z.string().optional(),
   dependencies: z.array(z.string()).optional(),
+  /** For unblocked: dependencies that stopped blocking because the record no longer declares them. */
+  dropped: z.array(z.string()).optional(),
 });
 
 export const IssueChangeSchema = z.object({

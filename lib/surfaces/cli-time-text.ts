@@ -10,7 +10,7 @@ function why(c: IssueChange): string {
   const cause = c.cause;
   if (!cause) return c.from === null ? "added" : c.to === null ? "removed" : c.from === c.to ? "moved in the graph" : "";
   if (cause.kind === "move") return `${cause.move} ${cause.stamp}`;
-  if (cause.kind === "unblocked") return `unblocked by ${cause.dependencies?.join(" ") || "-"}`;
+  if (cause.kind === "unblocked") return `unblocked by ${cause.dependencies?.join(" ") || "-"}${cause.dropped ? `, dropped ${cause.dropped.join(" ")}` : ""}`;
   if (cause.kind === "blocked") return `blocked by ${cause.dependencies?.join(" ") || "-"}`;
   return cause.kind;
 }
