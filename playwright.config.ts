@@ -18,11 +18,13 @@ const ROOT = __dirname;
 const DIST = process.env.COCKPIT_DIST_DIR || ".next";
 const BASE_PORT = Number(process.env.COCKPIT_E2E_PORT ?? 3301);
 
+// The demo copy gets the demo's six weeks of history (scripts/demo-history.mjs, as `npm run demo`),
+// so /standup, the timelines and the burn-up have a past; the others are one commit.
 export const REPOS = {
-  demo: { source: "examples/demo", port: BASE_PORT },
-  majordomus: { source: "tests/fixtures/majordomus", port: BASE_PORT + 1 },
-  plans: { source: "examples/demo", port: BASE_PORT + 2 },
-  doors: { source: "examples/demo", port: BASE_PORT + 3 },
+  demo: { source: "examples/demo", port: BASE_PORT, history: true },
+  majordomus: { source: "tests/fixtures/majordomus", port: BASE_PORT + 1, history: false },
+  plans: { source: "examples/demo", port: BASE_PORT + 2, history: false },
+  doors: { source: "examples/demo", port: BASE_PORT + 3, history: false },
 } as const;
 
 /** The specs that only their own project runs (each over its own copy), and the others do not. */
@@ -47,8 +49,12 @@ function git(cwd: string, ...args: string[]) {
 // names them in the environment, which the workers (and the web servers) inherit.
 if (!process.env.COCKPIT_E2E_ROOT) {
   const root = mkdtempSync(join(tmpdir(), "cockpit-e2e-"));
-  for (const [name, { source }] of Object.entries(REPOS)) {
+  for (const [name, { source, history }] of Object.entries(REPOS)) {
     const dir = join(root, name);
+    if (history) {
+      execFileSync(process.execPath, [join(ROOT, "scripts/demo-history.mjs"), dir], { stdio: "ignore" });
+      continue;
+    }
     cpSync(join(ROOT, source), dir, { recursive: true });
     git(dir, "init", "-q", "-b", "main");
     git(dir, "add", "-A");

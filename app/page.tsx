@@ -3,17 +3,21 @@ import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
+import { SinceYesterday } from "@/components/standup/SinceYesterday";
 import { TransitionButtons } from "@/components/TransitionButtons";
+import { CapabilityError } from "@/lib/errors";
 import type { PlanRoadmap, PlanStatusReport, PlanValidation } from "@/lib/plan/shapes";
+import { defaultSince, type PlanChanges } from "@/lib/standup/standup";
 import { call } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const [status, validation, roadmap] = await Promise.all([
+  const [status, validation, roadmap, changes] = await Promise.all([
     call<PlanStatusReport>("plan.status"),
     call<PlanValidation>("plan.validate"),
     call<PlanRoadmap>("plan.roadmap"),
+    sinceYesterday(),
   ]);
   const { project, next_ready: next, counts } = status;
   const order = new Map(roadmap.milestones.map((m, i) => [m.id, i]));
@@ -85,6 +89,8 @@ export default async function OverviewPage() {
         </Card>
       </div>
 
+      {changes && <SinceYesterday changes={changes} href={changes.since.commit ? `/standup?since=${changes.since.commit}` : "/standup"} />}
+
       <Card title="Milestones, in roadmap order">
         <div className="mb-3">
           <StatusLegend />
@@ -133,4 +139,14 @@ export default async function OverviewPage() {
       </Card>
     </main>
   );
+}
+
+/** What changed since the start of the previous working day; none in a folder without git history. */
+async function sinceYesterday(): Promise<PlanChanges | undefined> {
+  try {
+    return await call<PlanChanges>("plan.changes", { since: defaultSince(new Date().toISOString().slice(0, 10)) });
+  } catch (error) {
+    if (error instanceof CapabilityError && error.code !== "internal") return undefined;
+    throw error;
+  }
 }

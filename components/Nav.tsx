@@ -6,6 +6,7 @@ const LINKS = [
   ["/roadmap", "Roadmap"],
   ["/waves", "Waves"],
   ["/findings", "Findings"],
+  ["/standup", "Standup"],
   ["/plans", "Execution plans"],
 ] as const;
 

@@ -39,6 +39,18 @@ interface Fixtures {
   shot: (label?: string) => Promise<void>;
 }
 
+/**
+ * A record's bytes as the copy was made: its last commit (the demo copy is a history whose dates
+ * are moved to end yesterday, so it differs from examples/demo), else the checked-in plan.
+ */
+function pristineBytes(dir: string, source: string, rel: string): Buffer {
+  try {
+    return execFileSync("git", ["show", `HEAD:${rel.split("\\").join("/")}`], { cwd: dir, stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return readFileSync(join(source, rel));
+  }
+}
+
 function slug(s: string): string {
   return s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80) || "root";
 }
@@ -106,7 +118,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       milestone: (id) => join(dir, PROJECT_DIR, "milestones", `${id}.yaml`),
       restore: (...paths) => {
         for (const p of paths) {
-          const pristine = readFileSync(join(source, rel(p)));
+          const pristine = pristineBytes(dir, source, rel(p));
           if (!readFileSync(p).equals(pristine)) writeFileSync(p, pristine);
         }
       },

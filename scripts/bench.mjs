@@ -10,10 +10,12 @@
 
 import * as http from "./bench/http.mjs";
 import * as plan from "./bench/plan.mjs";
+import * as time from "./bench/time.mjs";
 import * as transitions from "./bench/transitions.mjs";
+import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves];
+const SECTIONS = [plan, transitions, http, waves, standup, time];
 
 function parseOptions(argv) {
   const options = { strict: false };

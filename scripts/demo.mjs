@@ -1,9 +1,11 @@
-// `npm run demo`: Cockpit on the bundled demo plan. The plan is copied to .demo/repo (a git
-// repository of its own), so whatever you do to it never changes the checkout.
+// `npm run demo`: Cockpit on the bundled demo plan. The plan is written to .demo/repo as a git
+// repository of its own with six weeks of history ending yesterday (scripts/demo-history.mjs), so
+// whatever you do to it never changes the checkout, and the standup and burn-up have a past.
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeDemoHistory } from "./demo-history.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const repo = join(root, ".demo", "repo");
@@ -18,12 +20,8 @@ function sh(command, args, cwd = root) {
 if (!existsSync(join(root, "dist", "cli.js"))) sh("npm", ["run", "--silent", "build:cli"]);
 if (fresh) rmSync(repo, { recursive: true, force: true });
 if (!existsSync(repo)) {
-  cpSync(join(root, "examples", "demo"), repo, { recursive: true });
-  const git = (...args) => spawnSync("git", args, { cwd: repo, stdio: "ignore" });
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("-c", "user.name=Cockpit demo", "-c", "user.email=demo@cockpit.invalid", "commit", "-qm", "The demo plan");
-  console.log(`demo plan copied to ${repo}`);
+  const { commits } = writeDemoHistory(repo);
+  console.log(`demo plan written to ${repo}: ${commits} commits over six weeks, the last one yesterday`);
 } else {
   console.log(`demo plan at ${repo} (run with --fresh to start over)`);
 }

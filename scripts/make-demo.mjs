@@ -150,14 +150,14 @@ const MILESTONES = [
     depends_on: ["foundations"],
     risks: ["The security review is booked with an outside firm; its slot may slip past the v0.2 date."],
     created_at: "2026-09-28",
-    updated_at: "2026-10-28",
+    updated_at: "2026-11-09",
     evidence: [
       {
         covers: "e2e_signup_login",
         type: "test",
         command: "pnpm --filter web e2e -- accounts",
         result: "14 passed, 0 failed on staging (Chromium and WebKit)",
-        recorded_at: "2026-10-28T11:00:00Z",
+        recorded_at: "2026-11-09T11:00:00Z",
       },
     ],
   },
@@ -536,14 +536,14 @@ const ISSUES = [
     ],
     validation: ["pnpm --filter api test -- authorize"],
     evidence_required: ["role_matrix_test"],
-    stamps: { started_at: "2026-10-22T13:00:00Z", verified_at: "2026-10-27T16:20:00Z", completed_at: "2026-10-28T09:50:00Z" },
+    stamps: { started_at: "2026-11-05T13:00:00Z", verified_at: "2026-11-08T16:20:00Z", completed_at: "2026-11-09T09:50:00Z" },
     evidence: [
       {
         covers: "role_matrix_test",
         type: "test",
         command: "pnpm --filter api test -- authorize",
         result: "3 roles x 57 endpoints checked, 0 unexpected grants",
-        recorded_at: "2026-10-27T16:10:00Z",
+        recorded_at: "2026-11-08T16:10:00Z",
       },
     ],
     created_at: "2026-09-29",
@@ -904,7 +904,7 @@ const ISSUES = [
     acceptance_criteria: ["A teammate who did not write it replays one day of reminders on staging by following it"],
     validation: ["markdownlint docs/runbooks/reminders.md"],
     evidence_required: [],
-    created_at: "2026-10-20",
+    created_at: "2026-11-07",
   },
 
   // ---- payments (gated: accounts and booking are not DONE)
@@ -1015,9 +1015,26 @@ const ISSUES = [
 ];
 
 // ---------------------------------------------------------------------------------------------
-// Records in file form
+// Records in file form. `shift` moves every date of the record by that many days (the history
+// `npm run demo` writes is dated back from today); the seals are computed on the moved stamps.
+// Dates inside prose are moved only in `why` and `risks`, which tell when something was decided.
 
-function milestoneRecord(m) {
+const DAY_MS = 86_400_000;
+
+/** A date (YYYY-MM-DD) or ISO time (YYYY-MM-DDTHH:MM:SSZ) moved by `days` whole days. */
+export function shiftDate(value, days) {
+  if (days === 0 || value === undefined) return value;
+  const isDate = value.length === 10;
+  const ms = Date.parse(isDate ? `${value}T00:00:00Z` : value) + days * DAY_MS;
+  const iso = new Date(ms).toISOString();
+  return isDate ? iso.slice(0, 10) : iso.replace(/\.\d{3}Z$/, "Z");
+}
+
+function shiftProse(text, days) {
+  return text?.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (d) => shiftDate(d, days));
+}
+
+function milestoneRecord(m, shift = 0) {
   const { evidence, ...fields } = m;
   return emit({
     id: fields.id,
@@ -1035,14 +1052,14 @@ function milestoneRecord(m) {
     validation: fields.validation,
     evidence_required: fields.evidence_required,
     depends_on: fields.depends_on,
-    risks: fields.risks,
-    created_at: fields.created_at,
-    updated_at: fields.updated_at,
-    evidence: evidence?.map((e) => evidenceEntry(m.id, e)),
+    risks: fields.risks?.map((r) => shiftProse(r, shift)),
+    created_at: shiftDate(fields.created_at, shift),
+    updated_at: shiftDate(fields.updated_at, shift),
+    evidence: evidence?.map((e) => evidenceEntry(m.id, e, shift)),
   });
 }
 
-function evidenceEntry(id, e) {
+function evidenceEntry(id, e, shift) {
   return {
     covers: e.covers,
     type: e.type,
@@ -1050,7 +1067,7 @@ function evidenceEntry(id, e) {
     result: e.result,
     artifact: e.artifact,
     commit: commitOf(id, e.covers, e.recorded_at),
-    recorded_at: e.recorded_at,
+    recorded_at: shiftDate(e.recorded_at, shift),
   };
 }
 
@@ -1059,10 +1076,10 @@ function lastStamp(issue) {
   return stamps.length ? stamps.sort().at(-1) : undefined;
 }
 
-function issueRecord(issue) {
+function issueRecord(issue, shift = 0) {
   const stamps = {};
   for (const { field, seal, event } of MOVES) {
-    const at = issue.stamps?.[field];
+    const at = shiftDate(issue.stamps?.[field], shift);
     if (at === undefined) continue;
     stamps[field] = at;
     stamps[seal] = sealOf(event, issue.id, at);
@@ -1078,7 +1095,7 @@ function issueRecord(issue) {
     cancelled: issue.cancelled,
     owner: issue.owner,
     objective: issue.objective,
-    why: issue.why,
+    why: shiftProse(issue.why, shift),
     risk: issue.risk,
     scope: issue.scope,
     depends_on: issue.depends_on,
@@ -1086,9 +1103,9 @@ function issueRecord(issue) {
     validation: issue.validation,
     evidence_required: issue.evidence_required,
     ...stamps,
-    created_at: issue.created_at,
-    updated_at: issue.updated_at ?? lastStamp(issue) ?? issue.created_at,
-    evidence: issue.evidence?.map((e) => evidenceEntry(issue.id, e)),
+    created_at: shiftDate(issue.created_at, shift),
+    updated_at: shiftDate(issue.updated_at ?? lastStamp(issue) ?? issue.created_at, shift),
+    evidence: issue.evidence?.map((e) => evidenceEntry(issue.id, e, shift)),
   });
 }
 
@@ -1100,6 +1117,178 @@ function slugOf(title) {
     .split("-")
     .slice(0, 7)
     .join("-");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The history: how the plan above came to be, one commit per moment something happened.
+//
+// The records above are the last state. Each record's earlier states follow from its own dates:
+// it appears at its `created_at` (08:00 UTC), each stamp and evidence entry at its time, and a
+// cancellation, a supersession or a late `why`/`risk` at its `updated_at` (12:00 UTC for a date).
+// `demoHistory(shift)` moves every date by `shift` days, so `npm run demo` can end the history
+// yesterday whatever today is; with shift 0 its last commit holds exactly the files above.
+
+/** The day the demo's records are written as of: the history ends the day before. */
+export const DEMO_TODAY = "2026-11-10";
+
+/** Records that existed for a while and are gone from the final plan. */
+const REMOVED_ISSUES = [
+  {
+    removed_at: "2026-10-20T12:00:00Z",
+    removed_because: "moved to the procurement board",
+    issue: {
+      id: "BK-040",
+      milestone: "notifications",
+      title: "Choose the SMS provider",
+      priority: "p2",
+      profile: "research",
+      owner: "marek",
+      objective: "Compare Twilio, MessageBird and Vonage on price per SMS in our five launch countries, STOP handling and delivery receipts.",
+      scope: ["docs/decisions"],
+      depends_on: [],
+      acceptance_criteria: ["A decision record names the provider and the price per SMS in each launch country"],
+      validation: ["markdownlint docs/decisions"],
+      evidence_required: ["decision_record"],
+      created_at: "2026-10-01",
+    },
+  },
+];
+
+const PEOPLE = { marek: "Marek Nowak", priya: "Priya Raman", tom: "Tom Okafor", lea: "Léa Martin", ana: "Ana Sousa" };
+const LEAD = "ana";
+
+const atTime = (value, hour) => (value.length === 10 ? `${value}T${hour}:00:00Z` : value);
+const STAMP_VERBS = { started_at: "Start", verified_at: "Verify", completed_at: "Finish" };
+
+/** Every dated event of the plan, in the original timeline: { at, record, kind, text, author }. */
+function planEvents() {
+  const events = [];
+  const push = (at, record, kind, text, author) => events.push({ at, record, kind, text, author, short: shortOf(kind, record, text) });
+  push(atTime("2026-09-28", "08"), "project", "create", "Start the plan of Harbor Bookings", LEAD);
+  for (const m of MILESTONES) {
+    push(atTime(m.created_at, "08"), m.id, "create", `Add milestone ${m.id}: ${m.title}`, LEAD);
+    for (const e of m.evidence ?? []) push(e.recorded_at, m.id, "evidence", `Evidence for ${m.id}: ${e.covers}`, LEAD);
+    if (m.updated_at) {
+      const what = m.cancelled ? `Cancel milestone ${m.id}` : m.superseded_by ? `Milestone ${m.id} superseded by ${m.superseded_by}` : `Update milestone ${m.id}`;
+      push(atTime(m.updated_at, "12"), m.id, "update", what, LEAD);
+    }
+  }
+  for (const issue of ISSUES) {
+    push(atTime(issue.created_at, "08"), issue.id, "create", `Add ${issue.id}: ${issue.title}`, LEAD);
+    for (const [field, at] of Object.entries(issue.stamps ?? {})) push(at, issue.id, "stamp", `${STAMP_VERBS[field]} ${issue.id}`, issue.owner);
+    for (const e of issue.evidence ?? []) push(e.recorded_at, issue.id, "evidence", `Evidence for ${issue.id}: ${e.covers}`, issue.owner);
+    if (issue.updated_at) push(atTime(issue.updated_at, "12"), issue.id, "update", issue.cancelled ? `Cancel ${issue.id}` : `Update ${issue.id}`, LEAD);
+  }
+  for (const { removed_at, removed_because, issue } of REMOVED_ISSUES) {
+    push(atTime(issue.created_at, "08"), issue.id, "create", `Add ${issue.id}: ${issue.title}`, LEAD);
+    push(removed_at, issue.id, "remove", `Remove ${issue.id}: ${removed_because}`, LEAD);
+  }
+  return events.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+}
+
+/** An event in a few words, for a commit subject that names several. */
+function shortOf(kind, record, text) {
+  if (kind === "create") return record === "project" ? text : `add ${record}`;
+  if (kind === "evidence") return `evidence for ${record}`;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** A commit's message: its one event, or a subject naming them all and a line for each. */
+function messageOf(events) {
+  if (events.length === 1) return `${events[0].text}\n`;
+  const allAdds = events.every((e) => e.kind === "create");
+  const shorts = allAdds ? events.map((e) => e.record) : events.map((e) => e.short);
+  const lead = allAdds ? "Add " : "";
+  let subject = lead + shorts.join(", ");
+  if (events.some((e) => e.record === "project")) subject = events.find((e) => e.record === "project").text;
+  else if (subject.length > 72) subject = `${lead}${shorts.slice(0, 4).join(", ")} and ${shorts.length - 4} more`;
+  subject = subject.charAt(0).toUpperCase() + subject.slice(1);
+  return `${subject}\n\n${events.filter((e) => e.text !== subject).map((e) => `- ${e.text}`).join("\n")}\n`;
+}
+
+/** An issue as it stood at `t` (original timeline), or undefined before it was written. */
+function issueAt(issue, t) {
+  const created = atTime(issue.created_at, "08");
+  if (created > t) return undefined;
+  const updated = issue.updated_at === undefined ? undefined : atTime(issue.updated_at, "12");
+  const stamps = Object.fromEntries(Object.entries(issue.stamps ?? {}).filter(([, at]) => at <= t));
+  const evidence = issue.evidence?.filter((e) => e.recorded_at <= t);
+  const times = [created, updated, ...Object.values(issue.stamps ?? {}), ...(issue.evidence ?? []).map((e) => e.recorded_at)];
+  const isWhole = times.every((at) => at === undefined || at <= t);
+  if (isWhole) return issue;
+  const late = updated !== undefined && updated > t;
+  return {
+    ...issue,
+    cancelled: late ? undefined : issue.cancelled,
+    why: late ? undefined : issue.why,
+    risk: late ? undefined : issue.risk,
+    stamps,
+    evidence: evidence?.length ? evidence : undefined,
+    updated_at: lastStamp({ stamps }) ?? issue.created_at,
+  };
+}
+
+function milestoneAt(m, t) {
+  if (atTime(m.created_at, "08") > t) return undefined;
+  const updated = m.updated_at === undefined ? undefined : atTime(m.updated_at, "12");
+  const times = [updated, ...(m.evidence ?? []).map((e) => e.recorded_at)];
+  if (times.every((at) => at === undefined || at <= t)) return m;
+  const late = updated !== undefined && updated > t;
+  const evidence = m.evidence?.filter((e) => e.recorded_at <= t);
+  return {
+    ...m,
+    cancelled: late ? undefined : m.cancelled,
+    superseded_by: late ? undefined : m.superseded_by,
+    // The risks of a dropped milestone say why it was dropped.
+    risks: late && (m.cancelled || m.superseded_by) ? undefined : m.risks,
+    evidence: evidence?.length ? evidence : undefined,
+    updated_at: late ? undefined : m.updated_at,
+  };
+}
+
+/** The files of the plan as they stood at `t` (original timeline), dates moved by `shift`. */
+function filesAt(t, shift) {
+  const files = new Map();
+  files.set("README.md", README);
+  files.set(".ai/repo/project/project.yaml", emit(PROJECT));
+  for (const m of MILESTONES) {
+    const state = milestoneAt(m, t);
+    if (state) files.set(`.ai/repo/project/milestones/${m.id}.yaml`, milestoneRecord(state, shift));
+  }
+  for (const issue of ISSUES) {
+    const state = issueAt(issue, t);
+    if (state) files.set(`.ai/repo/project/issues/${issue.id}.yaml`, issueRecord(state, shift));
+  }
+  for (const { removed_at, issue } of REMOVED_ISSUES) {
+    const state = removed_at > t ? issueAt(issue, t) : undefined;
+    if (state) files.set(`.ai/repo/project/issues/${issue.id}.yaml`, issueRecord(state, shift));
+  }
+  return files;
+}
+
+/**
+ * The demo's history, oldest first: one commit per moment with an event, each
+ * `{ at, author: { name, email }, message, files }` where `files` is the whole tree then
+ * (relative path → text). All dates are moved by `shift` days.
+ */
+export function demoHistory(shift = 0) {
+  const byTime = new Map();
+  for (const e of planEvents()) {
+    const list = byTime.get(e.at) ?? [];
+    list.push(e);
+    byTime.set(e.at, list);
+  }
+  const commits = [];
+  for (const [at, events] of byTime) {
+    const who = events[0].author;
+    commits.push({
+      at: shiftDate(at, shift),
+      author: { name: PEOPLE[who], email: `${who}@harbor.test` },
+      message: messageOf(events),
+      files: filesAt(at, shift),
+    });
+  }
+  return commits;
 }
 
 const README = `# Demo plan: Harbor Bookings
@@ -1116,6 +1305,16 @@ records by \`cockpit plan\`. The files are generated by \`node scripts/make-demo
 script, not the files, and re-run it. Every lifecycle stamp (\`started_at\`, \`verified_at\`,
 \`completed_at\`, all in October and November 2026) carries the seal of its event
 (\`started_event\`, \`verified_event\`, \`completed_event\`), so every stamp counts.
+
+## A past
+
+\`npm run demo\` does not copy this folder: it writes the same plan into \`.demo/repo\` as a git
+history of about six weeks (\`scripts/demo-history.mjs\`), one commit for each moment something
+happened: records created, BK-016 and BK-020 added to \`booking\` mid-way, BK-040 removed, every
+move and evidence entry at its time, BK-019 cancelled. Every date is moved by the same number of
+days so that the last commit is yesterday (BK-010 verified the day before, finished yesterday;
+BK-027 added three days ago), BK-015 has been ACTIVE for six days, and the last 30 days hold
+several completions for the forecast. The last commit equals this folder apart from those dates.
 
 ## Try it
 
@@ -1183,12 +1382,12 @@ No record is unreadable, no key is outside the allowlists, and no stamp lacks it
 // Write
 
 /** The files of the demo, relative path → text, in a stable order. */
-export function demoFiles() {
+export function demoFiles(shift = 0) {
   const files = new Map();
   files.set("README.md", README);
   files.set(".ai/repo/project/project.yaml", emit(PROJECT));
-  for (const m of MILESTONES) files.set(`.ai/repo/project/milestones/${m.id}.yaml`, milestoneRecord(m));
-  for (const i of ISSUES) files.set(`.ai/repo/project/issues/${i.id}.yaml`, issueRecord(i));
+  for (const m of MILESTONES) files.set(`.ai/repo/project/milestones/${m.id}.yaml`, milestoneRecord(m, shift));
+  for (const i of ISSUES) files.set(`.ai/repo/project/issues/${i.id}.yaml`, issueRecord(i, shift));
   return files;
 }
 

@@ -13,8 +13,18 @@ const id = (what: string) =>
 
 export const EmptyInput = z.strictObject({});
 
+/** A revision of the plan (`at`): what every read capability accepts to answer from the past. */
+export const RevisionField = z
+  .string()
+  .min(1, "at is a revision, not empty")
+  .max(200, "at is at most 200 characters")
+  .describe("Answer from this git revision (sha, branch, tag, HEAD~3) or date/ISO time; absent: the files as they are now.");
+
+export const AtInput = z.strictObject({ at: RevisionField.optional() });
+
 export const MilestoneFilterInput = z.strictObject({
   milestone: z.string().max(200).optional().describe("Only this milestone (next: start here, then widen)."),
+  at: RevisionField.optional(),
 });
 
 export const IssueFilterInput = z.strictObject({
@@ -25,9 +35,10 @@ export const IssueFilterInput = z.strictObject({
     .optional()
     .describe(`Only issues in this derived status: ${ISSUE_STATUSES.join(", ")}.`),
   wave: z.number().int().min(0).max(4294967295).optional().describe("Only issues in this wave."),
+  at: RevisionField.optional(),
 });
 
-export const RecordInput = z.strictObject({ id: id("A milestone or issue") });
+export const RecordInput = z.strictObject({ id: id("A milestone or issue"), at: RevisionField.optional() });
 
 export const TransitionInput = z.strictObject({
   issue: id("The issue"),
@@ -52,4 +63,48 @@ export const EvidenceInput = z
 
 export const ClaimInput = z.strictObject({
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),
+});
+
+/** A revision a time capability needs (`since`): refused by name when missing. */
+const requiredRevision = (name: string, what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required: ${what}` : `${name} is a revision or a date`) })
+    .min(1, `${name} is a revision, not empty`)
+    .max(200, `${name} is at most 200 characters`)
+    .describe(what);
+
+const milestoneId = z.string().min(1, "milestone is an id, not empty").max(200, "milestone is at most 200 characters");
+
+export const ChangesInput = z.strictObject({
+  since: requiredRevision("since", "The revision or date to compare from (sha, branch, tag, HEAD~1, 2026-11-30)."),
+  until: RevisionField.optional().describe("The revision or date to compare to; absent: the files as they are now."),
+  milestone: milestoneId.optional().describe("Only the issues, milestones and findings of this milestone."),
+});
+
+export const HistoryInput = z.strictObject({
+  id: id("A milestone or issue"),
+  limit: z.number().int().min(1, "limit is at least 1").max(1000, "limit is at most 1000").optional().describe("At most this many entries (default 50)."),
+});
+
+const requiredMilestone = z
+  .string({ error: (issue) => (issue.input === undefined ? "milestone is required: the milestone's id" : "milestone is an id") })
+  .min(1, "milestone is an id, not empty")
+  .max(200, "milestone is at most 200 characters")
+  .describe("The milestone's id.");
+
+const day = (name: string, what: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, `${name} is a date, YYYY-MM-DD (as 2026-11-30)`)
+    .describe(what);
+
+export const BurnupInput = z.strictObject({
+  milestone: requiredMilestone,
+  since: day("since", "The first day (default: the day the milestone's file first appears).").optional(),
+  until: day("until", "The last day (default: today).").optional(),
+});
+
+export const ForecastInput = z.strictObject({
+  milestone: requiredMilestone,
+  seed: z.number().int().min(0).max(4294967295).optional().describe("The simulation's seed (default 1): the same seed gives the same dates."),
 });

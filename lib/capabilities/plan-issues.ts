@@ -1,5 +1,6 @@
 import { planIssues } from "../plan/queries";
 import { PlanIssueListSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
 import { IssueFilterInput } from "./inputs";
 
@@ -10,6 +11,9 @@ export const planIssuesCapability = defineCapability({
   description:
     "Issues with derived status, wave, blockers and dependents, filtered by milestone, status or wave. status READY is the ready set; BLOCKED the blocked set.",
   input: IssueFilterInput,
-  output: PlanIssueListSchema,
-  handler: (ctx, input) => planIssues(ctx.plan(), input),
+  output: withAtMember(PlanIssueListSchema),
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planIssues(plan, input), at);
+  },
 });

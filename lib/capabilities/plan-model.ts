@@ -1,7 +1,8 @@
 import { planModel } from "../plan/queries";
 import { PlanSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
-import { EmptyInput } from "./inputs";
+import { AtInput } from "./inputs";
 
 export const planModelCapability = defineCapability({
   id: "plan.model",
@@ -9,7 +10,10 @@ export const planModelCapability = defineCapability({
   title: "The whole derived plan",
   description:
     "Every milestone and issue with its derived status, wave, rank and graph, the waves, both edge lists and every finding. Derived from the records on every call.",
-  input: EmptyInput,
-  output: PlanSchema,
-  handler: (ctx) => planModel(ctx.plan()),
+  input: AtInput,
+  output: withAtMember(PlanSchema),
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planModel(plan), at);
+  },
 });

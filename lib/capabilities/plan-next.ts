@@ -1,5 +1,6 @@
 import { planNext } from "../plan/queries";
 import { PlanNextIssueSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
 import { MilestoneFilterInput } from "./inputs";
 
@@ -10,6 +11,9 @@ export const planNextCapability = defineCapability({
   description:
     "The lowest-wave, highest-priority READY issue of the milestone (default: the active one), widening to the whole plan. Ask this before starting work.",
   input: MilestoneFilterInput,
-  output: PlanNextIssueSchema,
-  handler: (ctx, input) => planNext(ctx.plan(), input),
+  output: withAtMember(PlanNextIssueSchema),
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planNext(plan, input), at);
+  },
 });

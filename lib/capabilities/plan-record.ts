@@ -1,7 +1,16 @@
+import { z } from "zod";
+import { RevisionSchema } from "../history/shapes";
 import { planRecord } from "../plan/queries";
-import { PlanRecordSchema } from "../plan/shapes";
+import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
+import { answerAt, planFor } from "./at";
 import { defineCapability } from "./capability";
 import { RecordInput } from "./inputs";
+
+/** PlanRecordSchema's two shapes, each with the optional `at` member. */
+export const PlanRecordAtSchema = z.union([
+  z.object({ milestone: PlanMilestoneSchema, issues: z.array(PlanIssueSchema), at: RevisionSchema.optional() }),
+  z.object({ issue: PlanIssueSchema, depends_on: z.array(PlanIssueSchema), at: RevisionSchema.optional() }),
+]);
 
 export const planRecordCapability = defineCapability({
   id: "plan.record",
@@ -10,6 +19,9 @@ export const planRecordCapability = defineCapability({
   description:
     "A milestone with its issues, or an issue with the issues it depends on, all in full. Milestones are looked up first.",
   input: RecordInput,
-  output: PlanRecordSchema,
-  handler: (ctx, input) => planRecord(ctx.plan(), input),
+  output: PlanRecordAtSchema,
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planRecord(plan, input), at);
+  },
 });

@@ -1,6 +1,10 @@
 import type { AnyCapability } from "./capability";
+import { planBurnupCapability } from "./plan-burnup";
+import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
 import { planEvidenceCapability } from "./plan-evidence";
+import { planForecastCapability } from "./plan-forecast";
+import { planHistoryCapability } from "./plan-history";
 import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
 import { planNextCapability } from "./plan-next";
@@ -24,6 +28,10 @@ export const planCapabilities: readonly AnyCapability[] = [
   planRoadmapCapability,
   planValidateCapability,
   planRecordCapability,
+  planChangesCapability,
+  planHistoryCapability,
+  planBurnupCapability,
+  planForecastCapability,
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,

@@ -1,7 +1,8 @@
 import { planRoadmap } from "../plan/queries";
 import { PlanRoadmapSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
-import { EmptyInput } from "./inputs";
+import { AtInput } from "./inputs";
 
 export const planRoadmapCapability = defineCapability({
   id: "plan.roadmap",
@@ -9,7 +10,10 @@ export const planRoadmapCapability = defineCapability({
   title: "The milestones in derived order",
   description:
     "Milestones ordered by rank, order and id, with the first unblocked unfinished one as now and the one after it as next.",
-  input: EmptyInput,
-  output: PlanRoadmapSchema,
-  handler: (ctx) => planRoadmap(ctx.plan()),
+  input: AtInput,
+  output: withAtMember(PlanRoadmapSchema),
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planRoadmap(plan), at);
+  },
 });

@@ -1,5 +1,6 @@
 import { planStatus } from "../plan/queries";
 import { PlanStatusReportSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
 import { MilestoneFilterInput } from "./inputs";
 
@@ -10,6 +11,9 @@ export const planStatusCapability = defineCapability({
   description:
     "Every milestone's status and counts, the active milestone, the next ready issue and the plan's totals. An unknown milestone is not found.",
   input: MilestoneFilterInput,
-  output: PlanStatusReportSchema,
-  handler: (ctx, input) => planStatus(ctx.plan(), input),
+  output: withAtMember(PlanStatusReportSchema),
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planStatus(plan, input), at);
+  },
 });

@@ -1,7 +1,8 @@
 import { planValidate } from "../plan/queries";
 import { PlanValidationSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
-import { EmptyInput } from "./inputs";
+import { AtInput } from "./inputs";
 
 export const planValidateCapability = defineCapability({
   id: "plan.validate",
@@ -9,7 +10,10 @@ export const planValidateCapability = defineCapability({
   title: "What the model refuses",
   description:
     "Every finding in derivation order, unreadable files first; valid is false when any is a FAIL. A WARN is legal and worth reading.",
-  input: EmptyInput,
-  output: PlanValidationSchema,
-  handler: (ctx) => planValidate(ctx.plan()),
+  input: AtInput,
+  output: withAtMember(PlanValidationSchema),
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planValidate(plan), at);
+  },
 });

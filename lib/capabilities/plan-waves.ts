@@ -1,5 +1,6 @@
 import { planWaves } from "../plan/queries";
 import { PlanWaveReportSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
 import { MilestoneFilterInput } from "./inputs";
 
@@ -10,6 +11,9 @@ export const planWavesCapability = defineCapability({
   description:
     "The dependency waves with their issues, and the scope overlaps that serialise issues of one wave. The milestone filter narrows the waves, not the overlaps.",
   input: MilestoneFilterInput,
-  output: PlanWaveReportSchema,
-  handler: (ctx, input) => planWaves(ctx.plan(), input),
+  output: withAtMember(PlanWaveReportSchema),
+  handler: (ctx, input) => {
+    const { plan, at } = planFor(ctx, input.at);
+    return answerAt(planWaves(plan, input), at);
+  },
 });

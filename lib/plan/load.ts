@@ -22,7 +22,8 @@ import { parseYaml, type YamlMap, type YamlProblem } from "./yaml";
  * One file's outcome: its parsed mapping, or why it cannot be read. `built` keeps what the loader
  * made of the mapping (the record and its unknown keys), so a cached file is not rebuilt.
  */
-type Parsed = { ok: true; map: YamlMap; built?: Built<IssueRecord | MilestoneRecord> } | { ok: false; reason: string };
+export type ParsedFile = { ok: true; map: YamlMap; built?: Built<IssueRecord | MilestoneRecord> } | { ok: false; reason: string };
+type Parsed = ParsedFile;
 
 /** A record made from a mapping, or why it cannot be one (an id that disagrees with its file). */
 type Built<R> =
@@ -219,7 +220,8 @@ function decode(bytes: Buffer): string | undefined {
   }
 }
 
-function parseFile(bytes: Buffer): Parsed {
+/** One record file's bytes as the loader reads them: a mapping, or why it cannot be a record. */
+export function parseFile(bytes: Buffer): Parsed {
   const text = decode(bytes);
   if (text === undefined) return { ok: false, reason: NOT_UTF8 };
   const result = parseYaml(text);
@@ -247,8 +249,13 @@ function listYaml(dir: string): string[] {
   return yaml;
 }
 
-interface FileSource {
+/**
+ * Where the loader reads files: the disk, or another source (a commit's tree). `list` names a
+ * folder's `.yaml` entries in byte order; undefined read means the file is not there.
+ */
+export interface FileSource {
   read(path: string): Parsed | undefined;
+  list?(dir: string): string[];
 }
 
 /**
@@ -293,7 +300,13 @@ function schemaFinding(subject: string, keys: string[]): PlanFinding {
  */
 export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
   cache?.beginWalk();
-  const source = fileSource(repo, cache);
+  const records = loadRecordsFrom(fileSource(repo, cache), repo);
+  cache?.forgetUnseen();
+  return records;
+}
+
+/** The records as `source` holds them under `repo` ("" for paths relative to the repository). */
+export function loadRecordsFrom(source: FileSource, repo: string): PlanRecords {
   const loadFindings: PlanFinding[] = [];
 
   let project: ProjectHeader = EMPTY_HEADER;
@@ -312,8 +325,6 @@ export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
   const milestones = readFolder(source, repo, MILESTONES_DIR, "milestone", milestoneFromMap, loadFindings);
   const milestoneIds = new Set(milestones.map((m) => m.id));
   const issues = readFolder(source, repo, ISSUES_DIR, "issue", issueFromMap, loadFindings, milestoneIds);
-
-  cache?.forgetUnseen();
   return { project, milestones, issues, loadFindings };
 }
 
@@ -332,7 +343,7 @@ function readFolder<R extends IssueRecord | MilestoneRecord>(
 ): R[] {
   const records: R[] = [];
   const dir = join(repo, folder);
-  for (const name of listYaml(dir)) {
+  for (const name of source.list ? source.list(dir) : listYaml(dir)) {
     const id = name.slice(0, -5);
     const rel = `${folder}/${name}`;
     // Joined by hand: path.join's normalising costs more than the stat, for 10k files.

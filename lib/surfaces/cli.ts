@@ -30,6 +30,11 @@ import {
 } from "./cli-text";
 import { EXIT, EXIT_FOR_ERROR } from "./exit-codes";
 import { invoke } from "./invoke";
+import { RevisionField } from "../capabilities/inputs";
+import { planAt } from "../history/plan-at";
+import type { Revision } from "../history/revision";
+import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../history/shapes";
+import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./cli-time-text";
 import { runUsersCommand } from "./users-cli";
 
 export { EXIT };
@@ -58,6 +63,8 @@ interface Verb {
 }
 
 const COMMON = { repo: "value", json: "flag" } as const;
+/** The options of a read: the common ones and `--at REV`. */
+const READ = { ...COMMON, at: "value" } as const;
 
 /** Options given on the command line, as input fields (absent options are absent fields). */
 function fields(args: ParsedArgs, names: Record<string, string>): Record<string, unknown> {
@@ -85,7 +92,7 @@ function capabilityVerb(
       const ctx = { repo, plan: () => (plan ??= loadPlan(repo)) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
-      return { value: result.value, text: () => spec.text(result.value), exit: spec.exit?.(result.value) };
+      return { value: result.value, text: () => withRevisionLine(result.value, spec.text(result.value)), exit: spec.exit?.(result.value) };
     },
   };
 }
@@ -93,62 +100,101 @@ function capabilityVerb(
 const VERBS: Record<string, Verb> = {
   model: capabilityVerb("plan.model", {
     summary: "the whole derived plan",
-    options: { ...COMMON },
-    input: () => ({}),
+    options: { ...READ },
+    input: (a) => fields(a, { at: "at" }),
     text: (v) => renderModel(v as Plan),
   }),
   status: capabilityVerb("plan.status", {
     summary: "every milestone's progress, the active milestone and the next issue",
-    options: { ...COMMON, milestone: "value" },
-    input: (a) => fields(a, { milestone: "milestone" }),
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
     text: (v) => renderStatus(v as PlanStatusReport),
   }),
   issues: capabilityVerb("plan.issues", {
     summary: "issues, filtered by milestone, status or wave",
-    options: { ...COMMON, milestone: "value", status: "value", wave: "value" },
+    options: { ...READ, milestone: "value", status: "value", wave: "value" },
     input: (a) => {
       const wave = a.options.get("wave");
-      return { ...fields(a, { milestone: "milestone", status: "status" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
+      return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
     },
     text: (v) => renderIssues(v as PlanIssueList),
   }),
   waves: capabilityVerb("plan.waves", {
     summary: "what may run at the same time, and the scope overlaps that serialise it",
-    options: { ...COMMON, milestone: "value" },
-    input: (a) => fields(a, { milestone: "milestone" }),
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
     text: (v) => renderWaves(v as PlanWaveReport),
   }),
   next: capabilityVerb("plan.next", {
     summary: "the one issue to take now",
-    options: { ...COMMON, milestone: "value" },
-    input: (a) => fields(a, { milestone: "milestone" }),
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
     text: (v) => renderNext(v as PlanNextIssue),
   }),
   roadmap: capabilityVerb("plan.roadmap", {
     summary: "the milestones in derived order, with now and next",
-    options: { ...COMMON },
-    input: () => ({}),
+    options: { ...READ },
+    input: (a) => fields(a, { at: "at" }),
     text: (v) => renderRoadmap(v as PlanRoadmap),
   }),
   validate: capabilityVerb("plan.validate", {
     summary: "every finding; exits 10 when one is a failure",
-    options: { ...COMMON },
-    input: () => ({}),
+    options: { ...READ },
+    input: (a) => fields(a, { at: "at" }),
     text: (v) => renderValidation(v as PlanValidation),
     exit: (v) => ((v as PlanValidation).valid ? EXIT.ok : EXIT.contract),
   }),
   record: capabilityVerb("plan.record", {
     summary: "one milestone or issue, with everything derived about it",
-    options: { ...COMMON },
+    options: { ...READ },
     takesId: true,
-    input: (a) => ({ id: a.words[0] }),
+    input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
     text: (v) => renderRecord(v as PlanRecord),
+  }),
+  changes: capabilityVerb("plan.changes", {
+    summary: "what changed since a revision (--since REV [--until REV] [--milestone M])",
+    options: { ...COMMON, since: "value", until: "value", milestone: "value" },
+    input: (a) => {
+      if (!a.options.has("since")) throw new UsageError("--since is required: the revision or date to compare from (HEAD~1, 2026-11-30, a branch)");
+      return fields(a, { since: "since", until: "until", milestone: "milestone" });
+    },
+    text: (v) => renderChanges(v as PlanChanges),
+  }),
+  history: capabilityVerb("plan.history", {
+    summary: "the commits that changed one record, newest first, with its status after each (--limit N)",
+    options: { ...COMMON, limit: "value" },
+    takesId: true,
+    input: (a) => {
+      const limit = a.options.get("limit");
+      return { id: a.words[0], ...(limit !== undefined ? { limit: parseCount("--limit", limit) } : {}) };
+    },
+    text: (v) => renderHistory(v as PlanHistory),
+  }),
+  burnup: capabilityVerb("plan.burnup", {
+    summary: "a milestone's scope, started and done per day (--milestone M [--since DATE] [--until DATE])",
+    options: { ...COMMON, milestone: "value", since: "value", until: "value" },
+    input: (a) => {
+      if (!a.options.has("milestone")) throw new UsageError("--milestone is required: the milestone to chart");
+      return fields(a, { milestone: "milestone", since: "since", until: "until" });
+    },
+    text: (v) => renderBurnup(v as PlanBurnup),
+  }),
+  forecast: capabilityVerb("plan.forecast", {
+    summary: "50/85/95 % completion dates of a milestone, Monte Carlo (--milestone M [--seed S])",
+    options: { ...COMMON, milestone: "value", seed: "value" },
+    input: (a) => {
+      if (!a.options.has("milestone")) throw new UsageError("--milestone is required: the milestone to forecast");
+      const seed = a.options.get("seed");
+      return { ...fields(a, { milestone: "milestone" }), ...(seed !== undefined ? { seed: parseCount("--seed", seed) } : {}) };
+    },
+    text: (v) => renderForecast(v as Forecast),
   }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
-    options: { repo: "value", format: "value", milestone: "value" },
+    options: { repo: "value", format: "value", milestone: "value", at: "value" },
     run: (repo, args) => {
-      const plan = loadPlan(repo);
+      const at = args.options.get("at");
+      const plan = at === undefined ? loadPlan(repo) : readAt(repo, at);
       const format = args.options.get("format") ?? "mermaid";
       if (format !== "mermaid" && format !== "dot") throw new UsageError(`--format is mermaid or dot, not '${format}'`);
       const m = args.options.get("milestone");
@@ -205,6 +251,20 @@ const VERBS: Record<string, Verb> = {
   },
 };
 
+/** The plan at a revision for a verb outside the registry (graph), refused as every read refuses. */
+function readAt(repo: string, at: string): Plan {
+  const parsed = RevisionField.safeParse(at);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "--at needs a revision");
+  return planAt(repo, at).plan;
+}
+
+/** A read answered from a revision says so on its first line. */
+function withRevisionLine(value: unknown, text: string): string {
+  const at = (value as { at?: Revision } | null)?.at;
+  if (!at || typeof at !== "object") return text;
+  return `at ${at.rev}: ${at.commit === null ? "before the first commit (the empty plan)" : `${at.commit} (${at.committed_at})`}\n${text}`;
+}
+
 function moveVerb(move: Move, summary: string): Verb {
   return capabilityVerb("plan.transition", {
     summary,
@@ -228,6 +288,11 @@ function renderAdoption(r: AdoptResult): string {
   ].join("\n");
 }
 
+function parseCount(option: string, text: string): number {
+  if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
+  return Number(text);
+}
+
 function parseWave(text: string): number {
   if (!/^[0-9]+$/.test(text) || Number(text) > 4294967295) {
     throw new UsageError(`--wave takes a wave number (0, 1, 2, …), not '${text}'`);
@@ -244,6 +309,7 @@ export function usage(): string {
     ...verbs.map(([a, b]) => `${a.padEnd(width)}  ${b}`),
     "",
     "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
+    "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
     `statuses: ${ISSUE_STATUSES.join(", ")}`,
     "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
   ].join("\n");

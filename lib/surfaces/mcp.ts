@@ -3,6 +3,7 @@ import { CallToolRequestSchema, ErrorCode, McpError } from "@modelcontextprotoco
 import { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
 import { PLAN_RESOURCE_URI, capabilities, mcpToolName } from "../capabilities/index";
+import { RevisionSchema } from "../history/shapes";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { COCKPIT_VERSION } from "../version";
 import { invoke } from "./invoke";
@@ -16,6 +17,7 @@ const RecordOutputForMcp = z.object({
   issues: z.array(PlanIssueSchema).optional(),
   issue: PlanIssueSchema.optional(),
   depends_on: z.array(PlanIssueSchema).optional(),
+  at: RevisionSchema.optional(),
 });
 
 async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: unknown) {

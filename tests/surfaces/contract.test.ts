@@ -1,4 +1,5 @@
-import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ExpectStatic, afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCapability } from "@/app/actions";
@@ -93,6 +94,70 @@ const QUERY_CASES: Case[] = [
   // Inputs the declaration refuses and the command line can spell exactly as the others send them.
   { name: "record of an empty id", capability: "plan.record", input: { id: "" }, expect: "invalid_input" },
   { name: "status of a milestone id over 200 characters", capability: "plan.status", input: { milestone: "m".repeat(201) }, expect: "invalid_input" },
+];
+
+// ------------------------------------------------------------------ time: a history under each copy
+
+/**
+ * Each surface's copy becomes a git repository with two commits at fixed times (so every copy has
+ * the same shas): first the plan without its last issue and with one ACTIVE issue not yet started,
+ * then the plan as it is. The command cases' reset removes the history again.
+ */
+const ACTIVE_ISSUE = plan.issues.find((i) => i.status === "ACTIVE");
+const LAST_ISSUE = plan.issues[plan.issues.length - 1];
+const FIRST_COMMIT_AT = "2026-11-20T10:00:00Z";
+const SECOND_COMMIT_AT = "2026-11-25T10:00:00Z";
+
+function giveHistory(dir: string): void {
+  const env = { ...process.env, GIT_AUTHOR_NAME: "Contract", GIT_AUTHOR_EMAIL: "contract@example.com", GIT_COMMITTER_NAME: "Contract", GIT_COMMITTER_EMAIL: "contract@example.com" };
+  const git = (args: string[], when?: string) => {
+    const r = spawnSync("git", ["-c", "commit.gpgsign=false", ...args], { cwd: dir, encoding: "utf8", env: when ? { ...env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when } : env });
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+  };
+  const issueFile = (id: string) => join(dir, ISSUES_DIR, `${id}.yaml`);
+  const last = readFileSync(issueFile(LAST_ISSUE.id));
+  const active = ACTIVE_ISSUE ? readFileSync(issueFile(ACTIVE_ISSUE.id), "utf8") : undefined;
+  rmSync(issueFile(LAST_ISSUE.id));
+  if (ACTIVE_ISSUE && active) writeFileSync(issueFile(ACTIVE_ISSUE.id), active.replace(/^started_(at|event):.*\n/gm, ""));
+  git(["init", "-q", "-b", "main"]);
+  git(["add", "-A"]);
+  git(["commit", "-q", "-m", "the plan, early"], FIRST_COMMIT_AT);
+  writeFileSync(issueFile(LAST_ISSUE.id), last);
+  if (ACTIVE_ISSUE && active) writeFileSync(issueFile(ACTIVE_ISSUE.id), active);
+  git(["add", "-A"]);
+  git(["commit", "-q", "-m", "the plan, later"], SECOND_COMMIT_AT);
+}
+
+const CHANGED_ISSUE = ACTIVE_ISSUE ?? LAST_ISSUE;
+
+const TIME_CASES: Case[] = [
+  { name: "model at HEAD~1", capability: "plan.model", input: { at: "HEAD~1" }, expect: "ok" },
+  { name: "status at a date", capability: "plan.status", input: { at: "2026-11-22" }, expect: "ok" },
+  { name: "issues READY at an ISO time", capability: "plan.issues", input: { status: "READY", at: "2026-11-21T00:00:00Z" }, expect: "ok" },
+  { name: "waves at HEAD~1", capability: "plan.waves", input: { at: "HEAD~1" }, expect: "ok" },
+  { name: "next at main", capability: "plan.next", input: { at: "main" }, expect: "ok" },
+  { name: "roadmap before the first commit (the empty plan)", capability: "plan.roadmap", input: { at: "2020-01-01" }, expect: "ok" },
+  { name: "validate at HEAD", capability: "plan.validate", input: { at: "HEAD" }, expect: "ok" },
+  { name: "record at HEAD~1", capability: "plan.record", input: { id: WITH_DEPS.id, at: "HEAD~1" }, expect: "ok" },
+  { name: "record at HEAD~1 of an issue added later", capability: "plan.record", input: { id: LAST_ISSUE.id, at: "HEAD~1" }, expect: "not_found" },
+  { name: "model at an unknown revision", capability: "plan.model", input: { at: "no-such-revision" }, expect: "invalid_input" },
+  { name: "status at a date that does not exist", capability: "plan.status", input: { at: "2026-02-30" }, expect: "invalid_input" },
+  { name: "changes since HEAD~1 (until the files now)", capability: "plan.changes", input: { since: "HEAD~1" }, expect: "ok" },
+  { name: "changes since a date until HEAD in one milestone", capability: "plan.changes", input: { since: "2026-11-21", until: "HEAD", milestone: CHANGED_ISSUE.milestone }, expect: "ok" },
+  { name: "changes since before the first commit", capability: "plan.changes", input: { since: "2020-01-01", until: "HEAD" }, expect: "ok" },
+  { name: "changes since an unknown revision", capability: "plan.changes", input: { since: "no-such-revision" }, expect: "invalid_input" },
+  { name: "changes without since", capability: "plan.changes", input: {}, expect: "invalid_input", cliCodeOnly: true },
+  { name: "history of an issue", capability: "plan.history", input: { id: CHANGED_ISSUE.id }, expect: "ok" },
+  { name: "history of an issue, limit 1", capability: "plan.history", input: { id: CHANGED_ISSUE.id, limit: 1 }, expect: "ok" },
+  { name: "history of a milestone", capability: "plan.history", input: { id: ACTIVE }, expect: "ok" },
+  { name: "history of nothing", capability: "plan.history", input: { id: "no-such-record" }, expect: "not_found" },
+  { name: "burn-up of a milestone over a fixed week", capability: "plan.burnup", input: { milestone: CHANGED_ISSUE.milestone, since: "2026-11-19", until: "2026-11-26" }, expect: "ok" },
+  { name: "burn-up of a milestone to today", capability: "plan.burnup", input: { milestone: ACTIVE }, expect: "ok" },
+  { name: "burn-up of an unknown milestone", capability: "plan.burnup", input: { milestone: "no-such-milestone" }, expect: "not_found" },
+  { name: "burn-up with since after until", capability: "plan.burnup", input: { milestone: ACTIVE, since: "2026-11-26", until: "2026-11-19" }, expect: "invalid_input" },
+  { name: "forecast of a milestone, seeded", capability: "plan.forecast", input: { milestone: CHANGED_ISSUE.milestone, seed: 3 }, expect: "ok" },
+  { name: "forecast of the active milestone", capability: "plan.forecast", input: { milestone: ACTIVE }, expect: "ok" },
+  { name: "forecast of an unknown milestone", capability: "plan.forecast", input: { milestone: "no-such-milestone" }, expect: "not_found" },
 ];
 
 const COMMAND_CASES: Case[] = [
@@ -212,7 +277,9 @@ function cliWords(c: Case): string[] {
   const options = (keys: string[]) => keys.filter((k) => input[k] !== undefined).flatMap((k) => [`--${k}`, String(input[k])]);
   switch (c.capability) {
     case "plan.record":
-      return ["record", ...(input.id !== undefined ? [String(input.id)] : [])];
+      return ["record", ...(input.id !== undefined ? [String(input.id)] : []), ...options(["at"])];
+    case "plan.history":
+      return ["history", String(input.id), ...options(["limit"])];
     case "plan.transition":
       return [String(input.transition), String(input.issue)];
     case "plan.evidence":
@@ -258,7 +325,7 @@ async function via(surface: Surface, c: Case, notes: Notes): Promise<Outcome> {
 
 /** A command's answer carries the moment it ran; the rest is the same from every surface. */
 function masked(value: unknown): unknown {
-  if (value && typeof value === "object" && "at" in value) return { ...(value as object), at: "<at>" };
+  if (value && typeof value === "object" && "at" in value && typeof value.at === "string") return { ...(value as object), at: "<at>" };
   return value;
 }
 
@@ -325,7 +392,10 @@ function effect(repo: string, outcome: Outcome): Record<string, string> {
 // ------------------------------------------------------------------ lifecycle
 
 beforeAll(async () => {
-  for (const s of SURFACES) repos[s] = copyRepo(`cockpit-contract-${s}-`);
+  for (const s of SURFACES) {
+    repos[s] = copyRepo(`cockpit-contract-${s}-`);
+    giveHistory(repos[s]);
+  }
   tokenRepo = copyRepo("cockpit-contract-token-");
   const dist = await ensureBuild();
   [server, mcpServer, guarded, stdio] = await Promise.all([
@@ -347,6 +417,17 @@ afterAll(async () => {
 // Queries change nothing, so the cases run at once.
 describe.concurrent("every query capability answers the same on every surface", () => {
   it.for(QUERY_CASES)("$name", async (c, { expect }) => {
+    const notes: Notes = [];
+    const results = await Promise.all(SURFACES.map((s) => via(s, c, notes)));
+    const outcomes = Object.fromEntries(SURFACES.map((s, i) => [s, results[i]])) as Record<Surface, Outcome>;
+    compare(expect, c, outcomes);
+    expect(notes).toEqual([]);
+  });
+});
+
+// Queries of the past, on the same git history under every copy.
+describe.concurrent("every time capability (and every read at a revision) answers the same on every surface", () => {
+  it.for(TIME_CASES)("$name", async (c, { expect }) => {
     const notes: Notes = [];
     const results = await Promise.all(SURFACES.map((s) => via(s, c, notes)));
     const outcomes = Object.fromEntries(SURFACES.map((s, i) => [s, results[i]])) as Record<Surface, Outcome>;

@@ -31,6 +31,10 @@ const TABLE: readonly Row[] = [
   { id: "plan.roadmap", kind: "query", method: "GET", route: "/api/v1/plan/roadmap", tool: "majordomus_plan_roadmap", cli: "cockpit plan roadmap", verbs: ["roadmap"] },
   { id: "plan.validate", kind: "query", method: "GET", route: "/api/v1/plan/validate", tool: "majordomus_plan_validate", cli: "cockpit plan validate", verbs: ["validate"] },
   { id: "plan.record", kind: "query", method: "GET", route: "/api/v1/plan/record", tool: "majordomus_plan_record", cli: "cockpit plan record", verbs: ["record"] },
+  { id: "plan.changes", kind: "query", method: "GET", route: "/api/v1/plan/changes", tool: "majordomus_plan_changes", cli: "cockpit plan changes", verbs: ["changes"] },
+  { id: "plan.history", kind: "query", method: "GET", route: "/api/v1/plan/history", tool: "majordomus_plan_history", cli: "cockpit plan history", verbs: ["history"] },
+  { id: "plan.burnup", kind: "query", method: "GET", route: "/api/v1/plan/burnup", tool: "majordomus_plan_burnup", cli: "cockpit plan burnup", verbs: ["burnup"] },
+  { id: "plan.forecast", kind: "query", method: "GET", route: "/api/v1/plan/forecast", tool: "majordomus_plan_forecast", cli: "cockpit plan forecast", verbs: ["forecast"] },
   {
     id: "plan.transition",
     kind: "command",
@@ -46,14 +50,18 @@ const TABLE: readonly Row[] = [
 
 /** A valid input of each capability (against the demo plan, or any plan: validity is the schema's). */
 const VALID_INPUT: Record<string, Record<string, unknown>> = {
-  "plan.model": {},
-  "plan.status": { milestone: "m" },
-  "plan.issues": { milestone: "m", status: "READY", wave: 1 },
-  "plan.waves": { milestone: "m" },
-  "plan.next": { milestone: "m" },
-  "plan.roadmap": {},
-  "plan.validate": {},
-  "plan.record": { id: "I0001" },
+  "plan.model": { at: "HEAD" },
+  "plan.status": { milestone: "m", at: "HEAD~1" },
+  "plan.issues": { milestone: "m", status: "READY", wave: 1, at: "main" },
+  "plan.waves": { milestone: "m", at: "2026-11-30" },
+  "plan.next": { milestone: "m", at: "2026-11-30T09:00:00Z" },
+  "plan.roadmap": { at: "v1.0" },
+  "plan.validate": { at: "HEAD" },
+  "plan.record": { id: "I0001", at: "HEAD" },
+  "plan.changes": { since: "HEAD~1", until: "HEAD", milestone: "m" },
+  "plan.history": { id: "I0001", limit: 5 },
+  "plan.burnup": { milestone: "m", since: "2026-11-01", until: "2026-11-30" },
+  "plan.forecast": { milestone: "m", seed: 42 },
   "plan.transition": { issue: "I0001", transition: "start" },
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },
@@ -92,7 +100,7 @@ function request(method: string, target: string, init: RequestInit = {}): Promis
 const PLAN = capabilities.filter((c) => c.id.startsWith("plan."));
 
 describe("the projection table", () => {
-  it("the plan.* capabilities are these eleven, listed first and in this order", () => {
+  it("the plan.* capabilities are these, listed first and in this order", () => {
     expect(PLAN.map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
     expect(capabilities.slice(0, TABLE.length).map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
   });
@@ -283,7 +291,7 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["200", "400", "404", "405", "500"]));
     if (row.method === "GET") {
       expect(op.requestBody).toBeUndefined();
-      expect((op.parameters ?? []).map((p) => p.name).sort()).toEqual(row.id === "plan.record" ? ["id"] : fields);
+      expect((op.parameters ?? []).map((p) => p.name).sort()).toEqual(row.id === "plan.record" ? ["at", "id"] : fields);
       for (const p of op.parameters ?? []) expect(p.in).toBe("query");
     } else {
       expect(op.parameters).toBeUndefined();

@@ -3,6 +3,7 @@ import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
 import { FieldValue } from "@/components/FieldValue";
+import { RecordTimeline } from "@/components/RecordTimeline";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { TransitionButtons, type MoveOption } from "@/components/TransitionButtons";
@@ -163,6 +164,8 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
           </ul>
         )}
       </Card>
+
+      <RecordTimeline id={id} kind="issue" />
 
       <Card title={file ? `Every field (${file.path})` : "Every field"}>
         {file?.fields ? (

@@ -3,6 +3,7 @@ import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { RecordTimeline } from "@/components/RecordTimeline";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
 import type { PlanRecord } from "@/lib/plan/shapes";
@@ -96,6 +97,7 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
         </ul>
         <EvidenceForm record={m.id} tokens={raw?.evidence_required ?? []} />
       </Card>
+      <RecordTimeline id={m.id} kind="milestone" />
     </main>
   );
 }

@@ -1,0 +1,347 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { type ReactNode, Suspense } from "react";
+import { Card } from "@/components/Card";
+import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { StatusBadge } from "@/components/StatusBadge";
+import { BurnupChart } from "@/components/standup/BurnupChart";
+import { SincePicker } from "@/components/standup/SincePicker";
+import { CapabilityError } from "@/lib/errors";
+import type { Forecast, PlanBurnup } from "@/lib/history/shapes";
+import type { Plan } from "@/lib/plan/shapes";
+import {
+  type IssueCause,
+  type IssueChange,
+  type PlanChanges,
+  SECTION_TITLES,
+  type SectionKey,
+  dayBefore,
+  defaultSince,
+  groupChanges,
+  stuckIssues,
+} from "@/lib/standup/standup";
+import { call } from "@/lib/surfaces/pages";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Standup" };
+
+const SECTION_ORDER: SectionKey[] = ["done", "verify", "started", "ready", "blocked", "cancelled", "added", "removed", "other"];
+const QUIET_WORDS: Record<SectionKey, string> = {
+  done: "done",
+  verify: "moved to VERIFY",
+  started: "started",
+  ready: "newly READY",
+  blocked: "newly BLOCKED",
+  cancelled: "cancelled",
+  added: "added",
+  removed: "removed",
+  other: "else",
+};
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+function one(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s === undefined || s.trim() === "" ? undefined : s.trim();
+}
+
+/** The standup's own URL with these ends (and the projector flag kept). */
+function hrefOf(since: string, until: string | undefined, projector: boolean, stuck?: string): string {
+  const q = new URLSearchParams({ since });
+  if (until) q.set("until", until);
+  if (stuck) q.set("stuck", stuck);
+  if (projector) q.set("projector", "1");
+  return `/standup?${q}`;
+}
+
+export default async function StandupPage({ searchParams }: { searchParams: Search }) {
+  const sp = await searchParams;
+  const projector = one(sp.projector) === "1";
+  const stuckParam = one(sp.stuck);
+  const stuckDays = stuckParam === undefined ? 3 : Number(stuckParam);
+  const today = new Date().toISOString().slice(0, 10);
+  // `from` (the date picker) is the start of a day, which `at` writes as the end of the day before.
+  const from = one(sp.from);
+  const sinceAsked = one(sp.since) ?? (from && /^\d{4}-\d{2}-\d{2}$/.test(from) ? dayBefore(from) : defaultSince(today));
+  const untilAsked = one(sp.until);
+
+  if (stuckParam !== undefined && !/^\d{1,3}$/.test(stuckParam)) {
+    return (
+      <Shell projector={projector} since={sinceAsked} until={untilAsked}>
+        <Card title="Not a number of days">
+          <p role="alert" className="text-sm" data-testid="standup-error">
+            stuck is a whole number of days, 0 to 999 (for example ?stuck=3); &apos;{stuckParam}&apos; is not.
+          </p>
+        </Card>
+      </Shell>
+    );
+  }
+
+  let changes: PlanChanges;
+  try {
+    changes = await call<PlanChanges>("plan.changes", { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) });
+  } catch (error) {
+    if (!(error instanceof CapabilityError) || error.code === "internal") throw error;
+    return (
+      <Shell projector={projector} since={sinceAsked} until={untilAsked} stuck={stuckParam}>
+        <Card title="These revisions cannot be compared">
+          <p role="alert" className="text-sm" data-testid="standup-error">
+            {error.message}
+          </p>
+        </Card>
+      </Shell>
+    );
+  }
+
+  // Pin both ends to commits, so a link shared after the meeting shows the same page.
+  const sinceCommit = changes.since.commit ?? sinceAsked;
+  const untilCommit = untilAsked === undefined ? undefined : (changes.until.commit ?? untilAsked);
+  if (sinceCommit !== one(sp.since) || untilCommit !== untilAsked) {
+    redirect(hrefOf(sinceCommit, untilCommit, projector, stuckParam));
+  }
+
+  const isNow = untilAsked === undefined;
+  const [model, head] = await Promise.all([
+    call<Plan>("plan.model", isNow ? {} : { at: untilAsked }),
+    isNow ? sinceHead() : Promise.resolve({ issues: [] as IssueChange[], head: null }),
+  ]);
+  const uncommitted = head.issues;
+  const byId = new Map(model.issues.map((i) => [i.id, i]));
+  const sections = groupChanges(changes.issues);
+  const quiet = SECTION_ORDER.filter((k) => k !== "other" && sections[k].length === 0);
+  const asOf = isNow ? new Date().toISOString() : (changes.until.committed_at ?? new Date().toISOString());
+  const stuck = stuckIssues(model.issues, asOf, stuckDays);
+  const active = model.milestones.filter((m) => m.status === "ACTIVE");
+  // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
+  const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam);
+
+  return (
+    <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam}>
+      <p className={projector ? "text-xl" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-range">
+        Since <Rev r={changes.since} /> until {isNow ? <strong>now</strong> : <Rev r={changes.until} />} ·{" "}
+        {changes.issues.length} issue{changes.issues.length === 1 ? "" : "s"} changed ·{" "}
+        <Link href={pinned} className="text-blue-700 underline dark:text-blue-300" data-testid="standup-permalink">
+          link with both ends pinned
+        </Link>
+      </p>
+
+      {quiet.length > 0 && (
+        <p className={projector ? "text-xl text-slate-700 dark:text-slate-300" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-quiet">
+          Nothing {quiet.map((k) => QUIET_WORDS[k]).join(", ")}.
+        </p>
+      )}
+
+      <div className={`grid items-start gap-4 ${projector ? "lg:grid-cols-2" : "md:grid-cols-2 xl:grid-cols-3"}`}>
+        {SECTION_ORDER.filter((k) => sections[k].length > 0).map((key) => (
+          <Section key={key} id={`section-${key}`} title={SECTION_TITLES[key]} count={sections[key].length} projector={projector}>
+            {sections[key].map((c) => (
+              <ChangeEntry key={c.id} change={c} projector={projector}>
+                {key === "blocked" && byId.get(c.id) && byId.get(c.id)!.blocked_by.length > 0 && (
+                  <span>
+                    blocked by{" "}
+                    {byId.get(c.id)!.blocked_by.map((b, i) => (
+                      <span key={b}>
+                        {i > 0 && ", "}
+                        <BlockerLink entry={b} />
+                      </span>
+                    ))}
+                  </span>
+                )}
+              </ChangeEntry>
+            ))}
+          </Section>
+        ))}
+        <Section id="section-stuck" title={`Stuck (ACTIVE or VERIFY for more than ${stuckDays} days)`} count={stuck.length} projector={projector}>
+          {stuck.map((s) => (
+            <li key={s.id} className="flex flex-wrap items-baseline gap-x-2" data-testid={`stuck-${s.id}`}>
+              <IssueLink id={s.id} /> <span>{s.title}</span> <StatusBadge status={s.status} />
+              <span className="text-slate-600 dark:text-slate-400">
+                {s.days} days, since {when(s.since)}
+              </span>
+            </li>
+          ))}
+        </Section>
+
+        <Section id="section-findings" title="Findings" count={changes.findings.new.length + changes.findings.resolved.length} projector={projector}>
+          {changes.findings.new.map((f) => (
+            <li key={`new ${f.level} ${f.code} ${f.subject} ${f.message}`}>
+              <strong>new</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
+            </li>
+          ))}
+          {changes.findings.resolved.map((f) => (
+            <li key={`resolved ${f.level} ${f.code} ${f.subject} ${f.message}`}>
+              <strong>resolved</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
+            </li>
+          ))}
+        </Section>
+
+        <Section id="section-next" title="Next issue and roadmap" count={[changes.next, changes.roadmap.now, changes.roadmap.next].filter((x) => x.from !== x.to).length} projector={projector}>
+          <FromToEntry label="Next issue" change={changes.next} kind="issue" />
+          <FromToEntry label="Roadmap now" change={changes.roadmap.now} kind="milestone" />
+          <FromToEntry label="Roadmap next" change={changes.roadmap.next} kind="milestone" />
+          {changes.milestones.map((m) => (
+            <li key={m.id}>
+              Milestone <MilestoneLink id={m.id} />: {m.from ?? "absent"} → {m.to ?? "removed"}
+            </li>
+          ))}
+        </Section>
+
+        {isNow && (
+          <Section id="section-uncommitted" title="Not yet committed in this clone" count={uncommitted.length} projector={projector}>
+            {uncommitted.map((c) => (
+              <ChangeEntry key={c.id} change={c} projector={projector}>
+                <span className="rounded bg-amber-100 px-1 text-amber-900 dark:bg-amber-900 dark:text-amber-100">uncommitted</span>
+              </ChangeEntry>
+            ))}
+          </Section>
+        )}
+      </div>
+
+      {active.map((m) => (
+        <section
+          key={m.id}
+          aria-labelledby={`burnup-title-${m.id}`}
+          className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <h2 id={`burnup-title-${m.id}`} className={`mb-3 font-semibold ${projector ? "text-2xl" : "text-base"}`}>
+            Burn-up of <MilestoneLink id={m.id}>{m.title || m.id}</MilestoneLink>
+          </h2>
+          {/* The burn-up reads a commit per day: the sections above are shown while it is measured. */}
+          <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-400">Measuring the burn-up at each day&apos;s last commit…</p>}>
+            <Burnup milestone={m.id} title={m.title || m.id} large={projector} />
+          </Suspense>
+        </section>
+      ))}
+    </Shell>
+  );
+}
+
+function Shell({ projector, since, until, stuck, children }: { projector: boolean; since: string; until?: string; stuck?: string; children: ReactNode }) {
+  return (
+    <main className={`flex flex-col gap-6 ${projector ? "text-xl" : ""}`} data-projector={projector ? "" : undefined}>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h1 className={projector ? "text-4xl font-semibold" : "text-2xl font-semibold"}>Standup</h1>
+        <Link
+          href={hrefOf(since, until, !projector, stuck)}
+          className="text-sm text-blue-700 underline dark:text-blue-300"
+          data-testid="projector-toggle"
+        >
+          {projector ? "Leave projector mode" : "Projector mode"}
+        </Link>
+      </div>
+      {!projector && <SincePicker until={until} stuck={stuck} />}
+      {children}
+    </main>
+  );
+}
+
+function Rev({ r }: { r: { rev: string; commit: string | null; committed_at: string | null } }) {
+  if (!r.commit) return <strong>the empty plan</strong>;
+  return (
+    <strong title={r.commit}>
+      commit <code>{r.commit.slice(0, 10)}</code> ({r.committed_at ? when(r.committed_at) : "no time"})
+    </strong>
+  );
+}
+
+function Section({ id, title, count, projector, children }: { id: string; title: string; count: number; projector: boolean; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-title`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+      <h2 id={`${id}-title`} className={`mb-3 font-semibold ${projector ? "text-2xl" : "text-base"}`}>
+        {title} · {count}
+      </h2>
+      {count === 0 ? (
+        <p className="text-slate-600 dark:text-slate-400">None.</p>
+      ) : (
+        <ul className={`flex flex-col gap-2 ${projector ? "" : "text-sm"}`} data-testid={`${id}-list`}>
+          {children}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** An ISO time as "2026-11-30 09:50 UTC". */
+function when(iso: string): string {
+  return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
+}
+
+function ChangeEntry({ change, projector, children }: { change: IssueChange; projector: boolean; children?: ReactNode }) {
+  const waveMoved = change.wave && change.wave.from !== null && change.wave.to !== null && change.wave.from !== change.wave.to;
+  const milestoneMoved = change.milestone_from && change.milestone_from !== change.milestone;
+  return (
+    <li className="flex flex-wrap items-baseline gap-x-2" data-testid={`change-${change.id}`}>
+      <IssueLink id={change.id} />
+      <span>{change.title}</span>
+      <span className={`text-slate-600 dark:text-slate-400 ${projector ? "" : "text-xs"}`}>
+        {change.from ?? "new"} → {change.to ?? "removed"}
+        {waveMoved && ` · wave ${change.wave!.from} → ${change.wave!.to}`}
+        {milestoneMoved && ` · milestone ${change.milestone_from} → ${change.milestone}`}
+        {change.cause && <Cause cause={change.cause} />}
+      </span>
+      {children}
+    </li>
+  );
+}
+
+const MOVE_WORDS = { start: "started", verify: "verified", done: "finished" } as const;
+
+/** What caused a status change, in words: a move and its stamp, or the dependencies. */
+function Cause({ cause }: { cause: IssueCause }) {
+  const deps = (cause.dependencies ?? []).map((d, i) => (
+    <span key={d}>
+      {i > 0 && ", "}
+      <IssueLink id={d} />
+    </span>
+  ));
+  switch (cause.kind) {
+    case "move":
+      return <> · {cause.move ? MOVE_WORDS[cause.move] : "moved"}{cause.stamp ? ` at ${when(cause.stamp)}` : ""}</>;
+    case "unblocked":
+      return deps.length ? <> · unblocked by {deps}</> : <> · unblocked</>;
+    case "blocked":
+      return deps.length ? <> · waits on {deps}</> : null;
+    case "cancelled":
+      return <> · cancelled</>;
+    case "evidence":
+      return <> · evidence recorded</>;
+    default:
+      return null;
+  }
+}
+
+function FromToEntry({ label, change, kind }: { label: string; change: { from: string | null; to: string | null }; kind: "issue" | "milestone" }) {
+  const show = (v: string | null) => (v === null ? <em>none</em> : kind === "issue" ? <IssueLink id={v} /> : <MilestoneLink id={v} />);
+  return (
+    <li>
+      {label}: {change.from === change.to ? <>unchanged ({show(change.to)})</> : <>{show(change.from)} → {show(change.to)}</>}
+    </li>
+  );
+}
+
+/** What the work tree holds that HEAD does not (the moves and edits of this clone not yet committed), and HEAD's commit. */
+async function sinceHead(): Promise<{ issues: IssueChange[]; head: string | null }> {
+  try {
+    const c = await call<PlanChanges>("plan.changes", { since: "HEAD" });
+    return { issues: c.issues, head: c.since.commit };
+  } catch (error) {
+    // A repository without a commit has nothing committed to compare with.
+    if (error instanceof CapabilityError && error.code !== "internal") return { issues: [], head: null };
+    throw error;
+  }
+}
+
+async function Burnup({ milestone, title, large }: { milestone: string; title: string; large: boolean }) {
+  const burnup = await call<PlanBurnup>("plan.burnup", { milestone });
+  const forecast = await call<Forecast>("plan.forecast", { milestone });
+  return (
+    <BurnupChart
+      milestone={milestone}
+      title={title}
+      points={burnup.points}
+      forecast={forecast.dates ?? undefined}
+      forecastNote={forecast.message}
+      large={large}
+    />
+  );
+}

@@ -1,0 +1,180 @@
+import { execFileSync } from "node:child_process";
+import { expect, seriousViolations, test } from "./fixtures";
+
+// /standup on the demo copy, which is the demo's six-week history ending yesterday
+// (scripts/demo-history.mjs): BK-027 was added three days ago, BK-010 was verified two days ago and
+// finished yesterday, BK-015 has been ACTIVE for six days and BK-013 VERIFY for eight.
+
+const SHA = /^[0-9a-f]{40}$/;
+
+function shaOf(dir: string, rev: string): string {
+  return execFileSync("git", ["rev-parse", rev], { cwd: dir, encoding: "utf8" }).trim();
+}
+
+test.describe("standup @demo", () => {
+  test("opens on the previous working day, pinned to a commit, and lists what changed with id and title", async ({ page, visit, repo }) => {
+    await visit("/standup");
+    const url = new URL(page.url());
+    expect(url.searchParams.get("since")).toMatch(SHA);
+    expect(url.searchParams.get("until")).toBeNull();
+    await expect(page.locator("main h1")).toHaveText("Standup");
+
+    const done = page.locator("#section-done");
+    await expect(done.getByTestId("change-BK-010")).toContainText("BK-010");
+    await expect(done.getByTestId("change-BK-010")).toContainText("Roles: owner, staff and viewer, enforced on every endpoint");
+    await expect(done.getByTestId("change-BK-010")).toContainText("→ DONE");
+
+    const stuck = page.locator("#section-stuck");
+    await expect(stuck.getByTestId("stuck-BK-015")).toContainText("Customers confirm, cancel and view their booking from a signed link");
+    await expect(stuck.getByTestId("stuck-BK-015")).toContainText(/[56] days, since/); // started six days ago at 10:05 UTC
+    await expect(stuck.getByTestId("stuck-BK-013")).toContainText("VERIFY");
+
+    // The permalink pins until as well: HEAD of the copy.
+    const pinned = new URL((await page.getByTestId("standup-permalink").getAttribute("href"))!, url);
+    expect(pinned.searchParams.get("since")).toBe(url.searchParams.get("since"));
+    expect(pinned.searchParams.get("until")).toBe(shaOf(repo.dir, "HEAD"));
+
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("the permalink shows the same page with both ends pinned, and keeps projector mode", async ({ page, visit, repo }) => {
+    await visit("/standup?projector=1");
+    const link = page.getByTestId("standup-permalink");
+    await link.click();
+    await expect(page).toHaveURL(/until=[0-9a-f]{40}/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get("until")).toBe(shaOf(repo.dir, "HEAD"));
+    expect(url.searchParams.get("projector")).toBe("1");
+    await expect(page.getByTestId("standup-range")).toContainText(`until commit ${shaOf(repo.dir, "HEAD").slice(0, 10)}`);
+    await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
+    // A pinned end has nothing uncommitted to show.
+    await expect(page.locator("#section-uncommitted")).toHaveCount(0);
+  });
+
+  test("since last week shows the added runbook and every section's issue once", async ({ page, visit }) => {
+    await visit("/standup");
+    await page.getByRole("link", { name: "Since last week" }).click();
+    await expect(page).toHaveURL(/since=[0-9a-f]{40}/);
+    await expect(page.locator("#section-added").getByTestId("change-BK-027")).toContainText("On-call runbook for failed reminder delivery");
+    await expect(page.locator("#section-done").getByTestId("change-BK-010")).toContainText("Roles");
+    // No truncation: the page lists as many changes as plan.changes answers.
+    const since = new URL(page.url()).searchParams.get("since")!;
+    const changes = (await (await page.request.get(`/api/v1/plan/changes?since=${since}`)).json()) as { issues: { id: string }[] };
+    expect(changes.issues.length).toBeGreaterThan(1);
+    const listed = await page.locator("[id^=section-] [data-testid^=change-]").evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")));
+    const committed = listed.filter((x, i) => listed.indexOf(x) === i);
+    for (const c of changes.issues) expect(committed).toContain(`change-${c.id}`);
+  });
+
+  test("a day in the picker starts at that day's start: three days ago includes the runbook added then", async ({ page, visit }) => {
+    await visit("/standup");
+    const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("Since the start of a day").fill(threeDaysAgo);
+    await page.getByLabel("Since the start of a day").press("Enter");
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);
+    await expect(page.locator("#section-added").getByTestId("change-BK-027")).toBeVisible();
+    // A day later, the runbook was already there.
+    await visit(`/standup?from=${new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)}`);
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);
+    await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
+    await expect(page.getByTestId("change-BK-027")).toHaveCount(0);
+  });
+
+  test("a revision in the picker is pinned to its commit; an unknown one is refused with its name", async ({ page, visit, repo }) => {
+    await visit("/standup");
+    await page.getByLabel("Since a revision").fill("HEAD~3");
+    await page.getByLabel("Since a revision").press("Enter");
+    await expect(page).toHaveURL(new RegExp(`since=${shaOf(repo.dir, "HEAD~3")}`));
+    await expect(page.getByTestId("standup-range")).toContainText(shaOf(repo.dir, "HEAD~3").slice(0, 10));
+
+    await visit("/standup?since=no-such-rev");
+    await expect(page.getByTestId("standup-error")).toContainText("no revision 'no-such-rev'");
+    await visit("/standup?stuck=soon");
+    await expect(page.getByTestId("standup-error")).toContainText("stuck is a whole number of days");
+  });
+
+  test("a move made in this clone and not committed is flagged as such", async ({ page, visit, repo }) => {
+    const file = repo.issue("BK-024");
+    repo.restore(file);
+    try {
+      repo.cockpit("plan", "start", "BK-024");
+      await visit("/standup");
+      const flagged = page.locator("#section-uncommitted").getByTestId("change-BK-024");
+      await expect(flagged).toContainText("Transactional email through Postmark");
+      await expect(flagged).toContainText("uncommitted");
+      await expect(page.locator("#section-started").getByTestId("change-BK-024")).toBeVisible();
+    } finally {
+      repo.restore(file);
+    }
+  });
+
+  test("each ACTIVE milestone has a burn-up with a forecast band and a table", async ({ page, visit }) => {
+    await visit("/standup");
+    const chart = page.getByRole("img", { name: /burn-up/ });
+    await expect(chart).toHaveCount(1);
+    await expect(chart).toHaveAttribute("aria-label", /^Milestone booking burn-up: /);
+    const figure = page.getByTestId("burnup-booking");
+    await figure.getByText("The chart as a table").click();
+    const rows = figure.locator("tbody tr");
+    expect(await rows.count()).toBeGreaterThan(30);
+  });
+
+  test("screenshots: light, dark and projector at 1280×800, the burn-up in each", async ({ page, visit, shot }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const chart = page.getByTestId("burnup-booking");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await visit("/standup");
+      await shot(`standup-${scheme}`);
+      await chart.scrollIntoViewIfNeeded();
+      await shot(`standup-${scheme}-burnup`);
+      expect(await seriousViolations(page, `/standup ${scheme}`)).toEqual([]);
+    }
+    await page.getByTestId("projector-toggle").click();
+    await expect(page).toHaveURL(/projector=1/);
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await expect(page.locator("main h1")).toHaveCSS("font-size", "36px");
+    await shot("standup-projector-dark");
+    await chart.scrollIntoViewIfNeeded();
+    await shot("standup-projector-dark-burnup");
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.locator("main h1").scrollIntoViewIfNeeded();
+    await shot("standup-projector-light");
+    await chart.scrollIntoViewIfNeeded();
+    await shot("standup-projector-light-burnup");
+    expect(await seriousViolations(page, "/standup projector")).toEqual([]);
+  });
+
+  test("the overview's since-yesterday counts link to the standup @demo", async ({ page, visit }) => {
+    await visit("/");
+    const done = page.getByTestId("since-yesterday-done");
+    await expect(done).toContainText("1");
+    await done.click();
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}#section-done$/);
+    await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
+  });
+
+  test("the issue and milestone pages show their timelines", async ({ page, visit }) => {
+    await visit("/issues/BK-010");
+    const entries = page.getByTestId("timeline-entry");
+    await expect(entries.first()).toContainText("Finish BK-010");
+    await expect(entries.first()).toContainText("DONE");
+    await expect(entries.last()).toContainText(/^.*Add BK-006, BK-007, BK-008, BK-009, BK-010/);
+    expect(await entries.count()).toBe(5); // added, started, evidence, verified, finished
+    await visit("/milestones/accounts");
+    await expect(page.getByTestId("timeline-entry").first()).toContainText("VERIFY");
+  });
+});
+
+// The real corpus's copy is one commit made when the tests start: since yesterday, the plan was
+// empty, so every issue is listed as added, none dropped.
+test("on a copy committed today, the standup lists every issue as added and passes axe @majordomus", async ({ page, visit }) => {
+  test.slow();
+  await visit("/standup");
+  const url = new URL(page.url());
+  expect(url.searchParams.get("since")).toMatch(/^\d{4}-\d{2}-\d{2}$/); // before the first commit: nothing to pin
+  await expect(page.getByTestId("standup-range")).toContainText("the empty plan");
+  const plan = (await (await page.request.get("/api/v1/plan")).json()) as { issues: { id: string }[] };
+  await expect(page.locator("#section-added [data-testid^=change-]")).toHaveCount(plan.issues.length);
+  expect(await seriousViolations(page)).toEqual([]);
+});

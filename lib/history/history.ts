@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { invalidInput, notFound } from "../errors";
+import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "../plan/constants";
+import type { Plan } from "../plan/shapes";
+import { idProblem } from "../plan/write";
+import { catFileBatch, gitText } from "./git-objects";
+import { mapPlansAtCommits } from "./records-at";
+import { isoOfSeconds, repoGit } from "./revision";
+import type { HistoryEntry, PlanHistory } from "./shapes";
+
+// The timeline of one record: the commits that changed its file, newest first, each with the
+// record's derived status after it; before them, the moves of this clone's ledger that no commit
+// carries yet.
+
+export const DEFAULT_HISTORY_LIMIT = 50;
+
+const MOVE_EVENTS = new Set(["plan_start", "plan_verify", "plan_done", "plan_evidence"]);
+
+interface Commit {
+  sha: string;
+  author: string;
+  time: number;
+  message: string;
+}
+
+/** The commits reachable from HEAD that changed `path`, newest first. */
+function commitsTouching(repo: string, path: string): Commit[] {
+  const out = gitText(repo, ["--literal-pathspecs", "log", "--format=%H%x1f%an%x1f%ct%x1f%s%x1e", "HEAD", "--", path]);
+  if (!out) return [];
+  return out
+    .split("\x1e")
+    .map((r) => r.replace(/^\n/, ""))
+    .filter((r) => r !== "")
+    .map((r) => {
+      const [sha, author, time, message] = r.split("\x1f");
+      return { sha, author, time: Number(time), message };
+    });
+}
+
+interface LedgerMove {
+  ts: string;
+  event: string;
+  by: string;
+}
+
+/** This clone's ledger lines about `id` (moves and evidence), oldest first; lines that are not JSON are skipped. */
+function ledgerMoves(repo: string, id: string): LedgerMove[] {
+  const path = join(repo, LEDGER_FILE);
+  if (!existsSync(path)) return [];
+  const out: LedgerMove[] = [];
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (line.trim() === "") continue;
+    try {
+      const v = JSON.parse(line) as Record<string, unknown>;
+      if (v.issue === id && typeof v.event === "string" && MOVE_EVENTS.has(v.event) && typeof v.ts === "string") {
+        out.push({ ts: v.ts, event: v.event, by: typeof v.by === "string" ? v.by : "" });
+      }
+    } catch {
+      // A torn or foreign line is not a move of this record.
+    }
+  }
+  return out;
+}
+
+const statusIn = (plan: Plan, kind: "issue" | "milestone", id: string): string | null =>
+  (kind === "issue" ? plan.issues.find((i) => i.id === id) : plan.milestones.find((m) => m.id === id))?.status ?? null;
+
+/** A record's timeline; `current` is the plan of the files now (the status after an uncommitted move). */
+export function planHistory(repo: string, input: { id: string; limit?: number }, current: () => Plan): PlanHistory {
+  const { id } = input;
+  const problem = idProblem(id);
+  if (problem) throw invalidInput(problem);
+  const limit = input.limit ?? DEFAULT_HISTORY_LIMIT;
+  const git = repoGit(repo);
+  const candidates = [
+    { kind: "milestone" as const, path: `${MILESTONES_DIR}/${id}.yaml` },
+    { kind: "issue" as const, path: `${ISSUES_DIR}/${id}.yaml` },
+  ].map((c) => ({ ...c, commits: commitsTouching(repo, c.path), exists: existsSync(join(repo, c.path)) }));
+  // Milestones first, as plan.record looks them up.
+  const found = candidates.find((c) => c.exists || c.commits.length > 0);
+  if (!found) throw notFound(`no milestone or issue '${id}' in the files or in their history`);
+  const { kind, path } = found;
+
+  // A ledger move is committed once the file at HEAD holds its stamp (a move's time is its stamp).
+  const [atHead] = catFileBatch(repo, [`HEAD:${git.prefix}${path}`]);
+  const headText = atHead?.type === "blob" ? atHead.bytes.toString("utf8") : "";
+  const pending = ledgerMoves(repo, id)
+    .filter((m) => !headText.includes(m.ts))
+    .reverse();
+  const entries: HistoryEntry[] = pending.map((m, i) => ({
+    uncommitted: true,
+    commit: null,
+    author: m.by,
+    time: m.ts,
+    message: `${m.event.replace("plan_", "")} (not yet committed)`,
+    event: m.event,
+    status: i === 0 ? statusIn(current(), kind, id) : null,
+  }));
+
+  const shown = found.commits.slice(0, Math.max(0, limit - entries.length));
+  const statuses = mapPlansAtCommits(repo, git, shown.map((c) => c.sha), (plan) => statusIn(plan, kind, id));
+  shown.forEach((c, i) =>
+    entries.push({ uncommitted: false, commit: c.sha, author: c.author, time: isoOfSeconds(c.time), message: c.message, event: null, status: statuses[i] }),
+  );
+  return { id, kind, path, entries: entries.slice(0, limit), truncated: entries.length > limit || shown.length < found.commits.length };
+}

@@ -1,0 +1,35 @@
+import { derivePlan } from "../plan/derive";
+import type { Plan } from "../plan/shapes";
+import { diffPlans } from "./changes";
+import { plansAtCommits, recordsNow } from "./records-at";
+import { type Revision, repoGit, resolveRevision } from "./revision";
+import type { PlanChanges } from "./shapes";
+
+export interface ChangesQuery {
+  since: string;
+  until?: string;
+  milestone?: string;
+}
+
+/** `until` left out: the files as they are now, uncommitted edits included. */
+export const NOW: Revision = { rev: "now", commit: null, committed_at: null };
+
+/**
+ * What changed between two revisions (`until` left out: the files now). `current`, when given, is
+ * the plan of the files now as the caller already keeps it; otherwise they are read here.
+ */
+export function planChanges(repo: string, query: ChangesQuery, current?: () => Plan): PlanChanges {
+  const git = repoGit(repo, query.since);
+  const since = resolveRevision(repo, query.since, git);
+  let until = NOW;
+  let from: Plan;
+  let to: Plan;
+  if (query.until !== undefined) {
+    until = resolveRevision(repo, query.until, git);
+    [from, to] = plansAtCommits(repo, git, [since.commit, until.commit]);
+  } else {
+    [from] = plansAtCommits(repo, git, [since.commit]);
+    to = current ? current() : derivePlan(recordsNow(repo, git));
+  }
+  return { since, until, ...diffPlans(from, to, query.milestone) };
+}

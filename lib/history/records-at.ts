@@ -1,0 +1,234 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { posix } from "node:path";
+import { derivePlan } from "../plan/derive";
+import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../plan/constants";
+import { type FileSource, type ParsedFile, loadRecordsFrom, parseFile } from "../plan/load";
+import type { PlanRecords } from "../plan/records";
+import type { Plan } from "../plan/shapes";
+import { compareBytes } from "../plan/text";
+import { type TreeEntry, catFileBatch, parseTree } from "./git-objects";
+import type { RepoGit } from "./revision";
+
+// The records of a commit, read from git's object store through the loader's own parsing, so that
+// a revision's plan is exactly the plan of a checkout of it. Parsed files are kept by blob id and
+// trees by tree id, in memory, per repository: an unchanged file is parsed once.
+
+const FOLDERS = [MILESTONES_DIR, ISSUES_DIR] as const;
+/** Past this many parsed blobs a repository's store starts again (a bound on memory, not on answers). */
+const MAX_BLOBS = 400_000;
+const MAX_PLANS = 6;
+
+const EISDIR: ParsedFile = { ok: false, reason: "cannot be read (EISDIR)" };
+
+interface Store {
+  blobs: Map<string, ParsedFile>;
+  trees: Map<string, TreeEntry[]>;
+  /** Derived plans by commit (a commit never changes), most recent last. */
+  plans: Map<string, Plan>;
+}
+
+const stores = new Map<string, Store>();
+
+function storeOf(repo: string): Store {
+  let s = stores.get(repo);
+  if (!s) {
+    s = { blobs: new Map(), trees: new Map(), plans: new Map() };
+    stores.set(repo, s);
+  }
+  if (s.blobs.size > MAX_BLOBS) s.blobs.clear();
+  return s;
+}
+
+/** How many files this process has parsed from a repository's history (for tests and the bench). */
+export function parsedBlobCount(repo: string): number {
+  return stores.get(repo)?.blobs.size ?? 0;
+}
+
+/** What one commit holds of the plan: the header's blob and the two folders' entries. */
+interface CommitFiles {
+  header?: { id: string; isTree: boolean };
+  folders: (TreeEntry[] | undefined)[];
+}
+
+/** The plan files of several commits, in two batches of `git cat-file` whatever their number. */
+function filesOf(repo: string, git: RepoGit, commits: readonly string[]): CommitFiles[] {
+  const store = storeOf(repo);
+  const specs: string[] = [];
+  for (const c of commits) {
+    specs.push(`${c}:${git.prefix}${PROJECT_FILE}`);
+    for (const f of FOLDERS) specs.push(`${c}:${git.prefix}${f}`);
+  }
+  const objects = catFileBatch(repo, specs);
+  const out: CommitFiles[] = [];
+  for (let k = 0; k < commits.length; k++) {
+    const [h, ...folders] = objects.slice(k * 3, k * 3 + 3);
+    if (h?.type === "blob" && !store.blobs.has(h.id)) store.blobs.set(h.id, parseFile(h.bytes));
+    out.push({
+      header: h && (h.type === "blob" || h.type === "tree") ? { id: h.id, isTree: h.type === "tree" } : undefined,
+      folders: folders.map((o) => {
+        if (o?.type !== "tree") return undefined;
+        let entries = store.trees.get(o.id);
+        if (!entries) {
+          entries = parseTree(o.bytes, git.idBytes);
+          store.trees.set(o.id, entries);
+        }
+        return entries;
+      }),
+    });
+  }
+  // Every blob not yet parsed, once, in one batch.
+  const missing = new Set<string>();
+  for (const f of out) for (const entries of f.folders) for (const e of entries ?? []) if ((e.kind === "blob" || e.kind === "link") && !store.blobs.has(e.id)) missing.add(e.id);
+  const ids = [...missing];
+  const blobs = catFileBatch(repo, ids);
+  for (let i = 0; i < ids.length; i++) {
+    const b = blobs[i];
+    if (b) store.blobs.set(ids[i], parseFile(b.bytes));
+  }
+  return out;
+}
+
+/** The loader's view of one commit's files. */
+function commitSource(repo: string, git: RepoGit, commit: string, files: CommitFiles): FileSource {
+  const store = storeOf(repo);
+  const byPath = new Map<string, TreeEntry>();
+  const names = new Map<string, string[]>();
+  FOLDERS.forEach((folder, i) => {
+    const entries = files.folders[i] ?? [];
+    for (const e of entries) byPath.set(`${folder}/${e.name}`, e);
+    names.set(folder, entries.filter((e) => e.name.endsWith(".yaml")).map((e) => e.name).sort(compareBytes));
+  });
+  const readEntry = (e: TreeEntry, path: string, hops: number): ParsedFile | undefined => {
+    if (e.kind === "tree" || e.kind === "commit") return EISDIR;
+    if (e.kind === "link") {
+      // A symbolic link in a checkout reads its target: followed here within the plan's folders.
+      const target = linkTarget(repo, e.id);
+      if (target === undefined || hops > 8) return undefined;
+      const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+      const next = byPath.get(resolved);
+      if (next) return readEntry(next, resolved, hops + 1);
+      return readOther(resolved);
+    }
+    return store.blobs.get(e.id);
+  };
+  // A link to a file elsewhere in the commit (outside the repository it names nothing git holds).
+  const readOther = (path: string): ParsedFile | undefined => {
+    if (path.startsWith("../") || path.startsWith("/") || path === "..") return undefined;
+    const [o] = catFileBatch(repo, [`${commit}:${git.prefix}${path}`]);
+    if (!o) return undefined;
+    if (o.type === "tree") return EISDIR;
+    if (o.type !== "blob") return undefined;
+    let parsed = store.blobs.get(o.id);
+    if (!parsed) {
+      parsed = parseFile(o.bytes);
+      store.blobs.set(o.id, parsed);
+    }
+    return parsed;
+  };
+  return {
+    list: (dir) => names.get(dir) ?? [],
+    read(path) {
+      if (path === PROJECT_FILE) {
+        if (!files.header) return undefined;
+        return files.header.isTree ? EISDIR : store.blobs.get(files.header.id);
+      }
+      const e = byPath.get(path);
+      return e ? readEntry(e, path, 0) : undefined;
+    },
+  };
+}
+
+const linkTargets = new Map<string, string>();
+
+function linkTarget(repo: string, id: string): string | undefined {
+  let t = linkTargets.get(id);
+  if (t === undefined) {
+    const [o] = catFileBatch(repo, [id]);
+    if (!o) return undefined;
+    t = o.bytes.toString("utf8");
+    linkTargets.set(id, t);
+  }
+  return t;
+}
+
+const EMPTY: PlanRecords = { project: { name: "", repository: "", default_branch: "" }, milestones: [], issues: [], loadFindings: [] };
+
+/** The records of each commit (null: before the first commit, the empty plan). */
+export function recordsAtCommits(repo: string, git: RepoGit, commits: readonly (string | null)[]): PlanRecords[] {
+  const real = [...new Set(commits.filter((c): c is string => c !== null))];
+  const files = filesOf(repo, git, real);
+  const byCommit = new Map(real.map((c, i) => [c, files[i]]));
+  return commits.map((c) => (c === null ? { ...EMPTY, milestones: [], issues: [], loadFindings: [] } : loadRecordsFrom(commitSource(repo, git, c, byCommit.get(c)!), "")));
+}
+
+/** The derived plan of each commit (kept for the last few commits asked). */
+export function plansAtCommits(repo: string, git: RepoGit, commits: readonly (string | null)[]): Plan[] {
+  const store = storeOf(repo);
+  const wanted = [...new Set(commits.filter((c): c is string => c !== null && !store.plans.has(c)))];
+  const derived = new Map<string, Plan>();
+  if (wanted.length > 0) {
+    const records = recordsAtCommits(repo, git, wanted);
+    wanted.forEach((c, i) => derived.set(c, derivePlan(records[i])));
+  }
+  const out = commits.map((c) => {
+    if (c === null) return derivePlan(recordsAtCommits(repo, git, [null])[0]);
+    const plan = derived.get(c) ?? store.plans.get(c)!;
+    store.plans.delete(c);
+    store.plans.set(c, plan);
+    return plan;
+  });
+  while (store.plans.size > MAX_PLANS) store.plans.delete(store.plans.keys().next().value!);
+  return out;
+}
+
+/** git's id of a blob with these bytes. */
+function blobId(bytes: Buffer, idBytes: number): string {
+  const hash = createHash(idBytes === 32 ? "sha256" : "sha1");
+  return hash.update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/**
+ * The records as the files are now, parsed through the same store: a file whose bytes equal a blob
+ * already parsed (from any commit) is not parsed again.
+ */
+export function recordsNow(repo: string, git: RepoGit): PlanRecords {
+  const store = storeOf(repo);
+  const source: FileSource = {
+    read(path) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(path);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") return undefined;
+        return { ok: false, reason: `cannot be read (${code ?? String(error)})` };
+      }
+      const id = blobId(bytes, git.idBytes);
+      let parsed = store.blobs.get(id);
+      if (!parsed) {
+        parsed = parseFile(bytes);
+        store.blobs.set(id, parsed);
+      }
+      return parsed;
+    },
+  };
+  return loadRecordsFrom(source, repo);
+}
+
+/**
+ * `fn` of the derived plan of each commit, one plan alive at a time (the files of all of them are
+ * read in one batch): for answers over many commits, where keeping every plan would not fit.
+ */
+export function mapPlansAtCommits<T>(repo: string, git: RepoGit, commits: readonly (string | null)[], fn: (plan: Plan, index: number) => T): T[] {
+  const store = storeOf(repo);
+  const missing = commits.filter((c): c is string => c !== null && !store.plans.has(c));
+  const records = new Map<string, PlanRecords>();
+  const read = recordsAtCommits(repo, git, [...new Set(missing)]);
+  [...new Set(missing)].forEach((c, i) => records.set(c, read[i]));
+  return commits.map((c, i) => {
+    if (c === null) return fn(derivePlan(recordsAtCommits(repo, git, [null])[0]), i);
+    const kept = store.plans.get(c);
+    return fn(kept ?? derivePlan(records.get(c)!), i);
+  });
+}

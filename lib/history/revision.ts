@@ -1,0 +1,130 @@
+import { invalidInput } from "../errors";
+import { catFileBatch, gitText } from "./git-objects";
+
+/** Where an answer was read: the revision as asked, the commit it named, and that commit's time. */
+export interface Revision {
+  rev: string;
+  /** The full sha; null for the empty plan before the first commit (or the files as they are now). */
+  commit: string | null;
+  /** ISO UTC, seconds; null with `commit`. */
+  committed_at: string | null;
+}
+
+/** What git says of the folder a repository's plan lives in. */
+export interface RepoGit {
+  /** The folder's path inside the work tree, with a trailing slash ("" at the top). */
+  prefix: string;
+  isShallow: boolean;
+  /** Bytes of an object id: 20 (SHA-1) or 32 (SHA-256). */
+  idBytes: number;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** A commit time (seconds since the epoch) as ISO UTC without fractions. */
+export function isoOfSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** The UTC day of an instant, YYYY-MM-DD. */
+export function dayOfSeconds(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 10);
+}
+
+/**
+ * `at` as an instant when it is a date or an ISO time (a date alone: the end of that UTC day),
+ * in seconds; undefined when it is a revision name. A date that does not exist is refused.
+ */
+export function instantOf(at: string): number | undefined {
+  const d = DATE.exec(at);
+  if (d) {
+    const ms = Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]), 23, 59, 59);
+    if (new Date(ms).toISOString().slice(0, 10) !== at) throw invalidInput(`'${at}' is not a date; a date is YYYY-MM-DD, as 2026-11-30`);
+    return ms / 1000;
+  }
+  const t = TIME.exec(at);
+  if (!t) return undefined;
+  const ms = Date.parse(t[7] ? at : `${at}Z`);
+  const day = Date.UTC(Number(t[1]), Number(t[2]) - 1, Number(t[3]));
+  if (Number.isNaN(ms) || new Date(day).toISOString().slice(0, 10) !== at.slice(0, 10) || Number(t[4]) > 23 || Number(t[5]) > 59 || Number(t[6] ?? 0) > 59) {
+    throw invalidInput(`'${at}' is not a time; an ISO time is YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM], as 2026-11-30T09:00:00Z`);
+  }
+  return Math.floor(ms / 1000);
+}
+
+/**
+ * What git says of `repo`'s folder, or a refusal naming why there is no history to read (`asked`:
+ * the revision the question named, if it named one).
+ */
+export function repoGit(repo: string, asked?: string): RepoGit {
+  const out = gitText(repo, ["rev-parse", "--show-prefix", "--is-shallow-repository", "--show-object-format"]);
+  if (out === undefined) {
+    throw invalidInput(
+      asked === undefined
+        ? "this repository's folder is not a git repository, so it has no history to read; the answers without a revision read the files as they are"
+        : `this repository's folder is not a git repository, so it has no revision '${asked}'; leave out the revision to read the files as they are`,
+    );
+  }
+  const [prefix = "", shallow = "false", format = "sha1"] = out.split("\n");
+  return { prefix, isShallow: shallow === "true", idBytes: format === "sha256" ? 32 : 20 };
+}
+
+/** HEAD's first-parent history, newest first: [sha, committer time in seconds]. Empty before the first commit. */
+export function firstParentHistory(repo: string): [string, number][] {
+  const out = gitText(repo, ["log", "--first-parent", "--format=%H %ct", "HEAD", "--"]);
+  if (out === undefined) return [];
+  const list: [string, number][] = [];
+  for (const line of out.split("\n")) {
+    if (line === "") continue;
+    const space = line.indexOf(" ");
+    list.push([line.slice(0, space), Number(line.slice(space + 1))]);
+  }
+  return list;
+}
+
+/** Commit times by sha (a commit never changes). */
+const timesKept = new Map<string, number>();
+
+/** The commit time of each commit, read from the commit objects in one batch. */
+export function commitTimes(repo: string, commits: readonly string[]): number[] {
+  const missing = [...new Set(commits.filter((c) => !timesKept.has(c)))];
+  catFileBatch(repo, missing).forEach((o, i) => {
+    const m = o ? /\ncommitter [^\n]*> (\d+) [+-]\d{4}\n/.exec(o.bytes.toString("utf8")) : null;
+    if (!m) throw invalidInput(`no commit ${missing[i]} in this repository`);
+    if (timesKept.size > 100_000) timesKept.clear();
+    timesKept.set(missing[i], Number(m[1]));
+  });
+  return commits.map((c) => timesKept.get(c)!);
+}
+
+function notFoundRevision(git: RepoGit, rev: string): Error {
+  if (git.isShallow) {
+    return invalidInput(`no revision '${rev}' in this repository: the clone is shallow and may not hold it; fetch the history (git fetch --unshallow) or ask for a later revision`);
+  }
+  return invalidInput(`no revision '${rev}' in this repository`);
+}
+
+/**
+ * The commit `at` names: a git revision (sha, branch, tag, HEAD~3), or a date or ISO time (the last
+ * commit at or before it on HEAD's first-parent history; null before the first commit).
+ */
+export function resolveRevision(repo: string, at: string, git: RepoGit = repoGit(repo, at)): Revision {
+  const instant = instantOf(at);
+  if (instant !== undefined) {
+    const history = firstParentHistory(repo);
+    const hit = history.find(([, time]) => time <= instant);
+    if (hit) return { rev: at, commit: hit[0], committed_at: isoOfSeconds(hit[1]) };
+    if (git.isShallow && history.length > 0) {
+      throw invalidInput(`'${at}' is before the oldest commit this shallow clone holds (${isoOfSeconds(history[history.length - 1][1])}); fetch the history (git fetch --unshallow)`);
+    }
+    return { rev: at, commit: null, committed_at: null };
+  }
+  // A name that starts with "-" would be read as an option; no revision is spelt so.
+  if (at.startsWith("-") || /[\0\n\r]/.test(at)) throw notFoundRevision(git, at);
+  const out = gitText(repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${at}^{commit}`]);
+  const sha = out?.trim();
+  if (!sha || !/^[0-9a-f]{40,64}$/.test(sha)) throw notFoundRevision(git, at);
+  const [time] = commitTimes(repo, [sha]);
+  return { rev: at, commit: sha, committed_at: isoOfSeconds(time) };
+}
