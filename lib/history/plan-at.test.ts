@@ -133,6 +133,29 @@ describe("the corners of a commit's tree", () => {
     expect(json(planAt(repo, sha).plan)).toBe(json(expected));
   });
 
+  it("the loader's limits hold at a revision as in a checkout: a record over 1 MiB, an alias bomb, links out of the repository, a folder", () => {
+    const repo = newRepo();
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 8; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(", ")}]`);
+    commitAt(repo, "2026-10-01T10:00:00Z", {
+      [PROJECT]: projectText(),
+      [milestonePath("m1")]: milestoneText("m1"),
+      [issuePath("I1")]: issueText({ id: "I1", milestone: "m1" }),
+      [issuePath("BIG")]: issueText({ id: "BIG", milestone: "m1" }) + `objective: "${"x".repeat(1_100_000)}"\n`,
+      [issuePath("BOMB")]: `id: BOMB\nmilestone: m1\ntitle: t\nbomb:\n${levels.map((l) => `  ${l}`).join("\n")}\nscope: *h\n`,
+      [`${issuePath("DIR")}/inner.txt`]: "a folder named like a record",
+    });
+    const issues = join(repo, ".ai/repo/project/issues");
+    symlinkSync("/etc/hostname", join(issues, "ABS.yaml"));
+    // Enough steps up to reach / from any folder: outside the repository in the checkout too.
+    symlinkSync(`${"../".repeat(40)}etc/hostname`, join(issues, "OUT.yaml"));
+    const sha = commitAt(repo, "2026-10-02T10:00:00Z");
+    const expected = loadPlan(checkout(repo, sha));
+    const refused = expected.findings.filter((f) => f.code === "unreadable_record").map((f) => f.subject).sort();
+    expect(refused).toEqual(["ABS", "BIG", "BOMB", "DIR", "OUT"]);
+    expect(json(planAt(repo, sha).plan)).toBe(json(expected));
+  });
+
   it("a date follows HEAD's first parents: a merged branch's later commit is not the day's commit", () => {
     const repo = newRepo();
     const base = commitAt(repo, "2026-11-01T10:00:00Z", { [PROJECT]: projectText(), [milestonePath("m1")]: milestoneText("m1") });

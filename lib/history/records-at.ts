@@ -1,9 +1,7 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { derivePlan } from "../plan/derive";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../plan/constants";
-import { type FileSource, type ParsedFile, loadRecordsFrom, parseFile } from "../plan/load";
+import { type FileSource, type ParsedFile, REFUSED, RecordCache, loadRecords, loadRecordsFrom, parseRecordBytes } from "../plan/load";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
@@ -19,13 +17,16 @@ const FOLDERS = [MILESTONES_DIR, ISSUES_DIR] as const;
 const MAX_BLOBS = 400_000;
 const MAX_PLANS = 6;
 
-const EISDIR: ParsedFile = { ok: false, reason: "cannot be read (EISDIR)" };
+const NOT_A_FILE: ParsedFile = { ok: false, reason: REFUSED.notAFile };
+const LEAVES_REPOSITORY: ParsedFile = { ok: false, reason: REFUSED.leavesRepository };
 
 interface Store {
   blobs: Map<string, ParsedFile>;
   trees: Map<string, TreeEntry[]>;
   /** Derived plans by commit (a commit never changes), most recent last. */
   plans: Map<string, Plan>;
+  /** The work tree's files, as the loader keeps them. */
+  files?: RecordCache;
 }
 
 const stores = new Map<string, Store>();
@@ -63,7 +64,7 @@ function filesOf(repo: string, git: RepoGit, commits: readonly string[]): Commit
   const out: CommitFiles[] = [];
   for (let k = 0; k < commits.length; k++) {
     const [h, ...folders] = objects.slice(k * 3, k * 3 + 3);
-    if (h?.type === "blob" && !store.blobs.has(h.id)) store.blobs.set(h.id, parseFile(h.bytes));
+    if (h?.type === "blob" && !store.blobs.has(h.id)) store.blobs.set(h.id, parseRecordBytes(h.bytes));
     out.push({
       header: h && (h.type === "blob" || h.type === "tree") ? { id: h.id, isTree: h.type === "tree" } : undefined,
       folders: folders.map((o) => {
@@ -84,7 +85,7 @@ function filesOf(repo: string, git: RepoGit, commits: readonly string[]): Commit
   const blobs = catFileBatch(repo, ids);
   for (let i = 0; i < ids.length; i++) {
     const b = blobs[i];
-    if (b) store.blobs.set(ids[i], parseFile(b.bytes));
+    if (b) store.blobs.set(ids[i], parseRecordBytes(b.bytes));
   }
   return out;
 }
@@ -100,12 +101,16 @@ function commitSource(repo: string, git: RepoGit, commit: string, files: CommitF
     names.set(folder, entries.filter((e) => e.name.endsWith(".yaml")).map((e) => e.name).sort(compareBytes));
   });
   const readEntry = (e: TreeEntry, path: string, hops: number): ParsedFile | undefined => {
-    if (e.kind === "tree" || e.kind === "commit") return EISDIR;
+    if (e.kind === "tree" || e.kind === "commit") return NOT_A_FILE;
     if (e.kind === "link") {
       // A symbolic link in a checkout reads its target: followed here within the plan's folders.
       const target = linkTarget(repo, e.id);
       if (target === undefined || hops > 8) return undefined;
+      // As the loader on disk: a link that leads outside the repository is not followed. (On disk a
+      // dangling one is skipped; here what lies outside cannot be known, so it is refused.)
+      if (target.startsWith("/")) return LEAVES_REPOSITORY;
       const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+      if (resolved === ".." || resolved.startsWith("../")) return LEAVES_REPOSITORY;
       const next = byPath.get(resolved);
       if (next) return readEntry(next, resolved, hops + 1);
       return readOther(resolved);
@@ -117,11 +122,11 @@ function commitSource(repo: string, git: RepoGit, commit: string, files: CommitF
     if (path.startsWith("../") || path.startsWith("/") || path === "..") return undefined;
     const [o] = catFileBatch(repo, [`${commit}:${git.prefix}${path}`]);
     if (!o) return undefined;
-    if (o.type === "tree") return EISDIR;
+    if (o.type === "tree") return NOT_A_FILE;
     if (o.type !== "blob") return undefined;
     let parsed = store.blobs.get(o.id);
     if (!parsed) {
-      parsed = parseFile(o.bytes);
+      parsed = parseRecordBytes(o.bytes);
       store.blobs.set(o.id, parsed);
     }
     return parsed;
@@ -131,7 +136,7 @@ function commitSource(repo: string, git: RepoGit, commit: string, files: CommitF
     read(path) {
       if (path === PROJECT_FILE) {
         if (!files.header) return undefined;
-        return files.header.isTree ? EISDIR : store.blobs.get(files.header.id);
+        return files.header.isTree ? NOT_A_FILE : store.blobs.get(files.header.id);
       }
       const e = byPath.get(path);
       return e ? readEntry(e, path, 0) : undefined;
@@ -182,38 +187,11 @@ export function plansAtCommits(repo: string, git: RepoGit, commits: readonly (st
   return out;
 }
 
-/** git's id of a blob with these bytes. */
-function blobId(bytes: Buffer, idBytes: number): string {
-  const hash = createHash(idBytes === 32 ? "sha256" : "sha1");
-  return hash.update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
-}
-
-/**
- * The records as the files are now, parsed through the same store: a file whose bytes equal a blob
- * already parsed (from any commit) is not parsed again.
- */
-export function recordsNow(repo: string, git: RepoGit): PlanRecords {
+/** The records as the files are now, read by the loader (its rules, its cache by file stat). */
+export function recordsNow(repo: string, _git: RepoGit): PlanRecords {
+  // The loader itself, with its rules for links, sizes and odd files; its cache keeps parsed files.
   const store = storeOf(repo);
-  const source: FileSource = {
-    read(path) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(path);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === "ENOENT") return undefined;
-        return { ok: false, reason: `cannot be read (${code ?? String(error)})` };
-      }
-      const id = blobId(bytes, git.idBytes);
-      let parsed = store.blobs.get(id);
-      if (!parsed) {
-        parsed = parseFile(bytes);
-        store.blobs.set(id, parsed);
-      }
-      return parsed;
-    },
-  };
-  return loadRecordsFrom(source, repo);
+  return loadRecords(repo, (store.files ??= new RecordCache()));
 }
 
 /**

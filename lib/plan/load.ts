@@ -46,6 +46,14 @@ const tooLarge = (size?: number): string =>
 const LEAVES_REPOSITORY = "is a symbolic link that leads outside the repository; it is not followed";
 const NOT_A_FILE = "is not a regular file";
 
+/** Why an entry that is not a plain record file is not read: the same words from disk and from git. */
+export const REFUSED = { leavesRepository: LEAVES_REPOSITORY, notAFile: NOT_A_FILE } as const;
+
+/** A record file's bytes as the loader reads them, once its size is known (a git blob's, say). */
+export function parseRecordBytes(bytes: Buffer): Parsed {
+  return bytes.length > MAX_RECORD_BYTES ? { ok: false, reason: tooLarge(bytes.length) } : parseFile(bytes);
+}
+
 /**
  * A file's bytes, at most `limit` of them (undefined beyond): the stat's size is only a first
  * guess, since a file can grow between the stat and the read.
