@@ -78,6 +78,21 @@ describe("the served plan follows the files", () => {
     }
   });
 
+  it("two repositories served by one process, edited in turn, each follow their own files", async () => {
+    const a = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2", depends_on: ["I1"] }] });
+    const b = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2" }] });
+    expect(statusOf(a.root, "I2")).toBe("BLOCKED");
+    expect(statusOf(b.root, "I2")).toBe("READY");
+    for (let round = 0; round < 4; round++) {
+      const blocked = round % 2 === 0;
+      const [repo, other] = round < 2 ? [b, a] : [a, b];
+      repo.writeIssue("I2", issueYaml({ id: "I2", depends_on: blocked ? ["I1"] : [] }));
+      await nextTurn();
+      expect(statusOf(repo.root, "I2")).toBe(blocked ? "BLOCKED" : "READY");
+      expect(statusOf(other.root, "I2")).toBe(round < 2 ? "BLOCKED" : "READY");
+    }
+  });
+
   it("a command run in this process shows at once, before its file events are handled", async () => {
     const repo = makePlanRepo({ issues: [{ id: "I1" }] });
     expect(statusOf(repo.root, "I1")).toBe("READY");
