@@ -21,7 +21,7 @@ import {
   sealedStamps,
   verifyIssue,
   warn,
-} from "./test-helpers";
+} from "@/tests/support/records";
 
 const M1 = makeMilestone({ id: "M1" });
 

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { derivePlan } from "./derive";
+import { DerivationMemory, derivePlan } from "./derive";
 import type { IssueRecord, MilestoneRecord } from "./records";
 import { sealOf } from "./seal";
 import type { Plan } from "./shapes";
 import { compareBytes } from "./text";
-import { OLD, T1, makeIssue, makeMilestone, records } from "./test-helpers";
+import { OLD, T1, makeIssue, makeMilestone, records } from "@/tests/support/records";
 
 const ISSUE_IDS = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I10"];
 const MILESTONE_IDS = ["M1", "M2", "M3", "M10"];

@@ -10,6 +10,7 @@ import {
   fmtMb,
   fmtMs,
   loadBundled,
+  loadPlanFixtures,
   msSince,
   now,
   HAVE_TIME,
@@ -24,7 +25,6 @@ import {
   writeReport,
   writeScratch,
 } from "./lib.mjs";
-import { GENERATOR_VERSION, ensurePlanFixture } from "./plan-fixture.mjs";
 
 export const name = "plan";
 export const description = "plan derivation: in memory, cold `cockpit plan`, the js-yaml floor, peak memory";
@@ -81,6 +81,7 @@ export async function run(options = {}) {
   }
 
   // ---- fixtures
+  const { GENERATOR_VERSION, ensurePlanFixture } = await loadPlanFixtures();
   const fixtures = {};
   for (const n of sizes) {
     log(`fixture ${sizeLabel(n)}: preparing…`);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
 import { REVALIDATE_MS, contextFor, currentPlan, ioSettled, settledState, walksOf } from "../../lib/surfaces/context";
 import { invoke } from "../../lib/surfaces/invoke";
-import { ISSUES, cleanupRepos, issueYaml, makePlanRepo } from "../helpers/plan-repo";
+import { ISSUES, cleanupRepos, issueYaml, makePlanRepo } from "../support/repo";
 
 // A long-running surface answers an unchanged plan from memory, on its watchers' word. These tests
 // hold it to the promise that makes that safe: a change made before a request is seen by it.
