@@ -9,7 +9,7 @@ import { buildSync } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecutionPlan, getPlan } from "@/lib/execution/coordinator";
 import { closeStores } from "@/lib/execution/store";
-import { createTestRepo, removeTestRepo } from "@/lib/execution/test-repo";
+import { createTestRepo, removeTestRepo } from "@/tests/support/repo";
 
 const ROOT = join(__dirname, "..");
 const WORKER = join(ROOT, "tests", "helpers", "execution-claim-worker.ts");

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdvanceResult, ClaimResult, CompleteResult, FailResult, PlanDetail, PlanSummary } from "@/lib/execution/coordinator";
 import { EVIDENCE, MILESTONE, TIMELINE_KINDS, WAVES_FINISHED } from "./helpers/notifications-plan";
-import { CLI, ROOT, cleanupRepos, ensureCliBuilt, git, tempDir } from "./helpers/plan-repo";
+import { CLI, ensureCliBuilt } from "./support/processes";
+import { ROOT, cleanupRepos, git, tempDir } from "./support/repo";
 
 const commandFor = (token: string) => `pnpm --filter api test -- ${token}`;
 

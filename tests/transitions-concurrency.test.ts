@@ -10,22 +10,8 @@ import { withPlanLock } from "@/lib/plan/lock";
 import { sealOf } from "@/lib/plan/seal";
 import { transition } from "@/lib/plan/transition";
 import { parseYaml } from "@/lib/plan/yaml";
-import {
-  AT,
-  LOCK,
-  bundleScript,
-  cleanupRepos,
-  deadPid,
-  ensureCliBuilt,
-  issueYaml,
-  libPath,
-  makePlanRepo,
-  seededRandom,
-  spawnCli,
-  yamlNames,
-  type CliRun,
-  type PlanRepo,
-} from "./helpers/plan-repo";
+import { bundleScript, deadPid, ensureCliBuilt, libPath, spawnCli, type CliRun } from "./support/processes";
+import { AT, LOCK, cleanupRepos, issueYaml, makePlanRepo, seededRandom, yamlNames, type PlanRepo } from "./support/repo";
 
 beforeAll(() => {
   ensureCliBuilt();

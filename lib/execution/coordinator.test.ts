@@ -17,14 +17,14 @@ import {
 } from "./coordinator";
 import { PlanValidationError } from "./errors";
 import { closeStores } from "./store";
-import { createTestRepo, git, removeTestRepo, type TestIssue, type TestRepoSpec } from "./test-repo";
+import { createTestRepo, git, removeTestRepo, type IssueSpec, type RepoSpec } from "@/tests/support/repo";
 
 const repos: string[] = [];
 afterAll(() => {
   closeStores();
   repos.forEach(removeTestRepo);
 });
-function repoWith(issues: TestIssue[], spec: Partial<TestRepoSpec> = {}): string {
+function repoWith(issues: IssueSpec[], spec: Partial<RepoSpec> = {}): string {
   const r = createTestRepo({ issues, ...spec });
   repos.push(r);
   return r;
@@ -67,7 +67,7 @@ describe("createExecutionPlan", () => {
       { id: "D", scope: ["src/d"], depends_on: ["C"] },
       { id: "E", scope: ["src/e"] },
     ]);
-    const head = git(repo, ["rev-parse", "HEAD"]);
+    const head = git(repo, "rev-parse", "HEAD");
     const root = createExecutionPlan(repo, { milestone: "M1" });
     expect(root).toMatchObject({ phase: "execute", processing_state: "processing", attempt: 1, depth: 0, root_plan_id: root.plan_id, subplan_count: 3 });
     expect(root.subplan_config).toEqual({ execution_mode: "sequential", merge_strategy: "git_three_way", max_parallel: 5, fail_fast: false, retry_failed: true, max_retries: 2, timeout: null });
@@ -79,7 +79,7 @@ describe("createExecutionPlan", () => {
     ]);
     expect(root.integration_branch).toBe(integrationBranchName(root.plan_id));
     expect(root.integration_branch).toBe(`cockpit/plan-${root.plan_id.toLowerCase()}`);
-    expect(git(repo, ["rev-parse", `refs/heads/${root.integration_branch}`])).toBe(head);
+    expect(git(repo, "rev-parse", `refs/heads/${root.integration_branch}`)).toBe(head);
     expect(root.events.map((e) => e.kind)).toEqual(["created", "integration_branch", "child_created", "child_created", "child_created", "decomposed"]);
     expect(root.events.at(-1)!.reason).toBe("strategize → execute: 3 children in 3 wave(s) (sequential, max_parallel 5); skipped A (DONE), B (CANCELLED)");
   });

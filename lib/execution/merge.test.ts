@@ -7,7 +7,7 @@ import { CapabilityError } from "../errors";
 import { loadPlan } from "../plan";
 import { advance, claimNext, complete, createExecutionPlan, getPlan } from "./coordinator";
 import { closeStores } from "./store";
-import { commitOnBranch, createTestRepo, git, removeTestRepo, showFile } from "./test-repo";
+import { commitOnBranch, createTestRepo, git, removeTestRepo, showFile } from "@/tests/support/repo";
 
 const repos: string[] = [];
 afterAll(() => {
@@ -28,11 +28,11 @@ describe("apply merges the child's branch into the integration branch", () => {
       files: { "src/app.txt": APP },
     });
     repos.push(repo);
-    const head = git(repo, ["rev-parse", "HEAD"]);
+    const head = git(repo, "rev-parse", "HEAD");
     const root = createExecutionPlan(repo, { milestone: "M1" }, { execution_mode: "parallel", max_parallel: 3 });
     const integration = root.integration_branch!;
     const ref = `refs/heads/${integration}`;
-    expect(git(repo, ["rev-parse", ref])).toBe(head);
+    expect(git(repo, "rev-parse", ref)).toBe(head);
 
     // Each child's work, on its own branch from the same base.
     const a = commitOnBranch(repo, "work/a", { "src/app.txt": "line 1 by A\nline 2\nline 3\n" });
@@ -47,9 +47,9 @@ describe("apply merges the child's branch into the integration branch", () => {
     const ra = await advance(repo, ca.plan_id, "apply", { branch: "work/a" });
     expect(ra.moved).toBe(true);
     expect(ra.merge).toMatchObject({ kind: "merged", previous: head });
-    const afterA = git(repo, ["rev-parse", ref]);
+    const afterA = git(repo, "rev-parse", ref);
     expect(afterA).toBe((ra.merge as { commit: string }).commit);
-    expect(git(repo, ["rev-list", "--parents", "-n", "1", afterA]).split(" ").slice(1)).toEqual([head, a]);
+    expect(git(repo, "rev-list", "--parents", "-n", "1", afterA).split(" ").slice(1)).toEqual([head, a]);
     expect(showFile(repo, integration, "src/app.txt")).toBe("line 1 by A\nline 2\nline 3");
     expect(ra.child).toMatchObject({ phase: "apply", branch: "work/a" });
 
@@ -58,8 +58,8 @@ describe("apply merges the child's branch into the integration branch", () => {
     expect(rc.merge?.kind).toBe("merged");
     expect(showFile(repo, integration, "src/app.txt")).toBe("line 1 by A\nline 2\nline 3 by C");
     expect(showFile(repo, integration, "src/c.txt")).toBe("new in C");
-    const afterC = git(repo, ["rev-parse", ref]);
-    expect(git(repo, ["rev-list", "--parents", "-n", "1", afterC]).split(" ").slice(1)).toEqual([afterA, c]);
+    const afterC = git(repo, "rev-parse", ref);
+    expect(git(repo, "rev-list", "--parents", "-n", "1", afterC).split(" ").slice(1)).toEqual([afterA, c]);
 
     // B changed A's line too: conflict. The child fails with `conflict` (not retried), nothing moves.
     const rb = await advance(repo, cb.plan_id, "apply", { branch: "work/b" });
@@ -68,13 +68,13 @@ describe("apply merges the child's branch into the integration branch", () => {
     expect(rb.failure!.decision).toMatchObject({ category: "conflict", retry: false, final: true, stop_others: false });
     expect(rb.child).toMatchObject({ processing_state: "errored", phase: "execute", last_error: { category: "conflict" } });
     expect(rb.child.last_error!.message).toMatch(new RegExp(`^merging work/b into ${integration} conflicts in src/app.txt`));
-    expect(git(repo, ["rev-parse", ref])).toBe(afterC);
+    expect(git(repo, "rev-parse", ref)).toBe(afterC);
     expect(loadPlan(repo).issues.find((i) => i.id === "B")!.status).toBe("ACTIVE"); // never verified
 
     // The working tree and the checked-out branch were never touched.
-    expect(git(repo, ["rev-parse", "HEAD"])).toBe(head);
+    expect(git(repo, "rev-parse", "HEAD")).toBe(head);
     expect(readFileSync(join(repo, "src/app.txt"), "utf8")).toBe(APP);
-    expect(git(repo, ["status", "--porcelain", "--", "src"])).toBe("");
+    expect(git(repo, "status", "--porcelain", "--", "src")).toBe("");
 
     await complete(repo, ca.plan_id, [{ covers: "proof", type: "test", command: "npm test" }]);
     await complete(repo, cc.plan_id, [{ covers: "proof", type: "test", command: "npm test" }]);
@@ -104,7 +104,7 @@ describe("apply merges the child's branch into the integration branch", () => {
     expect(getPlan(repo, ka.plan_id)).toMatchObject({ phase: "execute", processing_state: "processing" });
 
     // The base commit itself is already in the integration branch.
-    git(repo, ["branch", "work/nothing", "HEAD"]);
+    git(repo, "branch", "work/nothing", "HEAD");
     const r = await advance(repo, ka.plan_id, "apply", { branch: "work/nothing" });
     expect(r.merge?.kind).toBe("already");
     expect(r.moved).toBe(true);

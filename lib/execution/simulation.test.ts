@@ -11,7 +11,7 @@ import { advance, claimNext, complete, fail, getPlan, createExecutionPlan, type 
 import { parseSubplanConfig, type SubplanConfigInput } from "./config";
 import { ERROR_CATEGORIES, type ErrorCategory } from "./failure";
 import { closeStores } from "./store";
-import { createTestRepo, removeTestRepo, seededRandom, wavedIssues } from "./test-repo";
+import { createTestRepo, removeTestRepo, seededRandom, wavedIssues } from "@/tests/support/repo";
 
 const repos: string[] = [];
 afterAll(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { derivePlan } from "../plan/derive";
-import { makeIssue, makeMilestone, records } from "../plan/test-helpers";
+import { makeIssue, makeMilestone, records } from "@/tests/support/records";
 import { dependencyIndex, downstreamOf, upstreamOf } from "./closure";
 import { groupByPath, partnersByIssue, scopePairs } from "./conflicts";
 import { toDot, toMermaid } from "./export";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ISSUE_STATUSES, MILESTONE_STATUSES } from "./constants";
-import { derivePlan } from "./derive";
+import { DerivationMemory, derivePlan } from "./derive";
 import { pickNextIssue } from "./next-issue";
 import { sealOf as sealOf2 } from "./seal";
 import {
@@ -21,7 +21,7 @@ import {
   sealedStamps,
   verifyIssue,
   warn,
-} from "./test-helpers";
+} from "@/tests/support/records";
 
 const M1 = makeMilestone({ id: "M1" });
 
@@ -788,11 +788,12 @@ describe("§4 findings, one per code", () => {
     ]);
   });
 
-  it("a record replaced in the caller's own list is read again (what a derivation keeps is checked against a copy)", () => {
+  it("a record replaced in the caller's own list is read again (what a memory keeps is checked against a copy)", () => {
+    const memory = new DerivationMemory();
     const input = records({ milestones: [M1], issues: [doneIssue({ id: "I1" }), makeIssue({ id: "I2", depends_on: ["I1"] })] });
-    expect(issueIn(derivePlan(input), "I2").status).toBe("READY");
+    expect(issueIn(derivePlan(input, memory), "I2").status).toBe("READY");
     input.issues[0] = makeIssue({ id: "I1" });
-    const again = derivePlan(input);
+    const again = derivePlan(input, memory);
     expect(issueIn(again, "I1").status).toBe("READY");
     expect(issueIn(again, "I2")).toMatchObject({ status: "BLOCKED", blocked_by: ["I1"] });
   });
@@ -1177,5 +1178,51 @@ describe("§9 edge cases", () => {
       records({ project: { name: "P", repository: "o/r", default_branch: "main" }, milestones: [M1], issues: [makeIssue({ id: "I1" })] }),
     );
     expect(plan.project).toEqual({ name: "P", repository: "o/r", default_branch: "main", active_milestone: "M1" });
+  });
+});
+
+describe("the derivation's memory (DerivationMemory)", () => {
+  // Records are values: callers never change one in place. These tests do, because an in-place
+  // change shows whether a derivation read a record again or reused what a memory kept of it.
+  const chain = () => records({ milestones: [M1], issues: [makeIssue({ id: "I1" }), makeIssue({ id: "I2", depends_on: ["I1"] })] });
+  const other = () => records({ milestones: [M1], issues: [makeIssue({ id: "J1" })] });
+
+  it("without a memory nothing is kept: a record changed in place after one call is read again by the next", () => {
+    const recs = chain();
+    expect(issueIn(derivePlan(recs), "I1").status).toBe("READY");
+    recs.issues[0].cancelled = true;
+    const again = derivePlan(recs);
+    expect(issueIn(again, "I1").status).toBe("CANCELLED");
+    expect(again).toEqual(derivePlan(structuredClone(recs)));
+  });
+
+  it("with a memory, the same record object at the same place is not read again", () => {
+    const memory = new DerivationMemory();
+    const recs = chain();
+    derivePlan(recs, memory);
+    recs.issues[0].cancelled = true;
+    expect(issueIn(derivePlan(recs, memory), "I1").status).toBe("READY");
+  });
+
+  it("two memories in one process do not evict each other: each still holds its own plan's reading", () => {
+    const a = new DerivationMemory();
+    const b = new DerivationMemory();
+    const recsA = chain();
+    const recsB = other();
+    derivePlan(recsA, a);
+    derivePlan(recsB, b);
+    recsA.issues[0].cancelled = true;
+    recsB.issues[0].cancelled = true;
+    expect(issueIn(derivePlan(recsA, a), "I1").status).toBe("READY");
+    expect(issueIn(derivePlan(recsB, b), "J1").status).toBe("READY");
+  });
+
+  it("one memory given two plans keeps the last one only: the first plan's records are read again", () => {
+    const shared = new DerivationMemory();
+    const recsA = chain();
+    derivePlan(recsA, shared);
+    derivePlan(other(), shared);
+    recsA.issues[0].cancelled = true;
+    expect(issueIn(derivePlan(recsA, shared), "I1").status).toBe("CANCELLED");
   });
 });

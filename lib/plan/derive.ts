@@ -34,24 +34,25 @@ function inIdOrder<T extends { id: string }>(list: readonly T[]): { list: T[]; i
 }
 
 // A seal depends only on (event, id, stamp). Records the last derivation read are not checked
-// again (see `lastRead`), but a record read anew often has the same stamps (an edit of another
-// field, or every record once an issue is added or removed), so each issue's last check is kept,
-// keyed by id and validated by the strings it was computed from. Bounded.
+// again (see `LastRead`), but a record read anew often has the same stamps (an edit of another
+// field, or every record once an issue is added or removed), so a memory keeps each issue's last
+// check, keyed by id and validated by the strings it was computed from. Bounded.
 interface SealCheck {
   stamp: string;
   seal: string;
   ok: boolean;
 }
-const sealChecks = new Map<string, [SealCheck | undefined, SealCheck | undefined, SealCheck | undefined]>();
+type SealChecks = Map<string, [SealCheck | undefined, SealCheck | undefined, SealCheck | undefined]>;
 const MOVE_SLOT = { start: 0, verify: 1, done: 2 } as const;
 const STAMPED = { start: 1, verify: 2, done: 4 } as const;
 
-function sealMatches(id: string, move: Move, stamp: string, seal: string): boolean {
-  let slots = sealChecks.get(id);
+function sealMatches(checks: SealChecks | undefined, id: string, move: Move, stamp: string, seal: string): boolean {
+  if (checks === undefined) return seal === sealOf(MOVES[move].event, id, stamp);
+  let slots = checks.get(id);
   if (slots === undefined) {
-    if (sealChecks.size > 500_000) sealChecks.clear();
+    if (checks.size > 500_000) checks.clear();
     slots = [undefined, undefined, undefined];
-    sealChecks.set(id, slots);
+    checks.set(id, slots);
   }
   const slot = MOVE_SLOT[move];
   const last = slots[slot];
@@ -69,11 +70,15 @@ function indexOf(ids: readonly string[]): Map<string, number> {
 
 /** Whether a stamp counts (§2.2): empty, sealed by its event, or a listed pre-seal stamp. */
 export function isProven(issue: IssueRecord, move: Move): boolean {
+  return isProvenBy(undefined, issue, move);
+}
+
+function isProvenBy(checks: SealChecks | undefined, issue: IssueRecord, move: Move): boolean {
   const { field, seal } = MOVES[move];
   const stamp = issue[field];
   if (stamp === "") return true;
   const recorded = issue[seal];
-  if (recorded !== "" && sealMatches(issue.id, move, stamp, recorded)) return true;
+  if (recorded !== "" && sealMatches(checks, issue.id, move, stamp, recorded)) return true;
   return compareBytes(stamp, SEALED_FROM) < 0 && listsStamp(issue.unsealed_stamps, field, stamp);
 }
 
@@ -172,15 +177,17 @@ interface Phases {
 /**
  * Derive the whole plan from its records (plan-semantics §2-§5): statuses, the milestone gate,
  * waves, ranks, edges, the active milestone and every finding in emission order, after the load
- * findings. Pure: the same records in any order give the same plan. What it keeps between calls
- * (the id index, the seal checks, the facts of the records it read last) is checked before use and
- * never changes an answer, only how much is read again.
+ * findings. Pure: the same records in any order give the same plan. Given a memory, it reuses what
+ * it kept there from the last derivation (the id index, the seal checks, the facts of the records
+ * it read last), checked before use: that never changes an answer, only how much is read again.
+ * Without one it derives from scratch and keeps nothing.
  *
  * Each phase is a function of its own: small functions are optimised early and separately, and a
  * phase that meets a new shape loses only its own optimised code.
  */
-export function derivePlan(records: PlanRecords): Plan {
-  const { list: issues, ids, sameIds } = issuesInIdOrder(records.issues);
+export function derivePlan(records: PlanRecords, memory?: DerivationMemory): Plan {
+  const kept = memory === undefined ? undefined : keptIn(memory);
+  const { list: issues, ids, sameIds } = issuesInIdOrder(records.issues, kept?.last);
   const { list: milestones, ids: milestoneIds } = inIdOrder(records.milestones);
   const mCount = milestones.length;
   const milestoneIndex = indexOf(milestoneIds);
@@ -189,7 +196,7 @@ export function derivePlan(records: PlanRecords): Plan {
   // The derived issues are made while each record is at hand; the later passes fill in status,
   // wave, blocked_by and dependents.
   const planIssues: PlanIssue[] = new Array(issues.length);
-  const graph = readIssues(issues, ids, sameIds, milestoneIds, milestoneIndex, planIssues, phase.A);
+  const graph = readIssues(issues, ids, sameIds, milestoneIds, milestoneIndex, planIssues, phase.A, kept);
   const edges = linkDependents(graph, planIssues);
   const { layer: waveOf, waves } = issueWaves(graph, phase.B);
   const { status, blockedBy } = firstIssueStatus(graph, phase.C);
@@ -309,11 +316,11 @@ function copyPlanIssue(p: PlanIssue): PlanIssue {
 }
 
 /** The moves whose stamp is set and proven, as bits (STAMPED[move]). */
-function provenStamps(iss: IssueRecord): number {
+function provenStamps(iss: IssueRecord, checks: SealChecks | undefined): number {
   let bits = 0;
-  if (iss.started_at !== "" && isProven(iss, "start")) bits |= STAMPED.start;
-  if (iss.verified_at !== "" && isProven(iss, "verify")) bits |= STAMPED.verify;
-  if (iss.completed_at !== "" && isProven(iss, "done")) bits |= STAMPED.done;
+  if (iss.started_at !== "" && isProvenBy(checks, iss, "start")) bits |= STAMPED.start;
+  if (iss.verified_at !== "" && isProvenBy(checks, iss, "verify")) bits |= STAMPED.verify;
+  if (iss.completed_at !== "" && isProvenBy(checks, iss, "done")) bits |= STAMPED.done;
   return bits;
 }
 
@@ -343,8 +350,6 @@ interface IssueFacts {
 
 const NO_INDICES = Object.freeze([]) as readonly number[];
 const NO_FINDINGS = Object.freeze([]) as readonly PlanFinding[];
-/** Where readIssue collects one issue's findings (emptied into the facts each time). */
-const scratch: PlanFinding[] = [];
 
 /**
  * The issue records of the last derivation (in id order), their id → index map, and what each
@@ -354,23 +359,44 @@ const scratch: PlanFinding[] = [];
  * same facts: a server that derives again after one file changed reads that one record, not ten
  * thousand, and does not build a 10k-entry map again.
  */
-let lastRead:
-  | {
-      records: readonly IssueRecord[];
-      ids: string[];
-      index: Map<string, number>;
-      milestoneIds: readonly string[];
-      facts: IssueFacts[];
-    }
-  | undefined;
+interface LastRead {
+  records: readonly IssueRecord[];
+  ids: string[];
+  index: Map<string, number>;
+  milestoneIds: readonly string[];
+  facts: IssueFacts[];
+}
+
+/** What a memory holds: the last derivation's reading and the seal checks. */
+interface Kept {
+  last: LastRead | undefined;
+  sealChecks: SealChecks;
+}
+
+let keptIn: (memory: DerivationMemory) => Kept;
+
+/**
+ * What the derivations of one plan keep for the next one: the caller owns it (a server keeps one
+ * per repository it serves; a one-shot command passes none). Only derivePlan reads or writes it,
+ * and checks what it kept before each use, so a memory never changes an answer.
+ */
+export class DerivationMemory {
+  private readonly kept: Kept = { last: undefined, sealChecks: new Map() };
+
+  static {
+    keptIn = (memory) => memory.kept;
+  }
+}
 
 /**
  * The issue records in id order, with their ids (the last derivation's where the record is the
  * same object at the same position; only the pairs that involve a new record are compared) and
  * whether the ids are the last derivation's.
  */
-function issuesInIdOrder(list: readonly IssueRecord[]): { list: IssueRecord[]; ids: string[]; sameIds: boolean } {
-  const last = lastRead;
+function issuesInIdOrder(
+  list: readonly IssueRecord[],
+  last: LastRead | undefined,
+): { list: IssueRecord[]; ids: string[]; sameIds: boolean } {
   if (last === undefined || last.records.length !== list.length) return { ...inIdOrder(list), sameIds: false };
   const ids = new Array<string>(list.length);
   let sameIds = true;
@@ -400,9 +426,13 @@ function readIssues(
   milestoneIndex: ReadonlyMap<string, number>,
   planIssues: PlanIssue[],
   findings: PlanFinding[],
+  kept: Kept | undefined,
 ): IssueGraph {
   const n = issues.length;
-  const last = sameIds ? lastRead : undefined;
+  const last = sameIds ? kept?.last : undefined;
+  const checks = kept?.sealChecks;
+  // Where readIssue collects one issue's findings (emptied into its facts each time).
+  const found: PlanFinding[] = [];
   const issueIndex = last?.index ?? indexOf(ids);
   const reusable = last !== undefined && sameStrings(last.milestoneIds, milestoneIds);
   const facts = new Array<IssueFacts>(n);
@@ -418,7 +448,7 @@ function readIssues(
       f = last.facts[i];
       planIssues[i] = copyPlanIssue(f.issue);
     } else {
-      f = readIssue(issues[i], ids[i], i, issueIndex, milestoneIndex);
+      f = readIssue(issues[i], ids[i], i, issueIndex, milestoneIndex, checks, found);
       planIssues[i] = f.issue;
     }
     facts[i] = f;
@@ -449,7 +479,7 @@ function readIssues(
   effStart[n] = effCount;
   uniqStart[n] = uniqCount;
   // A copy of the list: a caller may replace an element of its own list and derive again.
-  lastRead = { records: issues.slice(), ids, index: issueIndex, milestoneIds, facts };
+  if (kept !== undefined) kept.last = { records: issues.slice(), ids, index: issueIndex, milestoneIds, facts };
   // Who depends on j, each once, in index order (which is id order).
   const { afterStart, after } = dependentsOf(uniqStart, uniq);
   return { n, ids, stamped, done, cancelled, milestoneOf, effStart, eff, uniqStart, afterStart, after };
@@ -462,13 +492,14 @@ function readIssue(
   i: number,
   issueIndex: ReadonlyMap<string, number>,
   milestoneIndex: ReadonlyMap<string, number>,
+  checks: SealChecks | undefined,
+  found: PlanFinding[],
 ): IssueFacts {
-  const bits = provenStamps(iss);
+  const bits = provenStamps(iss, checks);
   const isCancelled = iss.cancelled;
   // Coverage is read only for a proven completion: it decides DONE (or evidence_missing).
   const isDone = !isCancelled && (bits & STAMPED.done) !== 0 && isCovered(iss.evidence_required, iss.covers);
   const m = milestoneIndex.get(iss.milestone) ?? -1;
-  const found = scratch;
   let eff = NO_INDICES as number[];
   let uniq = NO_INDICES as number[];
   const deps = iss.depends_on;

@@ -12,11 +12,14 @@ export type * from "./shapes";
 export * from "./text";
 export * from "./transition";
 
-import { derivePlan } from "./derive";
+import { derivePlan, type DerivationMemory } from "./derive";
 import { loadRecords, type RecordCache } from "./load";
 import type { Plan } from "./shapes";
 
-/** Load a repository's records and derive its plan. */
-export function loadPlan(repo: string, cache?: RecordCache): Plan {
-  return derivePlan(loadRecords(repo, cache));
+/**
+ * Load a repository's records and derive its plan. A caller that loads the same repository again
+ * passes the same cache and memory (see derivePlan); a one-shot caller passes neither.
+ */
+export function loadPlan(repo: string, cache?: RecordCache, memory?: DerivationMemory): Plan {
+  return derivePlan(loadRecords(repo, cache), memory);
 }

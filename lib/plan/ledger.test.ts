@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { AT, AT2, LEDGER, cleanupRepos, makePlanRepo, tempDir } from "@/tests/helpers/plan-repo";
+import { AT, AT2, LEDGER, cleanupRepos, makePlanRepo, tempDir } from "@/tests/support/repo";
 import { COCKPIT_VERSION } from "../version";
 import { eventProblem, PLAN_EVENTS } from "./events";
 import { gitBranch, gitHead } from "./git";

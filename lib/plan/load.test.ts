@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { derivePlan } from "./derive";
 import { RACY_MS, RecordCache, loadRecords } from "./load";
-import { fail } from "./test-helpers";
+import { fail } from "@/tests/support/records";
 
 const made: string[] = [];
 afterEach(() => {

@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFile
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LOCK, bundleScript, cleanupRepos, deadPid, libPath, runNode, tempDir } from "@/tests/helpers/plan-repo";
+import { bundleScript, deadPid, libPath, runNode } from "@/tests/support/processes";
+import { LOCK, cleanupRepos, tempDir } from "@/tests/support/repo";
 import { LOCK_FILE, LockBusyError, lockWaitMs, withPlanLock } from "./lock";
 
 // The plan lock: one writer per repository at a time, across processes (the file) and inside one

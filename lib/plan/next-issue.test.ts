@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pickNextIssue, priorityRank } from "./next-issue";
 import { planNext } from "./queries";
-import { activeIssue, doneIssue, issueIn, makeIssue, makeMilestone, planOf } from "./test-helpers";
+import { activeIssue, doneIssue, issueIn, makeIssue, makeMilestone, planOf } from "@/tests/support/records";
 
 const M1 = makeMilestone({ id: "M1" });
 const NOTHING_READY = "no issue is READY; every one of them waits on a dependency or on its milestone's gate";

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { derivePlan } from "./derive";
+import { DerivationMemory, derivePlan } from "./derive";
 import type { IssueRecord, MilestoneRecord } from "./records";
 import { sealOf } from "./seal";
 import type { Plan } from "./shapes";
 import { compareBytes } from "./text";
-import { OLD, T1, makeIssue, makeMilestone, records } from "./test-helpers";
+import { OLD, T1, makeIssue, makeMilestone, records } from "@/tests/support/records";
 
 const ISSUE_IDS = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I10"];
 const MILESTONE_IDS = ["M1", "M2", "M3", "M10"];
@@ -103,8 +103,8 @@ function longestPaths(issues: readonly IssueRecord[]): Map<string, number> {
   return memo;
 }
 
-function derive(input: { issues: IssueRecord[]; milestones: MilestoneRecord[] }): Plan {
-  return derivePlan(records(input));
+function derive(input: { issues: IssueRecord[]; milestones: MilestoneRecord[] }, memory?: DerivationMemory): Plan {
+  return derivePlan(records(input), memory);
 }
 
 describe("properties", () => {
@@ -190,29 +190,35 @@ describe("properties", () => {
     );
   });
 
-  it("a derivation that reuses the last one's unchanged records equals one from scratch, and leaves the earlier plan as it was", () => {
+  it("a derivation that reuses what its memory kept equals one from scratch, and leaves the earlier plan as it was", () => {
     // `after` is `before` with some issue records replaced by new ones of the same id (the reuse
     // path), or, now and then, a plan with other ids or other milestones (where nothing is reused).
+    // Another plan is derived with another memory in between: memories do not share anything.
     const stepArb = recordsArb.chain((before) =>
       fc.record({
         before: fc.constant(before),
         replaced: fc.tuple(fc.constant(null), ...before.issues.map((r) => fc.option(issueArb(r.id), { freq: 2 }))),
         other: fc.option(recordsArb, { freq: 4 }),
         otherMilestones: fc.boolean(),
+        elsewhere: recordsArb,
       }),
     );
     fc.assert(
-      fc.property(stepArb, ({ before, replaced, other, otherMilestones }) => {
+      fc.property(stepArb, ({ before, replaced, other, otherMilestones, elsewhere }) => {
         const after = other ?? {
           issues: before.issues.map((r, k) => replaced[k + 1] ?? r),
           milestones: otherMilestones ? before.milestones.slice(1) : before.milestones,
         };
-        const first = derive(before);
+        const memory = new DerivationMemory();
+        const elsewhereMemory = new DerivationMemory();
+        const first = derive(before, memory);
         const firstAsDerived = structuredClone(first);
-        expect(derive(before)).toEqual(firstAsDerived);
-        const next = derive(after);
+        expect(derive(before, memory)).toEqual(firstAsDerived);
+        expect(derive(elsewhere, elsewhereMemory)).toEqual(derive(structuredClone(elsewhere)));
+        const next = derive(after, memory);
         expect(next).toEqual(derive(structuredClone(after)));
         expect(first).toEqual(firstAsDerived);
+        expect(derive(elsewhere, elsewhereMemory)).toEqual(derive(structuredClone(elsewhere)));
       }),
       { numRuns: 800 },
     );

@@ -10,7 +10,7 @@ import {
   milestoneIn,
   planOf,
   warn,
-} from "./test-helpers";
+} from "@/tests/support/records";
 
 function thrown(fn: () => unknown): CapabilityError {
   try {

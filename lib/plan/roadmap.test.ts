@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planRoadmap } from "./queries";
 import { deriveRoadmap, roadmapOrder } from "./roadmap";
-import { doneIssue, makeIssue, makeMilestone, planOf } from "./test-helpers";
+import { doneIssue, makeIssue, makeMilestone, planOf } from "@/tests/support/records";
 
 const doneMs = (id: string, extra: Parameters<typeof makeMilestone>[0] = { id }) =>
   makeMilestone({ ...extra, id, evidence_required: ["x"], covers: ["x"] });

@@ -9,7 +9,7 @@ import {
   planOf,
   verifyIssue,
   warn,
-} from "./test-helpers";
+} from "@/tests/support/records";
 
 const M1 = makeMilestone({ id: "M1" });
 const conflict = (a: string, path: string, b: string) =>

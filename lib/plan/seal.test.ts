@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SEALED_FROM } from "./constants";
 import { isProven } from "./derive";
 import { sealOf } from "./seal";
-import { OLD, T1, findingsOf, issueIn, makeIssue, makeMilestone, planOf, sealedStamps } from "./test-helpers";
+import { OLD, T1, findingsOf, issueIn, makeIssue, makeMilestone, planOf, sealedStamps } from "@/tests/support/records";
 
 const M1 = makeMilestone({ id: "M1" });
 

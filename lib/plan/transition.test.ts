@@ -14,7 +14,7 @@ import {
   milestoneYaml,
   tempDir,
   type PlanRepo,
-} from "@/tests/helpers/plan-repo";
+} from "@/tests/support/repo";
 import { CapabilityError } from "../errors";
 import { SEALED_FROM } from "./constants";
 import { loadPlan } from "./index";

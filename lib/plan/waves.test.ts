@@ -10,7 +10,7 @@ import {
   makeMilestone,
   milestoneIn,
   planOf,
-} from "./test-helpers";
+} from "@/tests/support/records";
 
 const M1 = makeMilestone({ id: "M1" });
 

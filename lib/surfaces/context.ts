@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
-import { derivePlan } from "../plan/derive";
+import { DerivationMemory, derivePlan } from "../plan/derive";
 import { RecordCache, loadRecords } from "../plan/load";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
@@ -75,6 +75,8 @@ class ChangeWatch {
 
 interface RepoState {
   cache: RecordCache;
+  /** What the derivations of this repository keep for the next one (its own: repositories do not evict each other). */
+  memory: DerivationMemory;
   changes: ChangeWatch;
   records?: PlanRecords;
   plan?: Plan;
@@ -105,7 +107,7 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
   const records = loadRecords(repo, state.cache);
   if (!state.plan || !state.records || state.version !== state.cache.version) {
     state.records = records;
-    state.plan = derivePlan(records);
+    state.plan = derivePlan(records, state.memory);
     state.version = state.cache.version;
   }
   return { records: state.records, plan: state.plan };
@@ -141,7 +143,7 @@ export function walksOf(repo: string): number {
 function stateOf(repo: string): RepoState {
   let state = states.get(repo);
   if (!state) {
-    state = { cache: new RecordCache(), changes: new ChangeWatch(repo), version: -1, walks: 0 };
+    state = { cache: new RecordCache(), memory: new DerivationMemory(), changes: new ChangeWatch(repo), version: -1, walks: 0 };
     states.set(repo, state);
   }
   return state;

@@ -7,8 +7,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import { BENCH_TMP, ROOT, environment, fmtMs, median, round, table, writeReport } from "./lib.mjs";
-import { ensurePlanFixture } from "./plan-fixture.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
 
 export const name = "http";
 export const description = "GET /next and /status on a 10k-issue plan: p50, p99, requests/s, warm and with a record touched";
@@ -91,6 +90,7 @@ async function waitForServer(port, child) {
 
 export async function run() {
   const env = environment();
+  const { ensurePlanFixture } = await loadPlanFixtures();
   const fixture = ensurePlanFixture(SIZE);
   const repo = join(BENCH_TMP, `http-${process.pid}`);
   rmSync(repo, { recursive: true, force: true });

@@ -144,6 +144,17 @@ export function writeScratch(name, text) {
  * Bundle a TypeScript entry of this repository with esbuild into a CommonJS file under the
  * scratch folder and load it, so in-process figures measure the same compiled code the CLI runs.
  */
+let planFixtures;
+
+/**
+ * The generator of the bench's plan repositories (tests/support/plan-fixture.ts, the test support
+ * that the tests use too), bundled once per process.
+ */
+export async function loadPlanFixtures() {
+  planFixtures ??= await loadBundled("tests/support/plan-fixture.ts", "plan-fixture");
+  return planFixtures;
+}
+
 export async function loadBundled(entry, name) {
   const { build } = await import("esbuild");
   mkdirSync(BENCH_TMP, { recursive: true });

@@ -10,6 +10,7 @@ import {
   fmtMb,
   fmtMs,
   loadBundled,
+  loadPlanFixtures,
   msSince,
   now,
   HAVE_TIME,
@@ -24,7 +25,6 @@ import {
   writeReport,
   writeScratch,
 } from "./lib.mjs";
-import { GENERATOR_VERSION, ensurePlanFixture } from "./plan-fixture.mjs";
 
 export const name = "plan";
 export const description = "plan derivation: in memory, cold `cockpit plan`, the js-yaml floor, peak memory";
@@ -81,6 +81,7 @@ export async function run(options = {}) {
   }
 
   // ---- fixtures
+  const { GENERATOR_VERSION, ensurePlanFixture } = await loadPlanFixtures();
   const fixtures = {};
   for (const n of sizes) {
     log(`fixture ${sizeLabel(n)}: preparing…`);
@@ -101,17 +102,20 @@ export async function run(options = {}) {
   const deriveOneChanged = {};
   const loadInProcess = {};
   // The first derivation of freshly loaded records (what a cold command pays); the timed runs
-  // after it reuse what derivePlan keeps between calls (the id index, the facts of each record it
-  // read last, the seal checks).
+  // after it pass the same DerivationMemory, as a server does for the repository it serves, and
+  // reuse what it kept (the id index, the facts of each record it read last, the seal checks).
   const firstDerive = {};
+  // Without a memory (a one-shot command, or a move's derivations): from scratch every time.
+  const deriveFromScratch = {};
   const shape = {};
   for (const n of sizes) {
     const large = n >= LARGE;
     let t0 = now();
     let records = planLib.loadRecords(fixtures[n].dir);
     loadInProcess[n] = round(msSince(t0));
+    const memory = new planLib.DerivationMemory();
     t0 = now();
-    const plan = planLib.derivePlan(records);
+    const plan = planLib.derivePlan(records, memory);
     firstDerive[n] = round(msSince(t0));
     shape[n] = {
       issues: plan.issues.length,
@@ -129,10 +133,10 @@ export async function run(options = {}) {
       throw new Error(`the ${n}-issue fixture derives ${shape[n].failures} FAIL finding(s); the generator is wrong`);
     }
     const runs = large ? 5 : n >= 10000 ? 15 : 25;
-    const samples = timeInProcess(() => planLib.derivePlan(records), { runs, warmup: large ? 3 : 10 });
+    const samples = timeInProcess(() => planLib.derivePlan(records, memory), { runs, warmup: large ? 3 : 10 });
     derive[n] = { ...summary(samples.wall), cpu: summary(samples.cpu) };
     let current = records;
-    const edited = timeInProcess((input) => planLib.derivePlan(input), {
+    const edited = timeInProcess((input) => planLib.derivePlan(input, memory), {
       runs,
       warmup: large ? 3 : 10,
       setup: (i) => {
@@ -144,9 +148,12 @@ export async function run(options = {}) {
       },
     });
     deriveOneChanged[n] = { ...summary(edited.wall), cpu: summary(edited.cpu) };
+    const scratch = timeInProcess(() => planLib.derivePlan(records), { runs: large ? 3 : runs, warmup: large ? 1 : 5 });
+    deriveFromScratch[n] = { ...summary(scratch.wall), cpu: summary(scratch.cpu) };
     log(
       `derive ${sizeLabel(n)}: median ${fmtMs(derive[n].median)} (cpu ${fmtMs(derive[n].cpu.median)}) over ${runs} runs, ` +
-        `after one record changed ${fmtMs(deriveOneChanged[n].median)} (load in process ${fmtMs(loadInProcess[n])})`,
+        `after one record changed ${fmtMs(deriveOneChanged[n].median)}, without a memory ${fmtMs(deriveFromScratch[n].median)} ` +
+        `(load in process ${fmtMs(loadInProcess[n])})`,
     );
     current = undefined;
     records = undefined;
@@ -225,6 +232,7 @@ export async function run(options = {}) {
     ),
     derive_in_memory_ms: derive,
     derive_after_one_change_ms: deriveOneChanged,
+    derive_without_memory_ms: deriveFromScratch,
     load_records_in_process_ms: loadInProcess,
     derive_first_call_ms: firstDerive,
     cold_process_ms: cold,
@@ -247,11 +255,12 @@ export async function run(options = {}) {
         row("issues / milestones", (n) => `${shape[n].issues} / ${shape[n].milestones}`),
         row("waves / findings (scope conflicts)", (n) => `${shape[n].waves} / ${shape[n].failures + shape[n].warnings} (${shape[n].scope_conflicts})`),
         row("record bytes (avg per file)", (n) => `${(fixtures[n].bytes / 1e6).toFixed(1)} MB (${Math.round(fixtures[n].bytes / fixtures[n].files)} B)`),
-        row("derivePlan in memory, median", (n) => fmtMs(derive[n]?.median)),
+        row("derivePlan repeated, with a memory, median", (n) => fmtMs(derive[n]?.median)),
         row("  min .. max (runs)", (n) => derive[n] && `${fmtMs(derive[n].min)} .. ${fmtMs(derive[n].max)} (${derive[n].runs})`),
         row("  CPU time, median", (n) => derive[n] && fmtMs(derive[n].cpu.median)),
         row("  after one record changed, median", (n) => fmtMs(deriveOneChanged[n]?.median)),
         row("  first call after loading (1 run, info)", (n) => fmtMs(firstDerive[n])),
+        row("  without a memory, median (info)", (n) => fmtMs(deriveFromScratch[n]?.median)),
         row("loadRecords in process (1 run, info)", (n) => fmtMs(loadInProcess[n])),
         row("cockpit plan model --json, median", (n) => fmtMs(cold[n]?.model.median)),
         row("cockpit plan next --json, median", (n) => fmtMs(cold[n]?.next.median)),

@@ -4,8 +4,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, median, round, table, writeReport } from "./lib.mjs";
-import { ensurePlanFixture } from "./plan-fixture.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
 
 export const name = "transitions";
 export const description = "transitions per second on a 10k-issue plan, alone and with 8 concurrent writers";
@@ -84,6 +83,7 @@ async function concurrentWriters(bundlePath, repo) {
 
 export async function run() {
   const env = environment();
+  const { ensurePlanFixture } = await loadPlanFixtures();
   const fixture = ensurePlanFixture(SIZE);
   const lib = await loadBundled("lib/plan/index.ts", "transitions");
 

@@ -1,6 +1,6 @@
 // Benchmark section "waves": how long the browser takes to draw the waves graph. Plans of 100,
 // 1,000 and 3,000 issues (milestones of 100, every dependency on an earlier wave: the generator of
-// plan-fixture.mjs) are each served by the production server (`next start`), and headless
+// tests/support/plan-fixture.ts) are each served by the production server (`next start`), and headless
 // Chromium (Debian's /usr/bin/chromium, driven by playwright-core) loads /waves: the figure is the
 // time from the start of the navigation until every node is in the page (`.react-flow__node`
 // count = the issue count, none hidden) for 100 and 1,000 issues, and until the collapsed graph
@@ -16,8 +16,7 @@ import { cpSync, existsSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BENCH_TMP, ROOT, environment, fmtMs, requireFromRoot, summary, table, writeReport } from "./lib.mjs";
-import { ISSUES_PER_MILESTONE, ensurePlanFixture } from "./plan-fixture.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, loadPlanFixtures, requireFromRoot, summary, table, writeReport } from "./lib.mjs";
 
 export const name = "waves";
 export const description = "the /waves graph in headless Chromium: navigation → every node drawn, for 100, 1k and 3k (collapsed) issues";
@@ -149,6 +148,7 @@ export async function run(options = {}) {
     if (build.status !== 0) throw new Error("the web app did not build");
   }
 
+  const { ISSUES_PER_MILESTONE, ensurePlanFixture } = await loadPlanFixtures();
   const { chromium } = requireFromRoot("playwright-core");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const results = [];

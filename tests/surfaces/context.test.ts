@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
 import { REVALIDATE_MS, contextFor, currentPlan, ioSettled, settledState, walksOf } from "../../lib/surfaces/context";
 import { invoke } from "../../lib/surfaces/invoke";
-import { ISSUES, cleanupRepos, issueYaml, makePlanRepo } from "../helpers/plan-repo";
+import { ISSUES, cleanupRepos, issueYaml, makePlanRepo } from "../support/repo";
 
 // A long-running surface answers an unchanged plan from memory, on its watchers' word. These tests
 // hold it to the promise that makes that safe: a change made before a request is seen by it.
@@ -75,6 +75,21 @@ describe("the served plan follows the files", () => {
       const blocked = round % 2 === 1;
       repo.writeIssue("I2", issueYaml({ id: "I2", depends_on: blocked ? ["I1"] : [] }));
       expect((await settledState(repo.root)).plan.issues[1].status).toBe(blocked ? "BLOCKED" : "READY");
+    }
+  });
+
+  it("two repositories served by one process, edited in turn, each follow their own files", async () => {
+    const a = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2", depends_on: ["I1"] }] });
+    const b = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2" }] });
+    expect(statusOf(a.root, "I2")).toBe("BLOCKED");
+    expect(statusOf(b.root, "I2")).toBe("READY");
+    for (let round = 0; round < 4; round++) {
+      const blocked = round % 2 === 0;
+      const [repo, other] = round < 2 ? [b, a] : [a, b];
+      repo.writeIssue("I2", issueYaml({ id: "I2", depends_on: blocked ? ["I1"] : [] }));
+      await nextTurn();
+      expect(statusOf(repo.root, "I2")).toBe(blocked ? "BLOCKED" : "READY");
+      expect(statusOf(other.root, "I2")).toBe(round < 2 ? "BLOCKED" : "READY");
     }
   });
 

@@ -1,8 +1,9 @@
-// Fixture builders for the plan unit tests. Not part of the derivation.
-import { derivePlan } from "./derive";
-import { EMPTY_HEADER, type IssueRecord, type MilestoneRecord, type PlanRecords, type ProjectHeader } from "./records";
-import { sealOf } from "./seal";
-import type { Plan, PlanFinding, PlanIssue, PlanMilestone } from "./shapes";
+// Plan records in memory for the unit tests (records as the loader gives them), the plan derived
+// from them, and the findings and entries a test looks for.
+import { derivePlan } from "../../lib/plan/derive";
+import { EMPTY_HEADER, type IssueRecord, type MilestoneRecord, type PlanRecords, type ProjectHeader } from "../../lib/plan/records";
+import { sealOf } from "../../lib/plan/seal";
+import type { Plan, PlanFinding, PlanIssue, PlanMilestone } from "../../lib/plan/shapes";
 
 /** A canonical stamp after SEALED_FROM (only a seal makes it count). */
 export const T1 = "2026-10-05T10:00:00Z";

@@ -1,4 +1,4 @@
-// Synthetic plan repositories for benchmarks: N issues in milestones of 100, each issue a
+// Synthetic plan repositories for the bench (scripts/bench loads this file bundled): N issues in milestones of 100, each issue a
 // realistic ~1 KB record. Deterministic for a given N and GENERATOR_VERSION; written once under
 // os.tmpdir() and reused while the version stays the same.
 //
@@ -17,15 +17,29 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MOVES, type Move } from "../../lib/plan/seal";
+import { PROJECT, projectYaml, sealedStampLines } from "./record-files";
+import { seededRandom } from "./random";
 
 export const GENERATOR_VERSION = 3;
 export const ISSUES_PER_MILESTONE = 100;
 const WAVE_WIDTH = 10;
 
-const PROJECT_DIR = ".ai/repo/project";
+export interface PlanFixture {
+  dir: string;
+  /** Whether a complete fixture of this version was already there. */
+  reused: boolean;
+  generator_version: number;
+  issues: number;
+  milestones: number;
+  files: number;
+  bytes: number;
+  stamps: number;
+  generated_in_ms?: number;
+}
 
 /** Folder that holds (or will hold) the fixture of `n` issues. */
-export function planFixtureDir(n, base = join(tmpdir(), "cockpit-bench")) {
+export function planFixtureDir(n: number, base = join(tmpdir(), "cockpit-bench")): string {
   return join(base, `plan-v${GENERATOR_VERSION}-${n}`);
 }
 
@@ -33,7 +47,7 @@ export function planFixtureDir(n, base = join(tmpdir(), "cockpit-bench")) {
  * Make sure the fixture of `n` issues exists; returns its folder and size. Reuses a complete
  * fixture of the same generator version; otherwise writes it into a scratch folder and renames it.
  */
-export function ensurePlanFixture(n, base) {
+export function ensurePlanFixture(n: number, base?: string): PlanFixture {
   const dir = planFixtureDir(n, base);
   const marker = join(dir, "fixture.json");
   if (existsSync(marker)) {
@@ -47,7 +61,7 @@ export function ensurePlanFixture(n, base) {
   const scratch = `${dir}.partial-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   const started = process.hrtime.bigint();
-  const meta = writePlan(scratch, n);
+  const meta: Omit<PlanFixture, "dir" | "reused"> = writePlan(scratch, n);
   meta.generated_in_ms = Number(process.hrtime.bigint() - started) / 1e6;
   writeFileSync(join(scratch, "fixture.json"), JSON.stringify(meta, null, 2) + "\n");
   rmSync(dir, { recursive: true, force: true });
@@ -56,22 +70,6 @@ export function ensurePlanFixture(n, base) {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function sealOf(event, issueId, stamp) {
-  const input = `majordomus.plan-event/v1\n${event}\n${issueId}\n${stamp}\n`;
-  return "sha256:" + createHash("sha256").update(input, "utf8").digest("hex");
-}
 
 const SERVICES = ["billing", "catalog", "checkout", "identity", "inventory", "notifications", "reporting", "search", "storage", "gateway", "scheduler", "analytics"];
 const MODULES = ["api", "jobs", "db", "cache", "events", "auth", "metrics", "export", "import", "rules", "webhooks", "admin"];
@@ -83,37 +81,34 @@ const PROFILES = ["implementation", "implementation", "implementation", "verific
 const PRIORITIES = ["p0", "p1", "p1", "p2", "p2", "p3"];
 const TOKENS = ["unit_tests", "integration_tests", "migration_dry_run", "load_test", "docs_updated", "dashboard_screenshot", "security_review", "canary_report"];
 
-const pick = (rnd, list) => list[Math.floor(rnd() * list.length)];
-const pad = (n, width) => String(n).padStart(width, "0");
-const q = (s) => JSON.stringify(s);
-const iso = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-const kebab = (s) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const pick = <T>(rnd: () => number, list: readonly T[]): T => list[Math.floor(rnd() * list.length)];
+const pad = (n: number, width: number) => String(n).padStart(width, "0");
+const q = (s: string) => JSON.stringify(s);
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+const kebab = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
-function writePlan(root, n) {
-  const rnd = mulberry32(0x5eed ^ n);
-  const project = join(root, PROJECT_DIR);
+function writePlan(root: string, n: number) {
+  const rnd = seededRandom(0x5eed ^ n);
+  const project = join(root, PROJECT);
   mkdirSync(join(project, "milestones"), { recursive: true });
   mkdirSync(join(project, "issues"), { recursive: true });
-  writeFileSync(
-    join(project, "project.yaml"),
-    "schema_version: 1\nname: Bench Plan\nrepository: bench/plan\ndefault_branch: main\n",
-  );
+  writeFileSync(join(project, "project.yaml"), projectYaml("Bench Plan", "bench/plan"));
 
   const mCount = Math.ceil(n / ISSUES_PER_MILESTONE);
   const mWidth = Math.max(4, String(mCount).length);
   const iWidth = Math.max(6, String(n).length);
-  const mId = (m) => `M${pad(m + 1, mWidth)}`;
-  const iId = (i) => `I${pad(i + 1, iWidth)}`;
+  const mId = (m: number) => `M${pad(m + 1, mWidth)}`;
+  const iId = (i: number) => `I${pad(i + 1, iWidth)}`;
   // Issue index range of milestone m, and of its local wave w.
-  const first = (m) => m * ISSUES_PER_MILESTONE;
-  const size = (m) => Math.min(ISSUES_PER_MILESTONE, n - first(m));
-  const waveRange = (m, w) => {
+  const first = (m: number) => m * ISSUES_PER_MILESTONE;
+  const size = (m: number) => Math.min(ISSUES_PER_MILESTONE, n - first(m));
+  const waveRange = (m: number, w: number): [number, number] | undefined => {
     const lo = first(m) + w * WAVE_WIDTH;
     const hi = Math.min(lo + WAVE_WIDTH, first(m) + size(m));
     return lo < hi ? [lo, hi] : undefined;
   };
-  const lastWaveRange = (m) => waveRange(m, Math.floor((size(m) - 1) / WAVE_WIDTH));
-  const requires = (m) => {
+  const lastWaveRange = (m: number) => waveRange(m, Math.floor((size(m) - 1) / WAVE_WIDTH));
+  const requires = (m: number) => {
     const p = m % 5;
     const base = m - p;
     const deps = p === 0 ? [] : p === 1 || p === 2 ? [base] : p === 3 ? [base + 1] : [base + 2, base + 3];
@@ -181,9 +176,9 @@ function writePlan(root, n) {
 
       // Dependencies: one to three issues of the previous local wave; the first wave of a
       // dependent milestone leans on the last wave of a milestone it requires.
-      const deps = new Set();
+      const deps = new Set<number>();
       if (w > 0) {
-        const [lo, hi] = waveRange(m, w - 1);
+        const [lo, hi] = waveRange(m, w - 1)!;
         const count = 1 + Math.floor(rnd() * 3);
         for (let c = 0; c < count; c++) deps.add(lo + Math.floor(rnd() * (hi - lo)));
       } else if (mDeps.length > 0 && rnd() < 0.3) {
@@ -240,22 +235,24 @@ function writePlan(root, n) {
 
       if (phase !== "none") {
         const base = trackStart + (p === 0 ? 0 : 12 * 86400000) + w * 86400000 + (k % WAVE_WIDTH) * 2700000;
-        const moves = [["started_at", "started_event", "plan_start", base]];
-        if (phase === "verify" || phase === "done") moves.push(["verified_at", "verified_event", "plan_verify", base + 5 * 3600000]);
-        if (phase === "done") moves.push(["completed_at", "completed_event", "plan_done", base + 6 * 3600000]);
-        const unsealed = [];
-        for (const [field, seal, event, ms] of moves) {
+        const moves: [Move, number][] = [["start", base]];
+        if (phase === "verify" || phase === "done") moves.push(["verify", base + 5 * 3600000]);
+        if (phase === "done") moves.push(["done", base + 6 * 3600000]);
+        const unsealed: string[] = [];
+        for (const [move, ms] of moves) {
           const stamp = iso(ms);
-          out.push(`${field}: ${stamp}`);
-          if (legacy) unsealed.push(`${field} ${stamp}`);
-          else out.push(`${seal}: ${sealOf(event, id, stamp)}`);
+          const { field } = MOVES[move];
+          if (legacy) {
+            out.push(`${field}: ${stamp}`);
+            unsealed.push(`${field} ${stamp}`);
+          } else out.push(...sealedStampLines(move, id, stamp));
           stamps++;
         }
         if (unsealed.length) out.push("unsealed_stamps:", ...unsealed.map((u) => `  - ${u}`));
-        out.push("created_at: 2026-09-01", `updated_at: ${iso(moves[moves.length - 1][3])}`);
+        out.push("created_at: 2026-09-01", `updated_at: ${iso(moves[moves.length - 1][1])}`);
         if (phase === "done" || phase === "verify") {
           out.push("evidence:");
-          const at = iso(moves[moves.length - 1][3] - 600000);
+          const at = iso(moves[moves.length - 1][1] - 600000);
           for (const t of required) {
             out.push(
               `  - covers: ${t}`,

@@ -1,0 +1,115 @@
+// Processes for the tests: the `cockpit` command as a real process, and small node scripts that
+// use the library (bundled with esbuild), with their exit, output and timing.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildSync } from "esbuild";
+import { ROOT, tempDir } from "./repo";
+
+export const CLI = join(ROOT, "bin", "cockpit");
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  pid: number;
+  /** When the process was spawned and when it exited (ms since the epoch). */
+  spawnedAt: number;
+  exitedAt: number;
+}
+
+/** Make sure dist/cli.js exists and is not older than the sources (builds once when it is). */
+export function ensureCliBuilt(): void {
+  const bundle = join(ROOT, "dist", "cli.js");
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) newest = Math.max(newest, st.mtimeMs);
+    }
+  };
+  walk(join(ROOT, "lib"));
+  if (existsSync(bundle) && statSync(bundle).mtimeMs >= newest) return;
+  const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build-cli.mjs")], { cwd: ROOT, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`npm run build:cli failed: ${r.stderr}`);
+}
+
+/** Spawn `node bin/cockpit plan …`; resolves when it exits (never rejects on a non-zero exit). */
+export function spawnCli(
+  args: readonly string[],
+  options: { env?: Record<string, string | undefined>; onSpawn?: () => void } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, ...options.env };
+    for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+    const spawnedAt = Date.now();
+    const child = spawn(process.execPath, [CLI, "plan", ...args], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("spawn", () => options.onSpawn?.());
+    child.on("error", reject);
+    child.on("close", (code, signal) =>
+      resolve({ code, signal, stdout, stderr, pid: child.pid ?? -1, spawnedAt, exitedAt: Date.now() }),
+    );
+  });
+}
+
+/** A pid that belonged to a process which has exited (and been reaped). */
+export function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
+  return Number(r.stdout);
+}
+
+/**
+ * Bundle a TypeScript snippet into a runnable script. `source` may import the library by the
+ * absolute paths `libPath("plan/lock")` gives.
+ */
+export function bundleScript(name: string, source: string): string {
+  const dir = tempDir("cockpit-script-");
+  const entry = join(dir, `${name}.ts`);
+  writeFileSync(entry, source);
+  const out = join(dir, `${name}.cjs`);
+  buildSync({ entryPoints: [entry], bundle: true, platform: "node", format: "cjs", target: "node20", outfile: out, logLevel: "warning" });
+  return out;
+}
+
+/** The absolute import path of a library module, for `bundleScript` sources. */
+export function libPath(module: string): string {
+  return JSON.stringify(join(ROOT, "lib", module));
+}
+
+export interface NodeRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  ms: number;
+}
+
+/** Run a script to its end, killing it (SIGKILL) if it outlives `timeoutMs`. */
+export function runNode(script: string, args: readonly string[] = [], options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<NodeRun> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, options.timeoutMs ?? 10_000);
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
+    });
+  });
+}
