@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CapabilityError } from "../errors";
 import { loadPlan } from "../plan/index";
 import { countMilestone, planBurnup } from "./burnup";
-import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs, tempDir } from "./test-history";
+import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs, tempDir } from "@/tests/support/history";
 
 afterAll(removeTempDirs);
 

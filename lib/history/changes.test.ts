@@ -6,7 +6,7 @@ import { pickNextIssue } from "../plan/next-issue";
 import { deriveRoadmap } from "../plan/roadmap";
 import type { Plan } from "../plan/shapes";
 import { planChanges } from "./plan-changes";
-import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, randomOf, removeTempDirs } from "./test-history";
+import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, randomOf, removeTempDirs } from "@/tests/support/history";
 
 afterAll(removeTempDirs);
 

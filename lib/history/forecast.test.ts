@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CapabilityError } from "../errors";
 import type { IssueRecord } from "../plan/records";
-import { makeIssue, makeMilestone, planOf, sealedStamps } from "../plan/test-helpers";
+import { makeIssue, makeMilestone, planOf, sealedStamps } from "@/tests/support/records";
 import { forecastMilestone, seededRandom } from "./forecast";
 
 const TODAY = "2026-11-30";

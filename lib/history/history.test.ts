@@ -3,7 +3,7 @@ import { CapabilityError } from "../errors";
 import { loadPlan } from "../plan/index";
 import { transition } from "../plan/transition";
 import { planHistory } from "./history";
-import { commitAt, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs, tempDir } from "./test-history";
+import { commitAt, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs, tempDir } from "@/tests/support/history";
 
 afterAll(removeTempDirs);
 

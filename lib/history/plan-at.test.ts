@@ -21,7 +21,7 @@ import {
   PROJECT,
   removeTempDirs,
   tempDir,
-} from "./test-history";
+} from "@/tests/support/history";
 
 afterAll(removeTempDirs);
 

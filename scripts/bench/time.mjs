@@ -8,8 +8,10 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, median, round, table, writeReport } from "./lib.mjs";
-import { ensurePlanFixture } from "./plan-fixture.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
+
+// The plan generator the tests share (tests/support/plan-fixture.ts), bundled once.
+const { ensurePlanFixture } = await loadPlanFixtures();
 
 export const name = "time";
 export const description = "plan changes on a 10k plan vs a cold model; burn-up over 90 days and 200 commits of a 1k plan, cold CLI and warm server";

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { checkout, generateHistory, removeTempDirs, tempDir } from "@/lib/history/test-history";
+import { checkout, generateHistory, removeTempDirs, tempDir } from "@/tests/support/history";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { runCliSync } from "./helpers";
 

@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../plan/constants";
-import { sealOf } from "../plan/seal";
+import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../../lib/plan/constants";
+import { sealOf } from "../../lib/plan/seal";
 
 export function git(cwd: string, args: readonly string[], env: Record<string, string> = {}): string {
   const r = spawnSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...env } });
