@@ -276,6 +276,22 @@ function build<R extends IssueRecord | MilestoneRecord>(
   return built;
 }
 
+/**
+ * The record a file's text makes, read as the loader reads it; undefined when the text would not
+ * load cleanly as that milestone or issue (it does not parse, or declares another id).
+ */
+export function recordFromText(kind: "issue", id: string, text: string): IssueRecord | undefined;
+export function recordFromText(kind: "milestone", id: string, text: string): MilestoneRecord | undefined;
+export function recordFromText(kind: "issue" | "milestone", id: string, text: string): IssueRecord | MilestoneRecord | undefined {
+  const parsed = parseFile(Buffer.from(text, "utf8"));
+  if (!parsed.ok) return undefined;
+  const built =
+    kind === "issue"
+      ? build(parsed, kind, id, `${ISSUES_DIR}/${id}.yaml`, issueFromMap)
+      : build(parsed, kind, id, `${MILESTONES_DIR}/${id}.yaml`, milestoneFromMap);
+  return built.problem === undefined ? built.record : undefined;
+}
+
 function idProblem(file: string, fileId: string, map: YamlMap): string | undefined {
   const declared = scalar(map.get("id"));
   if (declared === fileId) return undefined;
