@@ -73,6 +73,18 @@ export class RecordCache {
     this.walk++;
   }
 
+  /**
+   * The parsed file for `path` as last read, without looking at the file: for a caller whose
+   * watcher saw no change to it. Undefined when it was not read, or was read too recently for its
+   * stat to vouch for it.
+   */
+  known(path: string): Parsed | undefined {
+    const hit = this.entries.get(path);
+    if (!hit || hit.racyBytes) return undefined;
+    hit.walk = this.walk;
+    return hit.parsed;
+  }
+
   /** The parsed file for `path` as it is now, read (and parsed) only when it may have changed. */
   read(path: string, stamp: FileStamp, now: number): Parsed {
     const hit = this.entries.get(path);
@@ -159,12 +171,14 @@ interface FileSource {
 }
 
 /** Reads files from disk, through the cache when one is given. */
-function fileSource(cache?: RecordCache): FileSource {
+function fileSource(cache?: RecordCache, unchanged?: (path: string) => boolean): FileSource {
   const now = Date.now();
   return {
     read(path) {
       try {
         if (!cache) return parseFile(readFileSync(path));
+        const kept = unchanged?.(path) ? cache.known(path) : undefined;
+        if (kept) return kept;
         const st = statSync(path, { throwIfNoEntry: false });
         if (st === undefined) return undefined;
         return cache.read(path, st, now);
@@ -189,11 +203,12 @@ function schemaFinding(subject: string, keys: string[]): PlanFinding {
 /**
  * Load `<repo>/.ai/repo/project/`: the header, the milestones and the issues, each folder in byte
  * order of file name. A file that cannot be read becomes a finding naming it; nothing else is lost.
- * No project folder is an empty plan.
+ * No project folder is an empty plan. `unchanged` names the files a watcher vouches for: their
+ * cached parse is used without a stat (only with a cache).
  */
-export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
+export function loadRecords(repo: string, cache?: RecordCache, unchanged?: (path: string) => boolean): PlanRecords {
   cache?.beginWalk();
-  const source = fileSource(cache);
+  const source = fileSource(cache, unchanged);
   const loadFindings: PlanFinding[] = [];
 
   let project: ProjectHeader = EMPTY_HEADER;

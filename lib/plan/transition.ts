@@ -68,8 +68,8 @@ export interface WriteOptions {
    * `cache`). A server that watches the record folders passes one that reads only what changed.
    */
   records?: () => PlanRecords | Promise<PlanRecords>;
-  /** Called inside the lock once a record and its ledger line are written. */
-  written?: () => void;
+  /** Called inside the lock once a record (this file) and its ledger line are written. */
+  written?: (file: string) => void;
 }
 
 /** Now, as a stamp: UTC, second precision. */
@@ -200,7 +200,7 @@ function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: M
   }
   writeFileAtomic(file.path, text);
   appendLedgerOrReport(repo, { ...envelope(repo, at, by(o)), event, payload });
-  o.written?.();
+  o.written?.(file.path);
   after ??= derive(loadRecords(repo, o.cache));
   const next = pickNextIssue(after);
   return {
@@ -314,7 +314,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     text = setField(text, "updated_at", at);
     writeFileAtomic(file.path, text);
     appendLedgerOrReport(repo, { ...env, event: "plan_evidence", payload });
-    o.written?.();
+    o.written?.(file.path);
     const written = issue ? recordFromText("issue", record.id, text) : recordFromText("milestone", record.id, text);
     const after = written ? undefined : loadRecords(repo, o.cache);
     const now = written ?? (issue ? after!.issues : after!.milestones).find((r) => r.id === record.id) ?? record;
@@ -369,7 +369,7 @@ export async function adoptLegacyStamps(repo: string, options: WriteOptions & { 
       const at = (options.now ?? stampNow)();
       writeFileAtomic(file.path, text);
       appendLedgerOrReport(repo, { ...envelope(repo, at, by(options)), event: "plan_adopt", payload: { issue: r.id, stamps: entries.join(", ") } });
-      options.written?.();
+      options.written?.(file.path);
     }
     return {
       adopted,
