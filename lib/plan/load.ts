@@ -292,6 +292,36 @@ function build<R extends IssueRecord | MilestoneRecord>(
 }
 
 /**
+ * `previous` (what `loadRecords` gave through `cache`) with the issue files at `changed` read again,
+ * without looking at any other file: for a caller whose watcher named every file that changed.
+ * Undefined when that is not a plain replacement (a file added, removed or unreadable, a finding
+ * about it before or after, a path that is not an issue file): then every file is looked at.
+ */
+export function refreshRecords(repo: string, cache: RecordCache, previous: PlanRecords, changed: Iterable<string>): PlanRecords | undefined {
+  const dir = join(repo, ISSUES_DIR);
+  const source = fileSource(cache);
+  let issues: IssueRecord[] | undefined;
+  for (const path of changed) {
+    const name = path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : "";
+    if (!name.endsWith(".yaml") || name.includes("/")) {
+      // Not a record (a temporary file), or not an issue: only a record of another folder matters.
+      if (path.endsWith(".yaml") || name === "") return undefined;
+      continue;
+    }
+    const id = name.slice(0, -5);
+    const at = (issues ?? previous.issues).findIndex((r) => r.id === id);
+    if (at < 0 || previous.loadFindings.some((f) => f.subject === id)) return undefined;
+    const parsed = source.read(path);
+    if (!parsed?.ok) return undefined;
+    const built = build(parsed, "issue", id, `${ISSUES_DIR}/${name}`, issueFromMap);
+    if (built.problem !== undefined || built.unknown.length > 0) return undefined;
+    issues ??= [...previous.issues];
+    issues[at] = built.record;
+  }
+  return issues ? { ...previous, issues } : previous;
+}
+
+/**
  * The record a file's text makes, read as the loader reads it; undefined when the text would not
  * load cleanly as that milestone or issue (it does not parse, or declares another id).
  */

@@ -64,10 +64,11 @@ export interface WriteOptions {
   /** How every plan of the call is derived (default `derivePlan`); a server passes one with its memory. */
   derive?: (records: PlanRecords) => Plan;
   /**
-   * The records as the files are now, asked inside the lock (default: every file looked at through
-   * `cache`). A server that watches the record folders passes one that reads only what changed.
+   * The records as the files are now and the plan derived from them, asked inside the lock
+   * (default: every file looked at through `cache`, then derived). A server that watches the
+   * record folders passes its served state, which reads only what changed.
    */
-  records?: () => PlanRecords | Promise<PlanRecords>;
+  current?: () => Promise<{ records: PlanRecords; plan: Plan }>;
   /** Called inside the lock once a record (this file) and its ledger line are written. */
   written?: (file: string) => void;
 }
@@ -82,7 +83,14 @@ const deriveWith = (o: WriteOptions) => o.derive ?? derivePlan;
 
 /** The records as the files are now; called inside the lock. */
 async function currentRecords(repo: string, o: WriteOptions): Promise<PlanRecords> {
-  return o.records ? o.records() : loadRecords(repo, o.cache);
+  return o.current ? (await o.current()).records : loadRecords(repo, o.cache);
+}
+
+/** The records as the files are now and their plan; called inside the lock. */
+async function currentPlanOf(repo: string, o: WriteOptions): Promise<{ records: PlanRecords; plan: Plan }> {
+  if (o.current) return o.current();
+  const records = loadRecords(repo, o.cache);
+  return { records, plan: deriveWith(o)(records) };
 }
 
 /** The records with one replaced by what its new text makes: the files as they are after a write. */
@@ -241,9 +249,8 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
   checkId(id);
   if (!Object.hasOwn(MOVES, move)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
   return locked(repo, o, async () => {
-    const records = await currentRecords(repo, o);
-    const issue = findIssue(deriveWith(o)(records), id);
-    return applyMove(repo, records, issue, move, o);
+    const { records, plan } = await currentPlanOf(repo, o);
+    return applyMove(repo, records, findIssue(plan, id), move, o);
   });
 }
 
@@ -253,8 +260,7 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
  */
 export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}): Promise<TransitionResult> {
   return locked(repo, o, async () => {
-    const records = await currentRecords(repo, o);
-    const plan = deriveWith(o)(records);
+    const { records, plan } = await currentPlanOf(repo, o);
     let issue: PlanIssue | undefined;
     if (milestone === undefined) {
       issue = pickNextIssue(plan);

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
 import { derivePlan } from "../plan/derive";
-import { RecordCache, loadRecords } from "../plan/load";
+import { RecordCache, loadRecords, refreshRecords } from "../plan/load";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import type { WriteOptions } from "../plan/transition";
@@ -144,7 +144,9 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
   const only = state.changes.reading(now);
   state.walks++;
   if (!only) state.fullWalks++;
-  const records = only ? loadRecords(repo, state.cache, (path) => !only.has(path)) : loadRecords(repo, state.cache);
+  const records = only
+    ? ((state.records && refreshRecords(repo, state.cache, state.records, only)) ?? loadRecords(repo, state.cache, (path) => !only.has(path)))
+    : loadRecords(repo, state.cache);
   if (!state.plan || !state.records || state.version !== state.cache.version) {
     state.records = records;
     state.plan = state.derive(records);
@@ -168,10 +170,10 @@ function moveOptions(repo: string, wrote: () => void): NonNullable<CapabilityCon
   const state = stateOf(repo);
   return {
     derive: (records) => state.derive(records),
-    records: async () => {
+    current: async () => {
       await ioSettled();
       if (ledgerStamp(repo) !== state.ledger) state.changes.noteWrite();
-      return currentState(repo).records;
+      return currentState(repo);
     },
     written: (path) => {
       state.changes.noteWrite(path);

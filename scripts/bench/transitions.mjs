@@ -1,6 +1,8 @@
-// Transitions per second on a generated 10k-issue plan: one writer that keeps its parsed files (as
-// the server does), eight writer processes racing `claim` through the one plan lock, and the cost of
-// one `cockpit plan start` process (what an agent pays from the command line).
+// Transitions on a generated 10k-issue plan: moves in the server (the capability invoked on the
+// served repository's context, as a POST does: records kept and watched, p50/p99), the same with
+// a derivation made from scratch every time, one writer that keeps its parsed files but watches
+// nothing (it looks at every file), eight writer processes racing `claim` through the one plan
+// lock, and one `cockpit plan start` process (what an agent pays from the command line).
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +14,11 @@ export const description = "transitions per second on a 10k-issue plan, alone an
 
 const SIZE = 10_000;
 const ALONE = 20;
+const SERVED = 60;
+const SERVED_WARMUP = 5;
+/** Targets of issue 15: a move in the server, and claims per second with 8 racing processes. */
+const TARGET_MOVE_MS = 40;
+const TARGET_CLAIMS_PER_S = 15;
 const WRITERS = 8;
 const PER_WRITER = 5;
 
@@ -25,6 +32,37 @@ function freshCopy(source, label) {
   git("add", "-A");
   git("-c", "user.name=bench", "-c", "user.email=bench@cockpit.invalid", "commit", "-qm", "fixture");
   return dir;
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * A derivation that cannot reuse the last one's records: every record is a new object (the
+ * derivation's memory is keyed by record identity; its seal checks are still remembered).
+ */
+const fromScratch = (derivePlan) => (records) =>
+  derivePlan({ ...records, milestones: records.milestones.map((r) => ({ ...r })), issues: records.issues.map((r) => ({ ...r })) });
+
+/**
+ * Moves in the server: `plan.transition` invoked on the served repository's context, as a POST to
+ * /api/v1/plan/transition is (without HTTP). `derive` replaces the server's derivation.
+ */
+async function servedMoves(surfaces, repo, ids, derive) {
+  const capability = surfaces.findCapability("plan.transition");
+  const times = [];
+  for (const [k, id] of ids.entries()) {
+    const ctx = surfaces.contextFor(repo);
+    if (derive) ctx.moves = { ...ctx.moves, derive };
+    const t = process.hrtime.bigint();
+    const r = await surfaces.invoke(capability, ctx, { issue: id, transition: "start" });
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    if (!r.ok) throw new Error(`start ${id} in the server: ${r.error.message}`);
+    if (k >= SERVED_WARMUP) times.push(ms);
+  }
+  return times;
 }
 
 function readyIssues(plan, n) {
@@ -86,6 +124,18 @@ export async function run() {
   const env = environment();
   const fixture = ensurePlanFixture(SIZE);
   const lib = await loadBundled("lib/plan/index.ts", "transitions");
+  const surfaces = await loadBundled("scripts/bench/served-entry.ts", "transitions-served");
+
+  // Moves in the server, with its derivation, then with one from scratch.
+  const served = {};
+  for (const [label, derive] of [["kept", undefined], ["scratch", fromScratch(surfaces.derivePlan)]]) {
+    const repo = freshCopy(fixture.dir, `served-${label}`);
+    surfaces.currentState(repo); // the server has read its plan before the first POST
+    const times = await servedMoves(surfaces, repo, readyIssues(lib.loadPlan(repo), SERVED + SERVED_WARMUP), derive);
+    const lines = readFileSync(join(repo, ".ai/local/state/ledger.jsonl"), "utf8").trim().split("\n").length;
+    served[label] = { moves: times.length, p50_ms: round(percentile(times, 50)), p99_ms: round(percentile(times, 99)), ledger_lines: lines };
+    rmSync(repo, { recursive: true, force: true });
+  }
 
   // One writer keeping its parsed files: what the server does for every POST.
   const aloneRepo = freshCopy(fixture.dir, "alone");
@@ -129,6 +179,8 @@ export async function run() {
     generated_at: new Date().toISOString(),
     environment: env,
     plan_issues: SIZE,
+    targets: { move_in_server_p50_ms: TARGET_MOVE_MS, claims_per_second_8_processes: TARGET_CLAIMS_PER_S },
+    served,
     alone: { transitions: alone.length, median_ms: round(median(alone)), per_second: round((1000 * alone.length) / aloneTotal), ledger_lines: aloneLedger },
     concurrent: {
       writers: WRITERS,
@@ -143,17 +195,28 @@ export async function run() {
     cli_cold: { runs: cli.length, median_ms: round(median(cli)) },
   };
   writeReport(`bench-${name}`, report);
+  const moveOk = report.served.kept.p50_ms <= TARGET_MOVE_MS;
+  const claimOk = report.concurrent.per_second >= TARGET_CLAIMS_PER_S;
   const text = [
     `Transitions on a ${SIZE / 1000}k-issue plan (${env.cpus} cores, load ${env.load_average.join(" ")})`,
     table(
+      ["move in the server (plan.transition on the served context)", "moves", "p50", "p99"],
+      [
+        ["the server's derivation", String(served.kept.moves), fmtMs(served.kept.p50_ms), fmtMs(served.kept.p99_ms)],
+        ["a derivation from scratch each time", String(served.scratch.moves), fmtMs(served.scratch.p50_ms), fmtMs(served.scratch.p99_ms)],
+      ],
+    ),
+    table(
       ["", "transitions", "median", "per second"],
       [
-        ["one writer, parsed files kept (server)", String(alone.length), fmtMs(report.alone.median_ms), String(report.alone.per_second)],
+        ["one writer, parsed files kept, no watcher", String(alone.length), fmtMs(report.alone.median_ms), String(report.alone.per_second)],
         [`${WRITERS} writer processes racing claim`, `${started}/${WRITERS * PER_WRITER}`, fmtMs(report.concurrent.median_claim_ms), String(report.concurrent.per_second)],
         ["cockpit plan start, one cold process", String(cli.length), fmtMs(report.cli_cold.median_ms), String(round(1000 / report.cli_cold.median_ms))],
       ],
     ),
     `race check: ${started} starts, ${distinct} distinct issues, ${raceLedger.length} ledger lines`,
+    `target: a move in the server <= ${TARGET_MOVE_MS} ms (p50 ${fmtMs(served.kept.p50_ms)}): ${moveOk ? "met" : "MISSED"}; ` +
+      `>= ${TARGET_CLAIMS_PER_S} claims/s with ${WRITERS} processes (${report.concurrent.per_second}): ${claimOk ? "met" : "MISSED"}`,
   ].join("\n");
-  return { name, text, report, ok: started === distinct && raceLedger.length === started };
+  return { name, text, report, ok: started === distinct && raceLedger.length === started && moveOk && claimOk };
 }

@@ -108,6 +108,7 @@ describe("a look reads only the files the watchers named", () => {
     const repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2", depends_on: ["I1"] }] });
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     expect(statusOf(repo.root, "I2")).toBe("BLOCKED");
+    await nextTurn(); // the watchers, armed by that first look, are polled from the next turn on
     const full = fullWalksOf(repo.root);
     const walks = walksOf(repo.root);
 
@@ -120,7 +121,15 @@ describe("a look reads only the files the watchers named", () => {
     rmSync(repo.issuePath("I1"));
     await nextTurn();
     expect(currentPlan(repo.root).issues.map((i) => i.id)).toEqual(["I2", "I3"]);
-    expect(walksOf(repo.root)).toBe(walks + 3);
+    const unreadable = () => currentPlan(repo.root).findings.filter((f) => f.code === "unreadable_record").map((f) => f.subject);
+    repo.writeIssue("I3", "id: I3\ntitle: [unclosed\n");
+    await nextTurn();
+    expect(unreadable()).toEqual(["I3"]);
+    repo.writeIssue("I3", issueYaml({ id: "I3" }));
+    await nextTurn();
+    expect(unreadable()).toEqual([]);
+    expect(statusOf(repo.root, "I3")).toBe("READY");
+    expect(walksOf(repo.root)).toBe(walks + 5);
     expect(fullWalksOf(repo.root)).toBe(full);
   });
 
@@ -130,6 +139,7 @@ describe("a look reads only the files the watchers named", () => {
     symlinkSync("target.txt", repo.issuePath("I2"));
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     expect(currentPlan(repo.root).issues.find((i) => i.id === "I2")?.title).toBe(issueYaml({ id: "I2" }).match(/^title: (.*)$/m)?.[1]);
+    await nextTurn();
     const full = fullWalksOf(repo.root);
     writeFileSync(repo.path(`${ISSUES}/target.txt`), issueYaml({ id: "I2" }).replace(/^title: .*$/m, "title: through the link"));
     await nextTurn();
