@@ -1,9 +1,11 @@
-import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { closeSync, lstatSync, openSync, readSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
 import { derivePlan } from "../plan/derive";
+import { PLAN_EVENTS } from "../plan/events";
 import { RecordCache, loadRecords, refreshRecords } from "../plan/load";
+import { idProblem } from "../plan/write";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import type { WriteOptions } from "../plan/transition";
@@ -117,8 +119,8 @@ interface RepoState {
   records?: PlanRecords;
   plan?: Plan;
   version: number;
-  /** The ledger as this process last left it: another writer's move changes it. */
-  ledger?: string;
+  /** Where this process last left the ledger: the lines after it are other writers' moves. */
+  ledger?: LedgerMark;
   /** How many times the files were looked at (for tests and diagnostics), and how many of those looked at every file. */
   walks: number;
   fullWalks: number;
@@ -155,29 +157,75 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
   return { records: state.records, plan: state.plan };
 }
 
-function ledgerStamp(repo: string): string {
+interface LedgerMark {
+  ino: number;
+  size: number;
+}
+
+function ledgerMark(repo: string): LedgerMark | undefined {
   const st = statSync(join(repo, LEDGER_FILE), { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-";
+  return st ? { ino: st.ino, size: st.size } : undefined;
 }
 
 /**
- * What a move made by this process uses, inside the plan lock: the records as the files are now,
- * read as a served read does (once pending file events are handled, only the files the watchers
- * named), except that any other writer's ledger line since this process's last move means every
- * file is looked at; and, once written, the file it wrote is noted.
+ * The records other writers' moves wrote since `mark`: every Cockpit writer appends one ledger
+ * line naming its record, inside the plan lock, after writing it. Undefined when that cannot be
+ * told (no mark yet, the ledger replaced or cut, a line that is not a plan event): every file then.
+ */
+function movedSince(repo: string, mark: LedgerMark | undefined, now: LedgerMark | undefined): string[] | undefined {
+  if (!mark || !now) return mark === now ? [] : undefined;
+  if (now.ino !== mark.ino || now.size < mark.size) return undefined;
+  if (now.size === mark.size) return [];
+  const bytes = Buffer.alloc(now.size - mark.size);
+  const fd = openSync(join(repo, LEDGER_FILE), "r");
+  try {
+    if (readSync(fd, bytes, 0, bytes.length, mark.size) !== bytes.length) return undefined;
+  } finally {
+    closeSync(fd);
+  }
+  const ids: string[] = [];
+  for (const line of bytes.toString("utf8").split("\n")) {
+    if (line === "") continue;
+    let entry: { event?: unknown; issue?: unknown };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      return undefined;
+    }
+    if (typeof entry.event !== "string" || !Object.hasOwn(PLAN_EVENTS, entry.event)) return undefined;
+    if (typeof entry.issue !== "string" || idProblem(entry.issue) !== undefined) return undefined;
+    ids.push(entry.issue);
+  }
+  return ids;
+}
+
+/**
+ * What a move made by this process uses, inside the plan lock: the served records (file events
+ * were handled as the request came in, as for a read) with the records other writers' ledger
+ * lines name since this process's last move read again. The lock orders Cockpit's writers, and
+ * their lines name exactly what they wrote, so no wait for their file events is needed (nor do
+ * those events have to reach this process: a network file system). The file a move wrote is noted.
  */
 function moveOptions(repo: string, wrote: () => void): NonNullable<CapabilityContext["moves"]> {
   const state = stateOf(repo);
   return {
     derive: (records) => state.derive(records),
     current: async () => {
-      await ioSettled();
-      if (ledgerStamp(repo) !== state.ledger) state.changes.noteWrite();
+      const mark = ledgerMark(repo);
+      const moved = movedSince(repo, state.ledger, mark);
+      if (moved === undefined) state.changes.noteWrite();
+      for (const id of moved ?? []) {
+        // The line names the record, not its folder (evidence may be a milestone's).
+        const isIssue = state.records?.issues.some((r) => r.id === id);
+        if (isIssue !== false) state.changes.noteWrite(join(repo, ISSUES_DIR, `${id}.yaml`));
+        if (isIssue !== true) state.changes.noteWrite(join(repo, MILESTONES_DIR, `${id}.yaml`));
+      }
+      state.ledger = mark;
       return currentState(repo);
     },
     written: (path) => {
       state.changes.noteWrite(path);
-      state.ledger = ledgerStamp(repo);
+      state.ledger = ledgerMark(repo);
       wrote();
     },
   };

@@ -4,3 +4,5 @@ export { findCapability } from "../../lib/capabilities/index";
 export { derivePlan } from "../../lib/plan/derive";
 export { contextFor, currentState } from "../../lib/surfaces/context";
 export { invoke } from "../../lib/surfaces/invoke";
+export { RecordCache, loadRecords } from "../../lib/plan/load";
+export { claim } from "../../lib/plan/transition";

@@ -1,11 +1,11 @@
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
 import { RecordCache } from "../../lib/plan/load";
 import { transition } from "../../lib/plan/transition";
 import { REVALIDATE_MS, contextFor, currentPlan, fullWalksOf, ioSettled, settledState, walksOf } from "../../lib/surfaces/context";
 import { invoke } from "../../lib/surfaces/invoke";
-import { ISSUES, cleanupRepos, issueYaml, makePlanRepo } from "../helpers/plan-repo";
+import { ISSUES, LEDGER, cleanupRepos, issueYaml, makePlanRepo } from "../helpers/plan-repo";
 
 // A long-running surface answers an unchanged plan from memory, on its watchers' word. These tests
 // hold it to the promise that makes that safe: a change made before a request is seen by it.
@@ -178,15 +178,29 @@ describe("moves in a long-running surface", () => {
     expect(refused).toEqual({ ok: false, error: { code: "refused", message: expect.stringContaining("I2 is BLOCKED, not READY") } });
   });
 
-  it("another writer's move (not this process's) is seen by the next move: every file is looked at", async () => {
-    const repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2" }, { id: "I3" }] });
+  it("another writer's moves are seen by the next move, through the records their ledger lines name", async () => {
+    const repo = makePlanRepo({ issues: ["I1", "I2", "I3", "I4"].map((id) => ({ id })) });
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     expect((await start(repo.root, "I1")).ok).toBe(true);
     const full = fullWalksOf(repo.root);
-    // Another process would write the same way: through the plan lock, with its own cache, no watcher here.
+    // Another process writes the same way: through the plan lock, with its own cache.
     await transition(repo.root, "I2", "start", { cache: new RecordCache() });
+    await transition(repo.root, "I3", "start", { cache: new RecordCache() });
     const r = await claim(repo.root);
-    expect(r).toMatchObject({ ok: true, value: { issue: "I3", from: "READY", to: "ACTIVE" } });
+    expect(r).toMatchObject({ ok: true, value: { issue: "I4", from: "READY", to: "ACTIVE" } });
+    expect(fullWalksOf(repo.root)).toBe(full);
+  });
+
+  it("a ledger cut short, or a line that names no record, means every file is looked at", async () => {
+    const repo = makePlanRepo({ issues: ["I1", "I2", "I3"].map((id) => ({ id })) });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect((await start(repo.root, "I1")).ok).toBe(true);
+    const full = fullWalksOf(repo.root);
+    appendFileSync(repo.path(LEDGER), "not a ledger line\n");
+    expect((await start(repo.root, "I2")).ok).toBe(true);
     expect(fullWalksOf(repo.root)).toBe(full + 1);
+    writeFileSync(repo.path(LEDGER), "");
+    expect((await start(repo.root, "I3")).ok).toBe(true);
+    expect(fullWalksOf(repo.root)).toBe(full + 2);
   });
 });
