@@ -145,7 +145,11 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
   }
   const only = state.changes.reading(now);
   state.walks++;
-  if (!only) state.fullWalks++;
+  if (!only) {
+    state.fullWalks++;
+    // Every file is looked at after this mark: only later ledger lines can name a newer write.
+    state.ledger = ledgerMark(repo);
+  }
   const records = only
     ? ((state.records && refreshRecords(repo, state.cache, state.records, only)) ?? loadRecords(repo, state.cache, (path) => !only.has(path)))
     : loadRecords(repo, state.cache);

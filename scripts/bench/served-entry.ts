@@ -2,7 +2,8 @@
 // repository's context and the invocation every surface goes through.
 export { findCapability } from "../../lib/capabilities/index";
 export { derivePlan } from "../../lib/plan/derive";
-export { contextFor, currentState } from "../../lib/surfaces/context";
+export { REVALIDATE_MS, contextFor, currentState } from "../../lib/surfaces/context";
 export { invoke } from "../../lib/surfaces/invoke";
 export { RecordCache, loadRecords } from "../../lib/plan/load";
 export { claim } from "../../lib/plan/transition";
+export { fullWalksOf } from "../../lib/surfaces/context";
