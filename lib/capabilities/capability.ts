@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { RecordCache } from "../plan/load";
 import type { Plan } from "../plan/shapes";
+import type { WriteOptions } from "../plan/transition";
 
 /** What a handler runs against: one repository, its plan derived from the files as they are now. */
 export interface CapabilityContext {
@@ -14,6 +15,8 @@ export interface CapabilityContext {
   cache?: RecordCache;
   /** Told after every command (the surfaces call it): what the plan was read from may have changed. */
   wrote?: () => void;
+  /** What a long-running surface lends the plan's commands: its derivation, its records as its watchers know them. */
+  moves?: Pick<WriteOptions, "derive" | "current" | "written">;
 }
 
 export type CapabilityKind = "query" | "command";

@@ -11,5 +11,5 @@ export const planClaimCapability = defineCapability({
     "Start the next ready issue in one locked step, so two agents never get the same one; with a milestone, only its issues. Refused when nothing is ready.",
   input: ClaimInput,
   output: TransitionResultSchema,
-  handler: (ctx, input) => claim(ctx.repo, input.milestone, { by: ctx.by, cache: ctx.cache }),
+  handler: (ctx, input) => claim(ctx.repo, input.milestone, { by: ctx.by, cache: ctx.cache, ...ctx.moves }),
 });

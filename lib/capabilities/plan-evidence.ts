@@ -11,5 +11,5 @@ export const planEvidenceCapability = defineCapability({
     "Append an evidence entry covering one required token, proved by a command or an artifact. Refused when the record does not require that token.",
   input: EvidenceInput,
   output: EvidenceResultSchema,
-  handler: (ctx, input) => recordEvidence(ctx.repo, input, { by: ctx.by, cache: ctx.cache }),
+  handler: (ctx, input) => recordEvidence(ctx.repo, input, { by: ctx.by, cache: ctx.cache, ...ctx.moves }),
 });

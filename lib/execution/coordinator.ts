@@ -19,7 +19,7 @@ import {
   type PlanError,
   type ProcessingState,
 } from "./model";
-import { lastError, newPlanRow, withStore, type EventRow, type ExecutionStore, type PlanRow } from "./store";
+import { lastError, newPlanRow, withExistingStore, withStore, type EventRow, type ExecutionStore, type PlanRow } from "./store";
 
 // The coordinator: execution plans meet the roadmap (execution-plans.md "How it meets the roadmap").
 // Every decision is an event with its reason; every decision re-reads the stored state inside an
@@ -939,19 +939,27 @@ function detail(store: ExecutionStore, planId: string): PlanDetail {
 /** A plan as the CLI dict, with its tree of children (retries included) and its timeline. */
 export function getPlan(repo: string, id: string, o: CoordinatorOptions = {}): PlanDetail {
   const now = clock(o);
-  return withStore(repo, (store) => {
-    store.write(() => tickInTx(store, repo, now));
-    return store.read(() => {
-      if (!store.plan(id)) throw notFound(`no execution plan '${id}'`);
-      return detail(store, id);
-    });
-  });
+  const missing = () => notFound(`no execution plan '${id}'`);
+  return withExistingStore(
+    repo,
+    (store) => {
+      store.write(() => tickInTx(store, repo, now));
+      return store.read(() => {
+        if (!store.plan(id)) throw missing();
+        return detail(store, id);
+      });
+    },
+    () => {
+      throw missing();
+    },
+  );
 }
 
 /** Every root plan, newest first, with how many children are in each state. */
 export function listPlans(repo: string, o: CoordinatorOptions = {}): PlanSummary[] {
   const now = clock(o);
-  return withStore(repo, (store) => {
+  // No store yet: no plan was ever created here, and a read does not create one.
+  return withExistingStore(repo, (store) => {
     store.write(() => tickInTx(store, repo, now));
     return store.read(() =>
       store.roots().map((r) => {
@@ -966,5 +974,5 @@ export function listPlans(repo: string, o: CoordinatorOptions = {}): PlanSummary
         };
       }),
     );
-  });
+  }, () => []);
 }

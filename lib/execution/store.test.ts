@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseSubplanConfig } from "./config";
 import { childIdentity, rootIdentity } from "./model";
-import { ExecutionStore, MIGRATIONS, STORE_FILE, closeStores, newPlanRow, openStore, withStore, type NewPlanRow } from "./store";
+import { ExecutionStore, MIGRATIONS, STORE_FILE, closeStores, newPlanRow, openExistingStore, openStore, withExistingStore, withStore, type NewPlanRow } from "./store";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -39,6 +39,15 @@ describe("the execution store", () => {
       expect(store.db.pragma("foreign_keys", { simple: true })).toBe(1);
     });
     expect(existsSync(join(r, STORE_FILE))).toBe(true);
+  });
+
+  it("is not created by a read: with no store, a read answers from `absent` and leaves the folder empty", () => {
+    const r = repo();
+    expect(openExistingStore(r)).toBeUndefined();
+    expect(withExistingStore(r, () => "store", () => "absent")).toBe("absent");
+    expect(readdirSync(r)).toEqual([]);
+    withStore(r, () => undefined);
+    expect(withExistingStore(r, (store) => store.path, () => "absent")).toBe(join(r, STORE_FILE));
   });
 
   it("applies each migration once, however often it is opened", () => {

@@ -404,13 +404,31 @@ export function openStore(repo: string): ExecutionStore {
   return store;
 }
 
+/**
+ * The repository's store if it exists, else undefined: a read never creates it (nor its folder).
+ * A store this process already holds open counts as existing.
+ */
+export function openExistingStore(repo: string): ExecutionStore | undefined {
+  const path = join(repo, STORE_FILE);
+  const cached = open.get(path);
+  if (cached && cached.store.db.open && inode(path) === cached.ino) return cached.store;
+  if (inode(path) === undefined) return undefined;
+  return openStore(repo);
+}
+
 /** Close every store this process opened (for tests, and processes that want to let go of the files). */
 export function closeStores(): void {
   for (const { store } of open.values()) store.close();
   open.clear();
 }
 
-/** Run `fn` with the repository's store. */
+/** Run `fn` with the repository's store (created on first use: for commands). */
 export function withStore<T>(repo: string, fn: (store: ExecutionStore) => T): T {
   return fn(openStore(repo));
+}
+
+/** Run `fn` with the repository's store if it exists; `absent()` answers a read when it does not. */
+export function withExistingStore<T>(repo: string, fn: (store: ExecutionStore) => T, absent: () => T): T {
+  const store = openExistingStore(repo);
+  return store ? fn(store) : absent();
 }

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AT, AT2, LEDGER, cleanupRepos, makePlanRepo, tempDir } from "@/tests/support/repo";
 import { COCKPIT_VERSION } from "../version";
 import { eventProblem, PLAN_EVENTS } from "./events";
-import { gitBranch, gitHead } from "./git";
+import { gitBranch, gitHead, gitWhere } from "./git";
 import { appendLedger, checkEvent, envelope, formatLedgerLine } from "./ledger";
 import { recordEvidence, transition } from "./transition";
 
@@ -129,6 +129,34 @@ describe("envelope: head and branch from real git", () => {
     const dir = tempDir("cockpit-nogit-");
     expect(gitHead(dir)).toBe("NONE");
     expect(gitBranch(dir)).toBe("DETACHED");
+    expect(gitWhere(dir)).toEqual({ head: "NONE", branch: "DETACHED" });
+  });
+
+  it("the remembered head and branch follow every commit, checkout, detach, pack and reset, asked one after another", () => {
+    const repo = makePlanRepo({ issues: [{ id: "I0001" }] });
+    const asGit = () => ({ head: gitHead(repo.root), branch: gitBranch(repo.root) });
+    const steps: (() => void)[] = [
+      () => undefined,
+      () => repo.git("add", "-A"),
+      () => repo.git("-c", "user.name=t", "-c", "user.email=t@cockpit.invalid", "commit", "-qm", "one"),
+      () => repo.git("-c", "user.name=t", "-c", "user.email=t@cockpit.invalid", "commit", "-q", "--allow-empty", "-m", "two"),
+      () => repo.git("checkout", "-q", "-b", "feature/x"),
+      () => repo.git("-c", "user.name=t", "-c", "user.email=t@cockpit.invalid", "commit", "-q", "--allow-empty", "-m", "three"),
+      () => repo.git("pack-refs", "--all"),
+      () => repo.git("checkout", "-q", "main"),
+      () => repo.git("reset", "-q", "--hard", "feature/x"),
+      () => repo.git("checkout", "-q", "--detach", "HEAD~1"),
+      () => repo.git("checkout", "-q", "feature/x"),
+    ];
+    const seen = new Set<string>();
+    for (const step of steps) {
+      step();
+      const expected = asGit();
+      seen.add(JSON.stringify(expected));
+      expect(gitWhere(repo.root)).toEqual(expected);
+      expect(gitWhere(repo.root)).toEqual(expected);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(5);
   });
 });
 

@@ -2,7 +2,7 @@ import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync } from "node:
 import { dirname, join } from "node:path";
 import { LEDGER_FILE } from "./constants";
 import { eventProblem } from "./events";
-import { gitBranch, gitHead } from "./git";
+import { gitWhere } from "./git";
 
 /** A JSON string as the reference's ledger writes it: `"` `\` `\n` `\r` `\t` escaped, other controls as \u00XX. */
 function jsonString(s: string): string {
@@ -44,7 +44,8 @@ export function formatLedgerLine(line: LedgerLine): string {
 
 /** The envelope of a line written now, from real git. */
 export function envelope(repo: string, ts: string, by: string): Omit<LedgerLine, "event" | "payload"> {
-  return { ts, head: gitHead(repo), branch: gitBranch(repo), by };
+  const { head, branch } = gitWhere(repo);
+  return { ts, head, branch, by };
 }
 
 /** Validate a line against the vocabulary; throws with the reason when it does not fit. */

@@ -154,6 +154,18 @@ export class RecordCache {
     this.walk++;
   }
 
+  /**
+   * The parsed file for `path` as last read, without looking at the file: for a caller whose
+   * watcher saw no change to it. Undefined when it was not read, or was read too recently for its
+   * stat to vouch for it.
+   */
+  known(path: string): Parsed | undefined {
+    const hit = this.entries.get(path);
+    if (!hit || hit.racyBytes) return undefined;
+    hit.walk = this.walk;
+    return hit.parsed;
+  }
+
   /** The parsed file for `path` as it is now, read (and parsed) only when it may have changed. */
   read(path: string, stamp: FileStamp, now: number): Parsed {
     const hit = this.entries.get(path);
@@ -269,12 +281,15 @@ export interface FileSource {
 /**
  * Reads files from disk, through the cache when one is given. A file is not read when it is larger
  * than MAX_RECORD_BYTES, is not a regular file, or is a link that leads outside the repository.
+ * A file `unchanged` vouches for is answered from the cache without a look.
  */
-function fileSource(repo: string, cache?: RecordCache): FileSource {
+function fileSource(repo: string, cache?: RecordCache, unchanged?: (path: string) => boolean): FileSource {
   const now = Date.now();
   return {
     read(path) {
       try {
+        const kept = cache && unchanged?.(path) ? cache.known(path) : undefined;
+        if (kept) return kept;
         const look = lookAtRecordFile(path, repo);
         if (look === undefined) return undefined;
         if ("refused" in look) return cache ? cache.refuse(path, look.refused) : { ok: false, reason: look.refused };
@@ -304,11 +319,12 @@ function schemaFinding(subject: string, keys: string[]): PlanFinding {
 /**
  * Load `<repo>/.ai/repo/project/`: the header, the milestones and the issues, each folder in byte
  * order of file name. A file that cannot be read becomes a finding naming it; nothing else is lost.
- * No project folder is an empty plan.
+ * No project folder is an empty plan. `unchanged` names the files a watcher vouches for: their
+ * cached parse is used without a stat (only with a cache).
  */
-export function loadRecords(repo: string, cache?: RecordCache): PlanRecords {
+export function loadRecords(repo: string, cache?: RecordCache, unchanged?: (path: string) => boolean): PlanRecords {
   cache?.beginWalk();
-  const records = loadRecordsFrom(fileSource(repo, cache), repo);
+  const records = loadRecordsFrom(fileSource(repo, cache, unchanged), repo);
   cache?.forgetUnseen();
   return records;
 }
@@ -393,6 +409,52 @@ function build<R extends IssueRecord | MilestoneRecord>(
     : { kind, id, record: make(id, parsed.map), unknown: unknownKeys(kind, parsed.map) };
   parsed.built = built;
   return built;
+}
+
+/**
+ * `previous` (what `loadRecords` gave through `cache`) with the issue files at `changed` read again,
+ * without looking at any other file: for a caller whose watcher named every file that changed.
+ * Undefined when that is not a plain replacement (a file added, removed or unreadable, a finding
+ * about it before or after, a path that is not an issue file): then every file is looked at.
+ */
+export function refreshRecords(repo: string, cache: RecordCache, previous: PlanRecords, changed: Iterable<string>): PlanRecords | undefined {
+  const dir = join(repo, ISSUES_DIR);
+  const source = fileSource(repo, cache);
+  let issues: IssueRecord[] | undefined;
+  for (const path of changed) {
+    const name = path.startsWith(`${dir}/`) ? path.slice(dir.length + 1) : "";
+    if (!name.endsWith(".yaml") || name.includes("/")) {
+      // Not a record (a temporary file), or not an issue: only a record of another folder matters.
+      if (path.endsWith(".yaml") || name === "") return undefined;
+      continue;
+    }
+    const id = name.slice(0, -5);
+    const at = (issues ?? previous.issues).findIndex((r) => r.id === id);
+    if (at < 0 || previous.loadFindings.some((f) => f.subject === id)) return undefined;
+    const parsed = source.read(path);
+    if (!parsed?.ok) return undefined;
+    const built = build(parsed, "issue", id, `${ISSUES_DIR}/${name}`, issueFromMap);
+    if (built.problem !== undefined || built.unknown.length > 0) return undefined;
+    issues ??= [...previous.issues];
+    issues[at] = built.record;
+  }
+  return issues ? { ...previous, issues } : previous;
+}
+
+/**
+ * The record a file's text makes, read as the loader reads it; undefined when the text would not
+ * load cleanly as that milestone or issue (it does not parse, or declares another id).
+ */
+export function recordFromText(kind: "issue", id: string, text: string): IssueRecord | undefined;
+export function recordFromText(kind: "milestone", id: string, text: string): MilestoneRecord | undefined;
+export function recordFromText(kind: "issue" | "milestone", id: string, text: string): IssueRecord | MilestoneRecord | undefined {
+  const parsed = parseFile(Buffer.from(text, "utf8"));
+  if (!parsed.ok) return undefined;
+  const built =
+    kind === "issue"
+      ? build(parsed, kind, id, `${ISSUES_DIR}/${id}.yaml`, issueFromMap)
+      : build(parsed, kind, id, `${MILESTONES_DIR}/${id}.yaml`, milestoneFromMap);
+  return built.problem === undefined ? built.record : undefined;
 }
 
 function idProblem(file: string, fileId: string, map: YamlMap): string | undefined {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeSync, type FSWatcher } from "node:fs";
 import { hostname } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 
 /** The one lock a repository's plan writers share. */
 export const LOCK_FILE = ".ai/local/state/plan.lock";
@@ -66,13 +66,13 @@ function isStale(path: string, holder: Holder | undefined): boolean {
 /**
  * Create the lock file with its holder already in it: the holder is written to a private file
  * first and hard-linked into place, so no other writer ever sees a lock file without its holder.
+ * Not fsynced: a lock does not outlive a crash of its machine (one left empty is judged stale).
  */
 function tryCreate(path: string, holder: Holder): boolean {
   const tmp = `${path}.${holder.nonce}.${process.pid}.tmp`;
   const fd = openSync(tmp, "w");
   try {
     writeSync(fd, JSON.stringify(holder));
-    fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -120,7 +120,53 @@ function breakStale(path: string, stale: Holder | undefined): boolean {
   return true;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Wakes a waiter as soon as the lock file comes or goes (its holder removed it), so the lock does
+ * not sit free while its waiters sleep; the pause is only a fallback where nothing is reported.
+ * Other files of the folder (the ledger, the waiters' own temporary files) wake no one.
+ */
+class LockWake {
+  private watcher?: FSWatcher;
+  private wake?: () => void;
+  private changed = false;
+
+  constructor(path: string) {
+    const name = basename(path);
+    try {
+      this.watcher = watch(dirname(path), { persistent: false }, (_event, file) => {
+        if (file !== null && file !== name) return;
+        this.changed = true;
+        this.wake?.();
+      });
+      this.watcher.on("error", () => this.close());
+    } catch {
+      this.watcher = undefined;
+    }
+  }
+
+  /** Resolves after `ms`, or earlier once the folder changed (at once if it changed since the last pause). */
+  pause(ms: number): Promise<void> {
+    if (this.changed) {
+      this.changed = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.changed = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  close(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+}
 
 // Writers inside one process queue here first, so the file lock is contended only across processes.
 const queues = new Map<string, Promise<unknown>>();
@@ -152,13 +198,19 @@ async function holdFileLock<T>(path: string, by: string, fn: () => T | Promise<T
   const started = Date.now();
   const limit = lockWaitMs();
   let pause = 2;
-  while (!tryCreate(path, { ...me, since: new Date().toISOString() })) {
-    const holder = readHolder(path);
-    if (isStale(path, holder) && breakStale(path, holder)) continue;
-    const waited = Date.now() - started;
-    if (waited >= limit) throw new LockBusyError(holder, waited);
-    await sleep(pause + Math.random() * pause);
-    pause = Math.min(pause * 2, 50);
+  let wake: LockWake | undefined;
+  try {
+    while (!tryCreate(path, { ...me, since: new Date().toISOString() })) {
+      const holder = readHolder(path);
+      if (isStale(path, holder) && breakStale(path, holder)) continue;
+      const waited = Date.now() - started;
+      if (waited >= limit) throw new LockBusyError(holder, waited);
+      wake ??= new LockWake(path);
+      await wake.pause(Math.min(pause + Math.random() * pause, limit - waited));
+      pause = Math.min(pause * 2, 50);
+    }
+  } finally {
+    wake?.close();
   }
   try {
     return await fn();

@@ -5,7 +5,7 @@ import { ISSUES_DIR, MILESTONES_DIR, SEALED_FROM } from "./constants";
 import { derivePlan } from "./derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "./edit";
 import { checkEvent, appendLedger, envelope } from "./ledger";
-import { RecordCache, loadRecords } from "./load";
+import { RecordCache, loadRecords, recordFromText } from "./load";
 import { LockBusyError, withPlanLock } from "./lock";
 import { priorityRank, pickNextIssue } from "./next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
@@ -61,6 +61,16 @@ export interface WriteOptions {
   by?: string;
   /** Parsed files kept by a long-running process; every derivation still reads what changed. */
   cache?: RecordCache;
+  /** How every plan of the call is derived (default `derivePlan`); a server passes one with its memory. */
+  derive?: (records: PlanRecords) => Plan;
+  /**
+   * The records as the files are now and the plan derived from them, asked inside the lock
+   * (default: every file looked at through `cache`, then derived). A server that watches the
+   * record folders passes its served state, which reads only what changed.
+   */
+  current?: () => Promise<{ records: PlanRecords; plan: Plan }>;
+  /** Called inside the lock once a record (this file) and its ledger line are written. */
+  written?: (file: string) => void;
 }
 
 /** Now, as a stamp: UTC, second precision. */
@@ -69,6 +79,24 @@ export function stampNow(): string {
 }
 
 const by = (o: WriteOptions) => o.by ?? `cockpit/${COCKPIT_VERSION}`;
+const deriveWith = (o: WriteOptions) => o.derive ?? derivePlan;
+
+/** The records as the files are now; called inside the lock. */
+async function currentRecords(repo: string, o: WriteOptions): Promise<PlanRecords> {
+  return o.current ? (await o.current()).records : loadRecords(repo, o.cache);
+}
+
+/** The records as the files are now and their plan; called inside the lock. */
+async function currentPlanOf(repo: string, o: WriteOptions): Promise<{ records: PlanRecords; plan: Plan }> {
+  if (o.current) return o.current();
+  const records = loadRecords(repo, o.cache);
+  return { records, plan: deriveWith(o)(records) };
+}
+
+/** The records with one replaced by what its new text makes: the files as they are after a write. */
+function withRecord<R extends { id: string }>(list: readonly R[], record: R): R[] {
+  return list.map((r) => (r.id === record.id ? record : r));
+}
 
 /**
  * Hold the plan lock, mapping a wait that runs out to a refusal that names the holder, and a lock
@@ -106,16 +134,30 @@ function findIssue(plan: Plan, id: string): PlanIssue {
 }
 
 /** The derived plan as it would be with one issue's record changed in memory (`Plan::after`). */
-function planAfter(records: PlanRecords, id: string, move: Move, at: string): Plan {
+function planAfter(records: PlanRecords, id: string, move: Move, at: string, derive: (records: PlanRecords) => Plan): Plan {
   const { field, seal, event } = MOVES[move];
-  return derivePlan({
+  return derive({
     ...records,
     issues: records.issues.map((r) => (r.id === id ? { ...r, [field]: at, [seal]: sealOf(event, id, at) } : r)),
   });
 }
 
 /** The guards of §6.2, first failure wins; undefined when the move is allowed. */
-export function guardMove(plan: Plan, records: PlanRecords, issue: PlanIssue, move: Move, at = stampNow()): string | undefined {
+export function guardMove(
+  plan: Plan,
+  records: PlanRecords,
+  issue: PlanIssue,
+  move: Move,
+  at = stampNow(),
+  derive: (records: PlanRecords) => Plan = derivePlan,
+): string | undefined {
+  const problem = statusProblem(issue, move);
+  if (problem !== undefined || move !== "done") return problem;
+  return evidenceProblem(issue, planAfter(records, issue.id, "done", at, derive));
+}
+
+/** The guards that the issue's derived status decides: all of §6.2 but DONE's evidence. */
+function statusProblem(issue: PlanIssue, move: Move): string | undefined {
   const id = issue.id;
   if (move === "start") {
     if (issue.status === "READY") return undefined;
@@ -130,18 +172,24 @@ export function guardMove(plan: Plan, records: PlanRecords, issue: PlanIssue, mo
   if (issue.status !== "ACTIVE" && issue.status !== "VERIFY") {
     return `${id} is ${issue.status}; only an ACTIVE or VERIFY issue can move to DONE`;
   }
-  const after = planAfter(records, id, "done", at).issues.find((i) => i.id === id);
-  if (after?.status !== "DONE") {
-    return `${id} has evidence for ${issue.evidence_have} of ${issue.evidence_need} requirement(s) (run: majordomus plan evidence ${id} --covers <token> ...)`;
-  }
   return undefined;
 }
 
-/** Stamp, seal and `updated_at` in one write, then the ledger line; inside the lock. */
+/** DONE's last guard: the plan after the stamp says DONE (its evidence is complete). */
+function evidenceProblem(issue: PlanIssue, after: Plan): string | undefined {
+  const id = issue.id;
+  if (after.issues.find((i) => i.id === id)?.status === "DONE") return undefined;
+  return `${id} has evidence for ${issue.evidence_have} of ${issue.evidence_need} requirement(s) (run: majordomus plan evidence ${id} --covers <token> ...)`;
+}
+
+/**
+ * Stamp, seal and `updated_at` in one write, then the ledger line; inside the lock. The plan after
+ * is derived from the text written (the one record that changed), not by reading every file again.
+ */
 function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: Move, o: WriteOptions): TransitionResult {
-  const plan = derivePlan(records);
+  const derive = deriveWith(o);
   const at = (o.now ?? stampNow)();
-  const problem = guardMove(plan, records, issue, move, at);
+  const problem = statusProblem(issue, move);
   if (problem) throw refused(problem);
   const file = readIssueFile(repo, issue.id);
   const { field, seal, event } = MOVES[move];
@@ -152,9 +200,16 @@ function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: M
     [seal, sealOf(event, issue.id, at)],
     ["updated_at", at],
   ]);
+  const record = recordFromText("issue", issue.id, text);
+  let after = record ? derive({ ...records, issues: withRecord(records.issues, record) }) : undefined;
+  if (move === "done") {
+    const missing = evidenceProblem(issue, after ?? planAfter(records, issue.id, move, at, derive));
+    if (missing) throw refused(missing);
+  }
   writeFileAtomic(file.path, text);
   appendLedgerOrReport(repo, { ...envelope(repo, at, by(o)), event, payload });
-  const after = derivePlan(loadRecords(repo, o.cache));
+  o.written?.(file.path);
+  after ??= derive(loadRecords(repo, o.cache));
   const next = pickNextIssue(after);
   return {
     issue: issue.id,
@@ -193,10 +248,9 @@ function readIssueFile(repo: string, id: string): { path: string; text: string }
 export async function transition(repo: string, id: string, move: Move, o: WriteOptions = {}): Promise<TransitionResult> {
   checkId(id);
   if (!Object.hasOwn(MOVES, move)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
-  return locked(repo, o, () => {
-    const records = loadRecords(repo, o.cache);
-    const issue = findIssue(derivePlan(records), id);
-    return applyMove(repo, records, issue, move, o);
+  return locked(repo, o, async () => {
+    const { records, plan } = await currentPlanOf(repo, o);
+    return applyMove(repo, records, findIssue(plan, id), move, o);
   });
 }
 
@@ -205,9 +259,8 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
  * of it. Two callers at once get two different issues.
  */
 export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}): Promise<TransitionResult> {
-  return locked(repo, o, () => {
-    const records = loadRecords(repo, o.cache);
-    const plan = derivePlan(records);
+  return locked(repo, o, async () => {
+    const { records, plan } = await currentPlanOf(repo, o);
     let issue: PlanIssue | undefined;
     if (milestone === undefined) {
       issue = pickNextIssue(plan);
@@ -234,8 +287,8 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     throw invalidInput("evidence names the command that proves it or the artifact it produced; narrative is not evidence");
   }
   if (input.covers.trim() === "") throw invalidInput("covers names the required token this evidence proves");
-  return locked(repo, o, () => {
-    const records = loadRecords(repo, o.cache);
+  return locked(repo, o, async () => {
+    const records = await currentRecords(repo, o);
     const issue = records.issues.find((r) => r.id === input.record);
     const milestone = issue ? undefined : records.milestones.find((r) => r.id === input.record);
     const record = issue ?? milestone;
@@ -264,10 +317,13 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     } catch (error) {
       throw refused(`${record.id}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    writeFileAtomic(file.path, setField(text, "updated_at", at));
+    text = setField(text, "updated_at", at);
+    writeFileAtomic(file.path, text);
     appendLedgerOrReport(repo, { ...env, event: "plan_evidence", payload });
-    const after = loadRecords(repo, o.cache);
-    const now = (issue ? after.issues : after.milestones).find((r) => r.id === record.id) ?? record;
+    o.written?.(file.path);
+    const written = issue ? recordFromText("issue", record.id, text) : recordFromText("milestone", record.id, text);
+    const after = written ? undefined : loadRecords(repo, o.cache);
+    const now = written ?? (issue ? after!.issues : after!.milestones).find((r) => r.id === record.id) ?? record;
     return {
       record: record.id,
       covers: input.covers,
@@ -294,8 +350,8 @@ function predatesSeals(stamp: string): boolean {
  * seal is present but wrong, stay findings.
  */
 export async function adoptLegacyStamps(repo: string, options: WriteOptions & { dryRun?: boolean } = {}): Promise<AdoptResult> {
-  return locked(repo, options, () => {
-    const records = loadRecords(repo, options.cache);
+  return locked(repo, options, async () => {
+    const records = await currentRecords(repo, options);
     const adopted: AdoptResult["adopted"] = [];
     for (const r of [...records.issues].sort((a, b) => compareBytes(a.id, b.id))) {
       const entries: string[] = [];
@@ -319,6 +375,7 @@ export async function adoptLegacyStamps(repo: string, options: WriteOptions & { 
       const at = (options.now ?? stampNow)();
       writeFileAtomic(file.path, text);
       appendLedgerOrReport(repo, { ...envelope(repo, at, by(options)), event: "plan_adopt", payload: { issue: r.id, stamps: entries.join(", ") } });
+      options.written?.(file.path);
     }
     return {
       adopted,

@@ -1,11 +1,14 @@
-import { watch, type FSWatcher } from "node:fs";
-import { join } from "node:path";
+import { closeSync, lstatSync, openSync, readSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { dirname, join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
-import { ISSUES_DIR, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
+import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
 import { DerivationMemory, derivePlan } from "../plan/derive";
-import { RecordCache, loadRecords } from "../plan/load";
+import { PLAN_EVENTS } from "../plan/events";
+import { RecordCache, loadRecords, refreshRecords } from "../plan/load";
+import { idProblem } from "../plan/write";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
+import type { WriteOptions } from "../plan/transition";
 
 /**
  * How long a long-running surface serves a plan on its watchers' word alone (no event since the
@@ -19,41 +22,76 @@ export const REVALIDATE_MS = 2000;
  * folders are watched (inotify on Linux): a change made before a request was sent has queued its
  * event before the request arrives, but the event may be handled after the request's own callback
  * in the same turn of the event loop. So a surface first lets that turn finish (`ioSettled`), and
- * then an unchanged plan is answered without a file-system walk. Writes made by this process mark
- * it too (`noteWrite`), since their events are handled later. Where a folder cannot be watched,
- * every read walks the files.
+ * then an unchanged plan is answered without a file-system walk. The watchers name the files that
+ * changed: only those are looked at again, unless a folder holds links (an edit of a link's target
+ * names the target). Writes made by this process mark it too (`noteWrite`), since their events are
+ * handled later. Where a folder cannot be watched, every read walks the files.
  */
 class ChangeWatch {
-  private dirty = true;
+  /** Every file must be looked at (not only the named ones). */
+  private all = true;
+  /** The files the watchers named since the last look. */
+  private changed = new Set<string>();
+  /** When every file was last looked at. */
   private checkedAt = 0;
   private watchers: FSWatcher[] = [];
+  /** Record folders that held a link at the last full look. */
+  private linked = new Set<string>();
 
   constructor(private readonly repo: string) {}
 
   /** Whether the records must be looked at again. */
   mayHaveChanged(now: number): boolean {
-    return this.dirty || this.watchers.length === 0 || now - this.checkedAt >= REVALIDATE_MS;
+    return this.all || this.changed.size > 0 || this.watchers.length === 0 || now - this.checkedAt >= REVALIDATE_MS;
   }
 
   /**
    * Called right before the files are read: the watchers are armed first (if they are down), so
-   * any change from now on, even one during the read, means the files must be read again.
+   * any change from now on, even one during the read, means the files must be read again. Returns
+   * the files to look at: undefined for every one, else the set the watchers named.
    */
-  reading(now: number): void {
+  reading(now: number): ReadonlySet<string> | undefined {
     if (this.watchers.length === 0) this.arm();
-    this.dirty = false;
+    const changed = this.changed;
+    let full = this.all || this.watchers.length === 0 || now - this.checkedAt >= REVALIDATE_MS;
+    for (const path of full ? [] : changed) {
+      if (this.linked.has(dirname(path)) || lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) full = true;
+    }
+    this.all = false;
+    this.changed = new Set();
+    if (!full) return changed;
     this.checkedAt = now;
+    this.linked = this.foldersWithLinks();
+    return undefined;
   }
 
-  noteWrite(): void {
-    this.dirty = true;
+  /** This process wrote `path` (a record file), or something it does not name. */
+  noteWrite(path?: string): void {
+    const folders = [PROJECT_DIR, MILESTONES_DIR, ISSUES_DIR].map((dir) => join(this.repo, dir));
+    if (path !== undefined && folders.includes(dirname(path))) this.changed.add(path);
+    else this.all = true;
+  }
+
+  private foldersWithLinks(): Set<string> {
+    const linked = new Set<string>();
+    for (const dir of [PROJECT_DIR, MILESTONES_DIR, ISSUES_DIR]) {
+      const path = join(this.repo, dir);
+      try {
+        if (readdirSync(path, { withFileTypes: true }).some((e) => e.isSymbolicLink())) linked.add(path);
+      } catch {
+        /* no such folder: nothing in it to follow */
+      }
+    }
+    return linked;
   }
 
   private arm(): void {
     try {
       for (const dir of [PROJECT_DIR, MILESTONES_DIR, ISSUES_DIR]) {
-        const watcher = watch(join(this.repo, dir), { persistent: false }, (_event, name) => {
-          this.dirty = true;
+        const folder = join(this.repo, dir);
+        const watcher = watch(folder, { persistent: false }, (_event, name) => {
+          if (name === null) this.all = true;
+          else this.changed.add(`${folder}/${name}`);
           // A record folder replaced or removed: its watcher watches nothing any more.
           if (dir === PROJECT_DIR && (name === null || name === "milestones" || name === "issues")) this.disarm();
         });
@@ -69,7 +107,7 @@ class ChangeWatch {
   private disarm(): void {
     for (const w of this.watchers) w.close();
     this.watchers = [];
-    this.dirty = true;
+    this.all = true;
   }
 }
 
@@ -78,11 +116,16 @@ interface RepoState {
   /** What the derivations of this repository keep for the next one (its own: repositories do not evict each other). */
   memory: DerivationMemory;
   changes: ChangeWatch;
+  /** How this repository's plans are derived, for its reads and its moves alike (with its memory). */
+  derive: (records: PlanRecords) => Plan;
   records?: PlanRecords;
   plan?: Plan;
   version: number;
-  /** How many times the files were looked at (for tests and diagnostics). */
+  /** Where this process last left the ledger: the lines after it are other writers' moves. */
+  ledger?: LedgerMark;
+  /** How many times the files were looked at (for tests and diagnostics), and how many of those looked at every file. */
   walks: number;
+  fullWalks: number;
 }
 
 const states = new Map<string, RepoState>();
@@ -102,15 +145,96 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
   if (state.plan && state.records && !state.changes.mayHaveChanged(now)) {
     return { records: state.records, plan: state.plan };
   }
-  state.changes.reading(now);
+  const only = state.changes.reading(now);
   state.walks++;
-  const records = loadRecords(repo, state.cache);
+  if (!only) {
+    state.fullWalks++;
+    // Every file is looked at after this mark: only later ledger lines can name a newer write.
+    state.ledger = ledgerMark(repo);
+  }
+  const records = only
+    ? ((state.records && refreshRecords(repo, state.cache, state.records, only)) ?? loadRecords(repo, state.cache, (path) => !only.has(path)))
+    : loadRecords(repo, state.cache);
   if (!state.plan || !state.records || state.version !== state.cache.version) {
     state.records = records;
-    state.plan = derivePlan(records, state.memory);
+    state.plan = state.derive(records);
     state.version = state.cache.version;
   }
   return { records: state.records, plan: state.plan };
+}
+
+interface LedgerMark {
+  ino: number;
+  size: number;
+}
+
+function ledgerMark(repo: string): LedgerMark | undefined {
+  const st = statSync(join(repo, LEDGER_FILE), { throwIfNoEntry: false });
+  return st ? { ino: st.ino, size: st.size } : undefined;
+}
+
+/**
+ * The records other writers' moves wrote since `mark`: every Cockpit writer appends one ledger
+ * line naming its record, inside the plan lock, after writing it. Undefined when that cannot be
+ * told (no mark yet, the ledger replaced or cut, a line that is not a plan event): every file then.
+ */
+function movedSince(repo: string, mark: LedgerMark | undefined, now: LedgerMark | undefined): string[] | undefined {
+  if (!mark || !now) return mark === now ? [] : undefined;
+  if (now.ino !== mark.ino || now.size < mark.size) return undefined;
+  if (now.size === mark.size) return [];
+  const bytes = Buffer.alloc(now.size - mark.size);
+  const fd = openSync(join(repo, LEDGER_FILE), "r");
+  try {
+    if (readSync(fd, bytes, 0, bytes.length, mark.size) !== bytes.length) return undefined;
+  } finally {
+    closeSync(fd);
+  }
+  const ids: string[] = [];
+  for (const line of bytes.toString("utf8").split("\n")) {
+    if (line === "") continue;
+    let entry: { event?: unknown; issue?: unknown };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      return undefined;
+    }
+    if (typeof entry.event !== "string" || !Object.hasOwn(PLAN_EVENTS, entry.event)) return undefined;
+    if (typeof entry.issue !== "string" || idProblem(entry.issue) !== undefined) return undefined;
+    ids.push(entry.issue);
+  }
+  return ids;
+}
+
+/**
+ * What a move made by this process uses, inside the plan lock: the served records (file events
+ * were handled as the request came in, as for a read) with the records other writers' ledger
+ * lines name since this process's last move read again. The lock orders Cockpit's writers, and
+ * their lines name exactly what they wrote, so no wait for their file events is needed (nor do
+ * those events have to reach this process: a network file system). The file a move wrote is noted.
+ */
+function moveOptions(repo: string, wrote: () => void): NonNullable<CapabilityContext["moves"]> {
+  const state = stateOf(repo);
+  return {
+    derive: (records) => state.derive(records),
+    current: async () => {
+      const mark = ledgerMark(repo);
+      const moved = movedSince(repo, state.ledger, mark);
+      if (moved === undefined) state.changes.noteWrite();
+      for (const id of moved ?? []) {
+        // The line names the record, not its folder (evidence may be a milestone's).
+        const isIssue = state.records?.issues.some((r) => r.id === id);
+        if (isIssue !== false) state.changes.noteWrite(join(repo, ISSUES_DIR, `${id}.yaml`));
+        if (isIssue !== true) state.changes.noteWrite(join(repo, MILESTONES_DIR, `${id}.yaml`));
+      }
+      state.ledger = mark;
+      return currentState(repo);
+    },
+    written: (path) => {
+      state.changes.noteWrite(path);
+      state.ledger = ledgerMark(repo);
+      wrote();
+    },
+  };
 }
 
 /**
@@ -140,21 +264,33 @@ export function walksOf(repo: string): number {
   return stateOf(repo).walks;
 }
 
+/** How many of those looks were at every file (not only those the watchers named). */
+export function fullWalksOf(repo: string): number {
+  return stateOf(repo).fullWalks;
+}
+
 function stateOf(repo: string): RepoState {
   let state = states.get(repo);
   if (!state) {
-    state = { cache: new RecordCache(), memory: new DerivationMemory(), changes: new ChangeWatch(repo), version: -1, walks: 0 };
+    const memory = new DerivationMemory();
+    state = { cache: new RecordCache(), memory, changes: new ChangeWatch(repo), derive: (records) => derivePlan(records, memory), version: -1, walks: 0, fullWalks: 0 };
     states.set(repo, state);
   }
   return state;
 }
 
 export function contextFor(repo: string, by?: string): CapabilityContext {
+  // A move that says which file it wrote spares the next read a look at every file.
+  let reported = false;
   return {
     repo,
     by,
     cache: stateOf(repo).cache,
     plan: () => currentPlan(repo),
-    wrote: () => noteWrite(repo),
+    moves: moveOptions(repo, () => (reported = true)),
+    wrote: () => {
+      if (!reported) noteWrite(repo);
+      reported = false;
+    },
   };
 }

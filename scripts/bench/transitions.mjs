@@ -1,6 +1,8 @@
-// Transitions per second on a generated 10k-issue plan: one writer that keeps its parsed files (as
-// the server does), eight writer processes racing `claim` through the one plan lock, and the cost of
-// one `cockpit plan start` process (what an agent pays from the command line).
+// Transitions on a generated 10k-issue plan: moves in the server (the capability invoked on the
+// served repository's context, as a POST does: records kept and watched, p50/p99), the same with
+// a derivation made from scratch every time, one writer that keeps its parsed files but watches
+// nothing (it looks at every file), eight writer processes racing `claim` through the one plan
+// lock, and one `cockpit plan start` process (what an agent pays from the command line).
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,6 +13,12 @@ export const description = "transitions per second on a 10k-issue plan, alone an
 
 const SIZE = 10_000;
 const ALONE = 20;
+const SERVED = 60;
+const SERVED_WARMUP = 5;
+const IDLE_MOVES = 3;
+/** Targets of issue 15: a move in the server, and claims per second with 8 racing processes. */
+const TARGET_MOVE_MS = 40;
+const TARGET_CLAIMS_PER_S = 15;
 const WRITERS = 8;
 const PER_WRITER = 5;
 
@@ -26,35 +34,83 @@ function freshCopy(source, label) {
   return dir;
 }
 
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/**
+ * A derivation that cannot reuse the last one's records: every record is a new object (the
+ * derivation's memory is keyed by record identity; its seal checks are still remembered).
+ */
+const fromScratch = (derivePlan) => (records) =>
+  derivePlan({ ...records, milestones: records.milestones.map((r) => ({ ...r })), issues: records.issues.map((r) => ({ ...r })) });
+
+/**
+ * Moves in the server: `plan.transition` invoked on the served repository's context, as a POST to
+ * /api/v1/plan/transition is (without HTTP). `derive` replaces the server's derivation.
+ */
+async function servedMoves(surfaces, repo, ids, derive, warmup = SERVED_WARMUP) {
+  const capability = surfaces.findCapability("plan.transition");
+  const times = [];
+  const cpu = [];
+  for (const [k, id] of ids.entries()) {
+    const ctx = surfaces.contextFor(repo);
+    if (derive) {
+      // The plan before is derived again too: a server whose derivation keeps nothing.
+      const served = ctx.moves;
+      ctx.moves = { ...served, derive, current: async () => ({ records: (await served.current()).records, plan: derive((await served.current()).records) }) };
+    }
+    const c0 = process.cpuUsage();
+    const t = process.hrtime.bigint();
+    const r = await surfaces.invoke(capability, ctx, { issue: id, transition: "start" });
+    const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    const c = process.cpuUsage(c0);
+    if (!r.ok) throw new Error(`start ${id} in the server: ${r.error.message}`);
+    if (k >= warmup) {
+      times.push(ms);
+      cpu.push((c.user + c.system) / 1000);
+    }
+  }
+  return { times, cpu };
+}
+
 function readyIssues(plan, n) {
   return plan.issues.filter((i) => i.status === "READY").slice(0, n).map((i) => i.id);
 }
 
+// A writer process: "plain" keeps its parsed files and looks at every file inside the lock (an
+// agent's own process); "served" claims through a served context, as a \`cockpit mcp\` server does.
 const WRITER = `
-const { claim, RecordCache, loadRecords } = require(process.argv[2]);
-const repo = process.argv[3];
-const count = Number(process.argv[4]);
-const cache = new RecordCache();
-loadRecords(repo, cache);
+const lib = require(process.argv[2]);
+const [repo, count, kind] = [process.argv[3], Number(process.argv[4]), process.argv[5]];
+const cache = new lib.RecordCache();
+if (kind === "served") lib.currentState(repo); else lib.loadRecords(repo, cache);
+const claimOnce = kind === "served"
+  ? async () => { const r = await lib.invoke(lib.findCapability("plan.claim"), lib.contextFor(repo), {}); if (!r.ok) throw new Error(r.error.message); }
+  : () => lib.claim(repo, undefined, { cache });
 process.stdout.write("ready\\n");
 process.stdin.once("data", async () => {
   const times = [];
   let ok = 0, refused = 0;
   const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
   for (let k = 0; k < count; k++) {
     const s = process.hrtime.bigint();
-    try { await claim(repo, undefined, { cache }); ok++; } catch (e) { refused++; }
+    try { await claimOnce(); ok++; } catch (e) { refused++; }
     times.push(Number(process.hrtime.bigint() - s) / 1e6);
   }
-  process.stdout.write(JSON.stringify({ ok, refused, times, total: Number(process.hrtime.bigint() - t0) / 1e6 }) + "\\n");
+  const c = process.cpuUsage(c0);
+  process.stdout.write(JSON.stringify({ ok, refused, times, cpu: (c.user + c.system) / 1000, total: Number(process.hrtime.bigint() - t0) / 1e6 }) + "\\n");
+  process.exit(0);
 });
 `;
 
-async function concurrentWriters(bundlePath, repo) {
+async function concurrentWriters(bundlePath, repo, kind) {
   const script = join(BENCH_TMP, `writer-${process.pid}.cjs`);
   writeFileSync(script, WRITER);
   const children = Array.from({ length: WRITERS }, () =>
-    spawn(process.execPath, [script, bundlePath, repo, String(PER_WRITER)], { stdio: ["pipe", "pipe", "inherit"] }),
+    spawn(process.execPath, [script, bundlePath, repo, String(PER_WRITER), kind], { stdio: ["pipe", "pipe", "inherit"] }),
   );
   const lines = children.map((c) => {
     let buffer = "";
@@ -86,6 +142,32 @@ export async function run() {
   const { ensurePlanFixture } = await loadPlanFixtures();
   const fixture = ensurePlanFixture(SIZE);
   const lib = await loadBundled("lib/plan/index.ts", "transitions");
+  const surfaces = await loadBundled("scripts/bench/served-entry.ts", "transitions-served");
+
+  // Moves in the server, with its derivation, then with one from scratch.
+  const served = {};
+  for (const [label, derive] of [["kept", undefined], ["scratch", fromScratch(surfaces.derivePlan)]]) {
+    const repo = freshCopy(fixture.dir, `served-${label}`);
+    surfaces.currentState(repo); // the server has read its plan before the first POST
+    const ready = readyIssues(lib.loadPlan(repo), SERVED + SERVED_WARMUP + IDLE_MOVES);
+    const { times, cpu } = await servedMoves(surfaces, repo, ready.slice(0, SERVED + SERVED_WARMUP), derive);
+    // A move after a quiet spell: past REVALIDATE_MS every file is looked at again, once.
+    const idle = [];
+    for (const id of derive ? [] : ready.slice(SERVED + SERVED_WARMUP)) {
+      await new Promise((r) => setTimeout(r, surfaces.REVALIDATE_MS + 100));
+      idle.push(...(await servedMoves(surfaces, repo, [id], undefined, 0)).times);
+    }
+    const lines = readFileSync(join(repo, ".ai/local/state/ledger.jsonl"), "utf8").trim().split("\n").length;
+    served[label] = {
+      moves: times.length,
+      p50_ms: round(percentile(times, 50)),
+      p99_ms: round(percentile(times, 99)),
+      cpu_p50_ms: round(percentile(cpu, 50)),
+      ...(idle.length ? { after_idle_p50_ms: round(percentile(idle, 50)) } : {}),
+      ledger_lines: lines,
+    };
+    rmSync(repo, { recursive: true, force: true });
+  }
 
   // One writer keeping its parsed files: what the server does for every POST.
   const aloneRepo = freshCopy(fixture.dir, "alone");
@@ -100,15 +182,41 @@ export async function run() {
   }
   const aloneLedger = readFileSync(join(aloneRepo, ".ai/local/state/ledger.jsonl"), "utf8").trim().split("\n").length;
 
-  // Eight writer processes racing `claim` on one repository.
-  const raceRepo = freshCopy(fixture.dir, "race");
+  // Eight writer processes racing `claim` on one repository: plain, then served.
   const bundlePath = join(BENCH_TMP, `transitions-lib-${process.pid}.cjs`);
   const { build } = await import("esbuild");
-  await build({ entryPoints: [join(ROOT, "lib/plan/index.ts")], outfile: bundlePath, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
-  const race = await concurrentWriters(bundlePath, raceRepo);
-  const started = race.out.reduce((n, r) => n + r.ok, 0);
-  const raceLedger = readFileSync(join(raceRepo, ".ai/local/state/ledger.jsonl"), "utf8").trim().split("\n");
-  const distinct = new Set(raceLedger.map((l) => JSON.parse(l).issue)).size;
+  await build({
+    entryPoints: [join(ROOT, "scripts/bench/served-entry.ts")],
+    outfile: bundlePath,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    logLevel: "warning",
+    external: ["better-sqlite3"],
+    banner: { js: `require = require("node:module").createRequire(${JSON.stringify(join(ROOT, "package.json"))});` },
+  });
+  const concurrent = {};
+  for (const kind of ["plain", "served"]) {
+    const raceRepo = freshCopy(fixture.dir, `race-${kind}`);
+    const race = await concurrentWriters(bundlePath, raceRepo, kind);
+    const started = race.out.reduce((n, r) => n + r.ok, 0);
+    const raceLedger = readFileSync(join(raceRepo, ".ai/local/state/ledger.jsonl"), "utf8").trim().split("\n");
+    const distinct = new Set(raceLedger.map((l) => JSON.parse(l).issue)).size;
+    concurrent[kind] = {
+      writers: WRITERS,
+      attempts: WRITERS * PER_WRITER,
+      started,
+      distinct_issues: distinct,
+      ledger_lines: raceLedger.length,
+      wall_ms: round(race.wall),
+      per_second: round((1000 * started) / race.wall),
+      median_claim_ms: round(median(race.out.flatMap((r) => r.times))),
+      // CPU time of all writers together (waiting included) per claim: what a quiet machine would pay.
+      cpu_per_claim_ms: round(race.out.reduce((n, r) => n + r.cpu, 0) / started),
+    };
+    rmSync(raceRepo, { recursive: true, force: true });
+  }
 
   // One `cockpit plan start` process, cold.
   const cliRepo = freshCopy(fixture.dir, "cli");
@@ -120,7 +228,7 @@ export async function run() {
     return Number(process.hrtime.bigint() - t) / 1e6;
   });
 
-  for (const dir of [aloneRepo, raceRepo, cliRepo]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [aloneRepo, cliRepo]) rmSync(dir, { recursive: true, force: true });
   rmSync(bundlePath, { force: true });
 
   const aloneTotal = alone.reduce((a, b) => a + b, 0);
@@ -129,31 +237,46 @@ export async function run() {
     generated_at: new Date().toISOString(),
     environment: env,
     plan_issues: SIZE,
+    targets: { move_in_server_p50_ms: TARGET_MOVE_MS, claims_per_second_8_processes: TARGET_CLAIMS_PER_S },
+    served,
     alone: { transitions: alone.length, median_ms: round(median(alone)), per_second: round((1000 * alone.length) / aloneTotal), ledger_lines: aloneLedger },
-    concurrent: {
-      writers: WRITERS,
-      attempts: WRITERS * PER_WRITER,
-      started,
-      distinct_issues: distinct,
-      ledger_lines: raceLedger.length,
-      wall_ms: round(race.wall),
-      per_second: round((1000 * started) / race.wall),
-      median_claim_ms: round(median(race.out.flatMap((r) => r.times))),
-    },
+    concurrent,
     cli_cold: { runs: cli.length, median_ms: round(median(cli)) },
   };
   writeReport(`bench-${name}`, report);
+  const moveOk = report.served.kept.p50_ms <= TARGET_MOVE_MS;
+  const claimOk = (kind) => concurrent[kind].per_second >= TARGET_CLAIMS_PER_S;
+  const raceOk = Object.values(concurrent).every((c) => c.started === c.distinct_issues && c.ledger_lines === c.started);
+  const raceRow = (kind, label) => [
+    label,
+    `${concurrent[kind].started}/${concurrent[kind].attempts}`,
+    fmtMs(concurrent[kind].median_claim_ms),
+    String(concurrent[kind].per_second),
+    fmtMs(concurrent[kind].cpu_per_claim_ms),
+  ];
   const text = [
     `Transitions on a ${SIZE / 1000}k-issue plan (${env.cpus} cores, load ${env.load_average.join(" ")})`,
     table(
-      ["", "transitions", "median", "per second"],
+      ["move in the server (plan.transition on the served context)", "moves", "p50", "p99", "CPU p50"],
       [
-        ["one writer, parsed files kept (server)", String(alone.length), fmtMs(report.alone.median_ms), String(report.alone.per_second)],
-        [`${WRITERS} writer processes racing claim`, `${started}/${WRITERS * PER_WRITER}`, fmtMs(report.concurrent.median_claim_ms), String(report.concurrent.per_second)],
-        ["cockpit plan start, one cold process", String(cli.length), fmtMs(report.cli_cold.median_ms), String(round(1000 / report.cli_cold.median_ms))],
+        ["the server's derivation", String(served.kept.moves), fmtMs(served.kept.p50_ms), fmtMs(served.kept.p99_ms), fmtMs(served.kept.cpu_p50_ms)],
+        ["the server's derivation, after 2.1 s without a look", String(IDLE_MOVES), fmtMs(served.kept.after_idle_p50_ms), "-", "-"],
+        ["a derivation from scratch each time", String(served.scratch.moves), fmtMs(served.scratch.p50_ms), fmtMs(served.scratch.p99_ms), fmtMs(served.scratch.cpu_p50_ms)],
       ],
     ),
-    `race check: ${started} starts, ${distinct} distinct issues, ${raceLedger.length} ledger lines`,
+    table(
+      ["", "transitions", "median", "per second", "CPU per claim"],
+      [
+        ["one writer, parsed files kept, no watcher", String(alone.length), fmtMs(report.alone.median_ms), String(report.alone.per_second), "-"],
+        raceRow("plain", `${WRITERS} processes racing claim, each looking at every file`),
+        raceRow("served", `${WRITERS} processes racing claim, each serving the repository`),
+        ["cockpit plan start, one cold process", String(cli.length), fmtMs(report.cli_cold.median_ms), String(round(1000 / report.cli_cold.median_ms)), "-"],
+      ],
+    ),
+    `race check: ${Object.entries(concurrent).map(([k, c]) => `${k} ${c.started} starts, ${c.distinct_issues} distinct issues, ${c.ledger_lines} ledger lines`).join("; ")}`,
+    `target: a move in the server <= ${TARGET_MOVE_MS} ms (p50 ${fmtMs(served.kept.p50_ms)}): ${moveOk ? "met" : "MISSED"}`,
+    `target: >= ${TARGET_CLAIMS_PER_S} claims/s with ${WRITERS} processes: each looking at every file ${concurrent.plain.per_second} (${claimOk("plain") ? "met" : "MISSED"}), ` +
+      `each serving the repository ${concurrent.served.per_second} (${claimOk("served") ? "met" : "MISSED"})`,
   ].join("\n");
-  return { name, text, report, ok: started === distinct && raceLedger.length === started };
+  return { name, text, report, ok: raceOk && moveOk && claimOk("plain") && claimOk("served") };
 }

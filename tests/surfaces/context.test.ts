@@ -1,9 +1,11 @@
-import { mkdirSync, renameSync, rmSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
-import { REVALIDATE_MS, contextFor, currentPlan, ioSettled, settledState, walksOf } from "../../lib/surfaces/context";
+import { RecordCache } from "../../lib/plan/load";
+import { transition } from "../../lib/plan/transition";
+import { REVALIDATE_MS, contextFor, currentPlan, fullWalksOf, ioSettled, settledState, walksOf } from "../../lib/surfaces/context";
 import { invoke } from "../../lib/surfaces/invoke";
-import { ISSUES, cleanupRepos, issueYaml, makePlanRepo } from "../support/repo";
+import { ISSUES, LEDGER, cleanupRepos, issueYaml, makePlanRepo } from "../support/repo";
 
 // A long-running surface answers an unchanged plan from memory, on its watchers' word. These tests
 // hold it to the promise that makes that safe: a change made before a request is seen by it.
@@ -113,5 +115,107 @@ describe("the served plan follows the files", () => {
     // Nothing changed: the walk finds the same files, and the plan stays the same object.
     expect(currentPlan(repo.root)).toBe(first);
     expect(walksOf(repo.root)).toBe(walks + 1);
+  });
+});
+
+describe("a look reads only the files the watchers named", () => {
+  it("an edit is seen by a look at that one file; a new and a removed file too", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2", depends_on: ["I1"] }] });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect(statusOf(repo.root, "I2")).toBe("BLOCKED");
+    await nextTurn(); // the watchers, armed by that first look, are polled from the next turn on
+    const full = fullWalksOf(repo.root);
+    const walks = walksOf(repo.root);
+
+    repo.writeIssue("I2", issueYaml({ id: "I2" }));
+    await nextTurn();
+    expect(statusOf(repo.root, "I2")).toBe("READY");
+    repo.writeIssue("I3", issueYaml({ id: "I3", depends_on: ["I2"] }));
+    await nextTurn();
+    expect(statusOf(repo.root, "I3")).toBe("BLOCKED");
+    rmSync(repo.issuePath("I1"));
+    await nextTurn();
+    expect(currentPlan(repo.root).issues.map((i) => i.id)).toEqual(["I2", "I3"]);
+    const unreadable = () => currentPlan(repo.root).findings.filter((f) => f.code === "unreadable_record").map((f) => f.subject);
+    repo.writeIssue("I3", "id: I3\ntitle: [unclosed\n");
+    await nextTurn();
+    expect(unreadable()).toEqual(["I3"]);
+    repo.writeIssue("I3", issueYaml({ id: "I3" }));
+    await nextTurn();
+    expect(unreadable()).toEqual([]);
+    expect(statusOf(repo.root, "I3")).toBe("READY");
+    expect(walksOf(repo.root)).toBe(walks + 5);
+    expect(fullWalksOf(repo.root)).toBe(full);
+  });
+
+  it("a folder that holds a link is looked at whole: an edit of the link's target shows under the link's name", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I1" }] });
+    writeFileSync(repo.path(`${ISSUES}/target.txt`), issueYaml({ id: "I2" }));
+    symlinkSync("target.txt", repo.issuePath("I2"));
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect(currentPlan(repo.root).issues.find((i) => i.id === "I2")?.title).toBe(issueYaml({ id: "I2" }).match(/^title: (.*)$/m)?.[1]);
+    await nextTurn();
+    const full = fullWalksOf(repo.root);
+    writeFileSync(repo.path(`${ISSUES}/target.txt`), issueYaml({ id: "I2" }).replace(/^title: .*$/m, "title: through the link"));
+    await nextTurn();
+    expect(currentPlan(repo.root).issues.find((i) => i.id === "I2")?.title).toBe("through the link");
+    expect(fullWalksOf(repo.root)).toBe(full + 1);
+  });
+});
+
+describe("moves in a long-running surface", () => {
+  const start = (root: string, issue: string) => invoke(findCapability("plan.transition")!, contextFor(root), { issue, transition: "start" });
+  const claim = (root: string) => invoke(findCapability("plan.claim")!, contextFor(root), {});
+
+  it("one move after another looks only at the file the last one wrote", async () => {
+    const repo = makePlanRepo({ issues: ["I1", "I2", "I3", "I4", "I5"].map((id) => ({ id })) });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    const first = await claim(repo.root);
+    expect(first.ok).toBe(true);
+    const full = fullWalksOf(repo.root);
+    const claimed = [(first as { value: { issue: string } }).value.issue];
+    for (let k = 0; k < 4; k++) {
+      const r = await claim(repo.root);
+      expect(r.ok).toBe(true);
+      claimed.push((r as { value: { issue: string } }).value.issue);
+    }
+    expect(new Set(claimed).size).toBe(5);
+    expect(fullWalksOf(repo.root)).toBe(full);
+    expect(currentPlan(repo.root).issues.every((i) => i.status === "ACTIVE")).toBe(true);
+  });
+
+  it("an edit by hand between two moves is seen by the second (its guard refuses)", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2" }, { id: "I3" }] });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect((await start(repo.root, "I1")).ok).toBe(true);
+    repo.writeIssue("I2", issueYaml({ id: "I2", depends_on: ["I3"] }));
+    const refused = await start(repo.root, "I2");
+    expect(refused).toEqual({ ok: false, error: { code: "refused", message: expect.stringContaining("I2 is BLOCKED, not READY") } });
+  });
+
+  it("another writer's moves are seen by the next move, through the records their ledger lines name", async () => {
+    const repo = makePlanRepo({ issues: ["I1", "I2", "I3", "I4"].map((id) => ({ id })) });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect((await start(repo.root, "I1")).ok).toBe(true);
+    const full = fullWalksOf(repo.root);
+    // Another process writes the same way: through the plan lock, with its own cache.
+    await transition(repo.root, "I2", "start", { cache: new RecordCache() });
+    await transition(repo.root, "I3", "start", { cache: new RecordCache() });
+    const r = await claim(repo.root);
+    expect(r).toMatchObject({ ok: true, value: { issue: "I4", from: "READY", to: "ACTIVE" } });
+    expect(fullWalksOf(repo.root)).toBe(full);
+  });
+
+  it("a ledger cut short, or a line that names no record, means every file is looked at", async () => {
+    const repo = makePlanRepo({ issues: ["I1", "I2", "I3"].map((id) => ({ id })) });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect((await start(repo.root, "I1")).ok).toBe(true);
+    const full = fullWalksOf(repo.root);
+    appendFileSync(repo.path(LEDGER), "not a ledger line\n");
+    expect((await start(repo.root, "I2")).ok).toBe(true);
+    expect(fullWalksOf(repo.root)).toBe(full + 1);
+    writeFileSync(repo.path(LEDGER), "");
+    expect((await start(repo.root, "I3")).ok).toBe(true);
+    expect(fullWalksOf(repo.root)).toBe(full + 2);
   });
 });
