@@ -12,6 +12,8 @@ export interface CapabilityContext {
   by?: string;
   /** The parsed files a long-running surface keeps (writes re-read what changed through it). */
   cache?: RecordCache;
+  /** Awaited before a query (the surfaces call it): fetches what is laid over the plan (leases). */
+  prepare?: () => Promise<void>;
   /** Told after every command (the surfaces call it): what the plan was read from may have changed. */
   wrote?: () => void;
 }

@@ -53,3 +53,8 @@ export const EvidenceInput = z
 export const ClaimInput = z.strictObject({
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),
 });
+
+export const ReleaseInput = z.strictObject({
+  issue: id("The issue"),
+  force: z.boolean().optional().describe("End the lease whoever holds it (a lead clearing a crashed holder)."),
+});

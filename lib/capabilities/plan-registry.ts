@@ -5,6 +5,7 @@ import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
 import { planNextCapability } from "./plan-next";
 import { planRecordCapability } from "./plan-record";
+import { planReleaseCapability } from "./plan-release";
 import { planRoadmapCapability } from "./plan-roadmap";
 import { planStatusCapability } from "./plan-status";
 import { planTransitionCapability } from "./plan-transition";
@@ -27,4 +28,5 @@ export const planCapabilities: readonly AnyCapability[] = [
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,
+  planReleaseCapability,
 ] as unknown as readonly AnyCapability[];

@@ -16,6 +16,8 @@ import type {
   PlanWaveReport,
 } from "../plan/shapes";
 import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type TransitionResult } from "../plan/transition";
+import type { ReleaseResultSchema } from "../capabilities/outputs";
+import type { z } from "zod";
 import { COCKPIT_VERSION } from "../version";
 import { UsageError, parseArgs, type ParsedArgs } from "./cli-args";
 import {
@@ -29,10 +31,14 @@ import {
   renderWaves,
 } from "./cli-text";
 import { EXIT, EXIT_FOR_ERROR } from "./exit-codes";
+import { leasedPlan } from "../coordination/plan-leases";
+import { closeDatabases, DATABASE_ENV } from "../coordination/database";
 import { invoke } from "./invoke";
 import { runUsersCommand } from "./users-cli";
 
 export { EXIT };
+
+type ReleaseResult = z.infer<typeof ReleaseResultSchema>;
 
 
 export interface Io {
@@ -57,7 +63,7 @@ interface Verb {
   run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
 }
 
-const COMMON = { repo: "value", json: "flag" } as const;
+const COMMON = { repo: "value", json: "flag", database: "value" } as const;
 
 /** Options given on the command line, as input fields (absent options are absent fields). */
 function fields(args: ParsedArgs, names: Record<string, string>): Record<string, unknown> {
@@ -82,7 +88,7 @@ function capabilityVerb(
     async run(repo, args) {
       const capability = planCapabilities.find((c) => c.id === id)!;
       let plan: Plan | undefined;
-      const ctx = { repo, plan: () => (plan ??= loadPlan(repo)) };
+      const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
       return { value: result.value, text: () => spec.text(result.value), exit: spec.exit?.(result.value) };
@@ -195,6 +201,16 @@ const VERBS: Record<string, Verb> = {
     input: (a) => fields(a, { milestone: "milestone" }),
     text: (v) => renderTransition(v as TransitionResult),
   }),
+  release: capabilityVerb("plan.release", {
+    summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
+    options: { ...COMMON, force: "flag" },
+    takesId: true,
+    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
+    text: (v) => {
+      const r = v as ReleaseResult;
+      return r.released ? `plan: ${r.issue} released (it was held by ${r.holder})` : `plan: ${r.issue} was not leased; nothing to release`;
+    },
+  }),
   adopt: {
     summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
     options: { ...COMMON, "dry-run": "flag" },
@@ -244,6 +260,7 @@ export function usage(): string {
     ...verbs.map(([a, b]) => `${a.padEnd(width)}  ${b}`),
     "",
     "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
+    `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues.`,
     `statuses: ${ISSUE_STATUSES.join(", ")}`,
     "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
   ].join("\n");
@@ -270,6 +287,8 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
       throw new UsageError(`cockpit plan ${verb} takes no argument, but was given '${args.words[0]}'`);
     }
     const repo = resolve(cwd, args.options.get("repo") ?? ".");
+    const database = args.options.get("database");
+    if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
     io.out(args.options.has("json") ? JSON.stringify(result.value) : result.text());
     return result.exit ?? EXIT.ok;
@@ -283,6 +302,8 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
       return EXIT_FOR_ERROR[error.code];
     }
     throw error;
+  } finally {
+    await closeDatabases();
   }
 }
 

@@ -1,6 +1,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
+import { leasedPlan } from "../coordination/plan-leases";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
 import { derivePlan } from "../plan/derive";
 import { RecordCache, loadRecords } from "../plan/load";
@@ -148,11 +149,13 @@ function stateOf(repo: string): RepoState {
 }
 
 export function contextFor(repo: string, by?: string): CapabilityContext {
+  const { plan, prepare } = leasedPlan(() => currentPlan(repo));
   return {
     repo,
     by,
     cache: stateOf(repo).cache,
-    plan: () => currentPlan(repo),
+    plan,
+    prepare,
     wrote: () => noteWrite(repo),
   };
 }
