@@ -1,8 +1,9 @@
+import { loadPlan } from "../plan/index";
 import type { Move } from "../plan/seal";
 import type { WriteOptions } from "../plan/transition";
 import type { Plan } from "../plan/shapes";
 import { databaseUrl, redactUrl } from "./database";
-import { holderOf, liveLeases, overlayLeases, projectKey, readHolder, releaseLease, renewLeases, takeFirstFree, takeLease, type Lease } from "./leases";
+import { holderOf, leaseTtlSeconds, liveLeases, overlayLeases, projectKey, readHolder, releaseLease, renewLeases, takeFirstFree, takeLease, type Lease } from "./leases";
 
 // Leases as the plan commands use them: taken inside the plan lock before the record is written,
 // ended when the holder's record reaches VERIFY or DONE. Without a database, all of this is inert.
@@ -78,6 +79,28 @@ export async function renewActiveLeases(repo: string, plan: Plan): Promise<numbe
   if (!url || !holder) return 0;
   const active = plan.issues.filter((i) => i.status === "ACTIVE").map((i) => i.id);
   return renewLeases(url, projectKey(plan), holder, active);
+}
+
+/**
+ * While a server or an MCP session runs on a clone, it renews that clone's leases on the issues
+ * its files show ACTIVE: every quarter of the lease's life, at most every 10 minutes. Returns the
+ * stop. Nothing runs without a database.
+ */
+export function startLeaseRenewal(repo: string): () => void {
+  if (!databaseUrl()) return () => undefined;
+  const every = Math.min(leaseTtlSeconds() / 4, 600) * 1000;
+  let failing = false;
+  const timer = setInterval(() => {
+    renewActiveLeases(repo, loadPlan(repo)).then(
+      () => (failing = false),
+      (error: unknown) => {
+        if (!failing) console.error(`[cockpit] lease renewal: ${error instanceof Error ? error.message : String(error)}`);
+        failing = true;
+      },
+    );
+  }, every);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 export { releaseLease, holderOf, readHolder, projectKey };
