@@ -9,11 +9,12 @@
 // `run(options) -> { name, text, report, ok }`. Add new sections (transitions, HTTP, …) to SECTIONS.
 
 import * as http from "./bench/http.mjs";
+import * as leases from "./bench/leases.mjs";
 import * as plan from "./bench/plan.mjs";
 import * as transitions from "./bench/transitions.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves];
+const SECTIONS = [plan, transitions, http, waves, leases];
 
 function parseOptions(argv) {
   const options = { strict: false };
