@@ -141,6 +141,14 @@ export async function releaseLease(
   return outcome;
 }
 
+/** End this holder's own lease on an issue, if it has one (its record reached VERIFY or DONE). */
+export async function endOwnLease(url: string, project: string, issue: string, holder: string): Promise<boolean> {
+  return withDatabase(url, async (db) => {
+    const r = await db.query("DELETE FROM cockpit_leases WHERE project = $1 AND issue = $2 AND holder = $3", [project, issue, holder]);
+    return (r.rowCount ?? 0) > 0;
+  });
+}
+
 /** Push the expiry of every lease of this holder on these issues (the ones it is working on). */
 export async function renewLeases(url: string, project: string, holder: string, issues: readonly string[]): Promise<number> {
   if (issues.length === 0) return 0;

@@ -3,7 +3,7 @@ import type { Move } from "../plan/seal";
 import type { WriteOptions } from "../plan/transition";
 import type { Plan } from "../plan/shapes";
 import { databaseUrl, redactUrl } from "./database";
-import { holderOf, leaseTtlSeconds, liveLeases, overlayLeases, projectKey, readHolder, releaseLease, renewLeases, takeFirstFree, takeLease, type Lease } from "./leases";
+import { endOwnLease, holderOf, leaseTtlSeconds, liveLeases, overlayLeases, projectKey, readHolder, releaseLease, renewLeases, takeFirstFree, takeLease, type Lease } from "./leases";
 
 // Leases as the plan commands use them: taken inside the plan lock before the record is written,
 // ended when the holder's record reaches VERIFY or DONE. Without a database, all of this is inert.
@@ -33,7 +33,7 @@ export async function afterIssueWrite(repo: string, plan: () => Plan, issue: str
   const holder = readHolder(repo);
   if (!url || !holder) return;
   try {
-    if (move === "verify" || move === "done") await releaseLease(url, projectKey(plan()), issue, holder, false);
+    if (move === "verify" || move === "done") await endOwnLease(url, projectKey(plan()), issue, holder);
     else await renewLeases(url, projectKey(plan()), holder, [issue]);
   } catch (error) {
     console.error(`[cockpit] the lease on ${issue} was not updated (${error instanceof Error ? error.message : String(error)}); it ends at its expiry`);

@@ -124,6 +124,17 @@ describe("leases across clones", () => {
     expect(json(await plan(b, url, "release", "I0001", "--json"))).toEqual({ issue: "I0001", released: true, holder: holderIdOf(b) });
     expect(count()).toBe("0");
 
+    // Another clone verifying an issue (its files say ACTIVE after a pull) leaves the holder's lease alone.
+    expect(json(await plan(a, url, "start", "I0003", "--json")).to).toBe("ACTIVE");
+    git(a, "add", "-A");
+    git(a, "commit", "-q", "-m", "start I0003");
+    git(a, "push", "-q");
+    git(b, "stash", "-q", "--include-untracked");
+    git(b, "pull", "-q", "--rebase");
+    const verify = await plan(b, url, "verify", "I0003", "--json");
+    expect([verify.code, verify.stderr, json(verify).to]).toEqual([0, "", "VERIFY"]);
+    expect(server.sql("SELECT holder FROM cockpit_leases WHERE issue = 'I0003'", db)).toBe(holderIdOf(a));
+
     const noDb = await plan(b, undefined, "release", "I0001");
     expect(noDb.code).toBe(15);
     expect(noDb.stderr).toContain("COCKPIT_DATABASE_URL");
