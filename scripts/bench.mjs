@@ -9,13 +9,14 @@
 // `run(options) -> { name, text, report, ok }`. Add new sections (transitions, HTTP, …) to SECTIONS.
 
 import * as http from "./bench/http.mjs";
+import * as leases from "./bench/leases.mjs";
 import * as plan from "./bench/plan.mjs";
 import * as time from "./bench/time.mjs";
 import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves, standup, time];
+const SECTIONS = [plan, transitions, http, waves, standup, time, leases];
 
 function parseOptions(argv) {
   const options = { strict: false };

@@ -44,7 +44,8 @@ await build({
   logLevel: "warning",
   // A native module is loaded from node_modules, never bundled.
   // Next.js is loaded from node_modules by the server's front, never bundled.
-  external: ["better-sqlite3", "next"],
+  // pg (the coordination database's client) too: it stays out of the plan verbs' start-up.
+  external: ["better-sqlite3", "next", "pg"],
   // js-yaml's CommonJS build: measured about 3x faster than its ES module build once bundled.
   alias: { "js-yaml": createRequire(import.meta.url).resolve("js-yaml") },
   plugins: [fastObjectSpread],

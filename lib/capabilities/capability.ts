@@ -13,6 +13,8 @@ export interface CapabilityContext {
   by?: string;
   /** The parsed files a long-running surface keeps (writes re-read what changed through it). */
   cache?: RecordCache;
+  /** Awaited before a query (the surfaces call it): fetches what is laid over the plan (leases). */
+  prepare?: () => Promise<void>;
   /** Told after every command (the surfaces call it): what the plan was read from may have changed. */
   wrote?: () => void;
   /** What a long-running surface lends the plan's commands: its derivation, its records as its watchers know them. */

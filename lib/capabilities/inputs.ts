@@ -108,3 +108,8 @@ export const ForecastInput = z.strictObject({
   milestone: requiredMilestone,
   seed: z.number().int().min(0).max(4294967295).optional().describe("The simulation's seed (default 1): the same seed gives the same dates."),
 });
+
+export const ReleaseInput = z.strictObject({
+  issue: id("The issue"),
+  force: z.boolean().optional().describe("End the lease whoever holds it (a lead clearing a crashed holder)."),
+});

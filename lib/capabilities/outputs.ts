@@ -21,3 +21,11 @@ export const EvidenceResultSchema = z.object({
   evidence_have: z.number().int(),
   evidence_need: z.number().int(),
 });
+
+export const ReleaseResultSchema = z.object({
+  issue: z.string(),
+  /** Whether a lease was ended (false: the issue was not leased). */
+  released: z.boolean(),
+  /** Whose lease it was. */
+  holder: z.string().optional(),
+});

@@ -1,3 +1,4 @@
+import { leaseWriteOptions } from "../coordination/plan-leases";
 import { claim } from "../plan/transition";
 import { defineCapability } from "./capability";
 import { ClaimInput } from "./inputs";
@@ -8,8 +9,8 @@ export const planClaimCapability = defineCapability({
   kind: "command",
   title: "Take the next ready issue",
   description:
-    "Start the next ready issue in one locked step, so two agents never get the same one; with a milestone, only its issues. Refused when nothing is ready.",
+    "Start the next ready issue in one locked step, so two agents never get the same one (across clones too, with a shared database: it skips leased issues); with a milestone, only its issues. Refused when nothing is ready.",
   input: ClaimInput,
   output: TransitionResultSchema,
-  handler: (ctx, input) => claim(ctx.repo, input.milestone, { by: ctx.by, cache: ctx.cache, ...ctx.moves }),
+  handler: (ctx, input) => claim(ctx.repo, input.milestone, { by: ctx.by, cache: ctx.cache, ...ctx.moves, ...leaseWriteOptions(ctx.repo, ctx.plan) }),
 });

@@ -1,3 +1,4 @@
+import { afterIssueWrite } from "../coordination/plan-leases";
 import { recordEvidence } from "../plan/transition";
 import { defineCapability } from "./capability";
 import { EvidenceInput } from "./inputs";
@@ -11,5 +12,9 @@ export const planEvidenceCapability = defineCapability({
     "Append an evidence entry covering one required token, proved by a command or an artifact. Refused when the record does not require that token.",
   input: EvidenceInput,
   output: EvidenceResultSchema,
-  handler: (ctx, input) => recordEvidence(ctx.repo, input, { by: ctx.by, cache: ctx.cache, ...ctx.moves }),
+  handler: async (ctx, input) => {
+    const result = await recordEvidence(ctx.repo, input, { by: ctx.by, cache: ctx.cache, ...ctx.moves });
+    await afterIssueWrite(ctx.repo, ctx.plan, input.record, "evidence"); // work on an issue renews its lease
+    return result;
+  },
 });

@@ -9,6 +9,7 @@ import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
 import { planNextCapability } from "./plan-next";
 import { planRecordCapability } from "./plan-record";
+import { planReleaseCapability } from "./plan-release";
 import { planRoadmapCapability } from "./plan-roadmap";
 import { planStatusCapability } from "./plan-status";
 import { planTransitionCapability } from "./plan-transition";
@@ -35,4 +36,5 @@ export const planCapabilities: readonly AnyCapability[] = [
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,
+  planReleaseCapability,
 ] as unknown as readonly AnyCapability[];

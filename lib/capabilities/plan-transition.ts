@@ -1,3 +1,4 @@
+import { afterIssueWrite, leaseWriteOptions } from "../coordination/plan-leases";
 import { transition } from "../plan/transition";
 import { defineCapability } from "./capability";
 import { TransitionInput } from "./inputs";
@@ -8,8 +9,12 @@ export const planTransitionCapability = defineCapability({
   kind: "command",
   title: "Move one issue through its lifecycle",
   description:
-    "start a READY issue, verify an ACTIVE one, or mark it done once its evidence is complete; the stamp is sealed and logged. A forbidden move is refused with what is in the way; from and to are derived.",
+    "start a READY issue, verify an ACTIVE one, or mark it done once its evidence is complete; the stamp is sealed and logged. A forbidden move (or, with a shared database, a start of an issue another clone holds) is refused with what is in the way; from and to are derived.",
   input: TransitionInput,
   output: TransitionResultSchema,
-  handler: (ctx, input) => transition(ctx.repo, input.issue, input.transition, { by: ctx.by, cache: ctx.cache, ...ctx.moves }),
+  handler: async (ctx, input) => {
+    const result = await transition(ctx.repo, input.issue, input.transition, { by: ctx.by, cache: ctx.cache, ...ctx.moves, ...leaseWriteOptions(ctx.repo, ctx.plan) });
+    if (input.transition !== "start") await afterIssueWrite(ctx.repo, ctx.plan, input.issue, input.transition);
+    return result;
+  },
 });

@@ -18,6 +18,7 @@ function bestReady(issues: readonly PlanIssue[], milestone: string): PlanIssue |
   let best: PlanIssue | undefined;
   for (const issue of issues) {
     if (issue.status !== "READY") continue;
+    if (issue.lease) continue; // taken in another clone (the coordination database says so)
     if (milestone !== "" && issue.milestone !== milestone) continue;
     if (!best || isBefore(issue, best)) best = issue;
   }
@@ -26,7 +27,8 @@ function bestReady(issues: readonly PlanIssue[], milestone: string): PlanIssue |
 
 /**
  * The one issue to take (§3.5): the lowest (wave, priority, id) READY issue of the given milestone,
- * else of the active one; when that has none, the same choice over the whole plan.
+ * else of the active one; when that has none, the same choice over the whole plan. An issue with
+ * a live lease is taken and skipped.
  */
 export function pickNextIssue(plan: Plan, milestone?: string): PlanIssue | undefined {
   const scope = milestone ?? plan.project.active_milestone;

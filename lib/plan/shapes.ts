@@ -21,6 +21,9 @@ export const PlanCountsSchema = z.object({
   by_status: z.record(z.string(), z.number().int()),
 });
 
+/** A live lease from the coordination database: present only on a leased issue (an overlay, never a file). */
+export const PlanLeaseSchema = z.object({ holder: z.string(), since: z.string(), expires: z.string() });
+
 export const PlanIssueSchema = z.object({
   id: z.string(),
   milestone: z.string(),
@@ -42,6 +45,7 @@ export const PlanIssueSchema = z.object({
   started_at: z.string(),
   verified_at: z.string(),
   completed_at: z.string(),
+  lease: PlanLeaseSchema.optional(),
 });
 
 export const PlanMilestoneSchema = z.object({

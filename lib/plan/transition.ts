@@ -71,6 +71,16 @@ export interface WriteOptions {
   current?: () => Promise<{ records: PlanRecords; plan: Plan }>;
   /** Called inside the lock once a record (this file) and its ledger line are written. */
   written?: (file: string) => void;
+  /**
+   * Coordination beyond this clone (a shared database): called inside the lock once the guards
+   * pass, before the record is written; a throw refuses the move and nothing is written.
+   */
+  beforeWrite?: (issue: PlanIssue, move: Move) => void | Promise<void>;
+  /**
+   * For `claim`: of the READY candidates in the §3.5 order, the first this writer may take (and
+   * takes); undefined when every one is taken elsewhere.
+   */
+  choose?: (candidates: PlanIssue[]) => Promise<PlanIssue | undefined>;
 }
 
 /** Now, as a stamp: UTC, second precision. */
@@ -186,11 +196,12 @@ function evidenceProblem(issue: PlanIssue, after: Plan): string | undefined {
  * Stamp, seal and `updated_at` in one write, then the ledger line; inside the lock. The plan after
  * is derived from the text written (the one record that changed), not by reading every file again.
  */
-function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: Move, o: WriteOptions): TransitionResult {
+async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: Move, o: WriteOptions): Promise<TransitionResult> {
   const derive = deriveWith(o);
   const at = (o.now ?? stampNow)();
   const problem = statusProblem(issue, move);
   if (problem) throw refused(problem);
+  await o.beforeWrite?.(issue, move);
   const file = readIssueFile(repo, issue.id);
   const { field, seal, event } = MOVES[move];
   const payload = { issue: issue.id };
@@ -262,7 +273,13 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
   return locked(repo, o, async () => {
     const { records, plan } = await currentPlanOf(repo, o);
     let issue: PlanIssue | undefined;
-    if (milestone === undefined) {
+    if (o.choose) {
+      if (milestone !== undefined && !plan.milestones.some((m) => m.id === milestone)) throw notFound(`no milestone '${milestone}'`);
+      const candidates = claimOrder(plan, milestone);
+      if (candidates.length === 0) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
+      issue = await o.choose(candidates);
+      if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another clone; plan.next shows the holders`);
+    } else if (milestone === undefined) {
       issue = pickNextIssue(plan);
       if (!issue) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
     } else {
@@ -275,6 +292,17 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
     }
     return applyMove(repo, records, issue, "start", o);
   });
+}
+
+/** Every READY issue a claim may take, best first: the scope's (§3.5), then the rest of the plan. */
+function claimOrder(plan: Plan, milestone: string | undefined): PlanIssue[] {
+  const byChoice = (a: PlanIssue, b: PlanIssue) =>
+    a.wave - b.wave || priorityRank(a.priority) - priorityRank(b.priority) || compareBytes(a.id, b.id);
+  const ready = plan.issues.filter((i) => i.status === "READY");
+  const scope = milestone ?? plan.project.active_milestone;
+  const inScope = ready.filter((i) => scope === "" || i.milestone === scope).sort(byChoice);
+  if (milestone !== undefined || scope === "") return inScope;
+  return [...inScope, ...ready.filter((i) => i.milestone !== scope).sort(byChoice)];
 }
 
 /** Record evidence on an issue or a milestone (§6.6), appended at the end of its evidence block. */

@@ -16,6 +16,8 @@ import type {
   PlanWaveReport,
 } from "../plan/shapes";
 import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type TransitionResult } from "../plan/transition";
+import type { ReleaseResultSchema } from "../capabilities/outputs";
+import type { z } from "zod";
 import { COCKPIT_VERSION } from "../version";
 import { UsageError, parseArgs, type ParsedArgs } from "./cli-args";
 import {
@@ -29,6 +31,8 @@ import {
   renderWaves,
 } from "./cli-text";
 import { EXIT, EXIT_FOR_ERROR } from "./exit-codes";
+import { leasedPlan } from "../coordination/plan-leases";
+import { closeDatabases, DATABASE_ENV } from "../coordination/database";
 import { invoke } from "./invoke";
 import { RevisionField } from "../capabilities/inputs";
 import { planAt } from "../history/plan-at";
@@ -38,6 +42,8 @@ import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./cl
 import { runUsersCommand } from "./users-cli";
 
 export { EXIT };
+
+type ReleaseResult = z.infer<typeof ReleaseResultSchema>;
 
 
 export interface Io {
@@ -62,7 +68,7 @@ interface Verb {
   run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
 }
 
-const COMMON = { repo: "value", json: "flag" } as const;
+const COMMON = { repo: "value", json: "flag", database: "value" } as const;
 /** The options of a read: the common ones and `--at REV`. */
 const READ = { ...COMMON, at: "value" } as const;
 
@@ -89,7 +95,7 @@ function capabilityVerb(
     async run(repo, args) {
       const capability = planCapabilities.find((c) => c.id === id)!;
       let plan: Plan | undefined;
-      const ctx = { repo, plan: () => (plan ??= loadPlan(repo)) };
+      const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
       return { value: result.value, text: () => withRevisionLine(result.value, spec.text(result.value)), exit: spec.exit?.(result.value) };
@@ -241,6 +247,16 @@ const VERBS: Record<string, Verb> = {
     input: (a) => fields(a, { milestone: "milestone" }),
     text: (v) => renderTransition(v as TransitionResult),
   }),
+  release: capabilityVerb("plan.release", {
+    summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
+    options: { ...COMMON, force: "flag" },
+    takesId: true,
+    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
+    text: (v) => {
+      const r = v as ReleaseResult;
+      return r.released ? `plan: ${r.issue} released (it was held by ${r.holder})` : `plan: ${r.issue} was not leased; nothing to release`;
+    },
+  }),
   adopt: {
     summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
     options: { ...COMMON, "dry-run": "flag" },
@@ -310,6 +326,7 @@ export function usage(): string {
     "",
     "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
     "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
+    `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues.`,
     `statuses: ${ISSUE_STATUSES.join(", ")}`,
     "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
   ].join("\n");
@@ -336,6 +353,8 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
       throw new UsageError(`cockpit plan ${verb} takes no argument, but was given '${args.words[0]}'`);
     }
     const repo = resolve(cwd, args.options.get("repo") ?? ".");
+    const database = args.options.get("database");
+    if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
     io.out(args.options.has("json") ? JSON.stringify(result.value) : result.text());
     return result.exit ?? EXIT.ok;
@@ -349,6 +368,8 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
       return EXIT_FOR_ERROR[error.code];
     }
     throw error;
+  } finally {
+    await closeDatabases();
   }
 }
 
@@ -368,9 +389,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       "commands:",
       "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
       "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
-      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy]",
+      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL]",
       "                     the browser Cockpit, the HTTP API and MCP over HTTP",
-      "  mcp [--repo DIR]   the MCP server over stdio",
+      "  mcp [--repo DIR] [--database URL]",
+      "                     the MCP server over stdio",
       "  users add|remove|list [NAME] --users FILE",
       "                     the people and agents a server knows by name (cockpit users help)",
       "  --version          the version",

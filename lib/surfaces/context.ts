@@ -1,6 +1,7 @@
 import { closeSync, lstatSync, openSync, readSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
+import { leasedPlan } from "../coordination/plan-leases";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
 import { DerivationMemory, derivePlan } from "../plan/derive";
 import { PLAN_EVENTS } from "../plan/events";
@@ -282,11 +283,13 @@ function stateOf(repo: string): RepoState {
 export function contextFor(repo: string, by?: string): CapabilityContext {
   // A move that says which file it wrote spares the next read a look at every file.
   let reported = false;
+  const { plan, prepare } = leasedPlan(() => currentPlan(repo));
   return {
     repo,
     by,
     cache: stateOf(repo).cache,
-    plan: () => currentPlan(repo),
+    plan,
+    prepare,
     moves: moveOptions(repo, () => (reported = true)),
     wrote: () => {
       if (!reported) noteWrite(repo);

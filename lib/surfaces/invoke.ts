@@ -33,6 +33,7 @@ export async function invoke(capability: AnyCapability, ctx: CapabilityContext, 
     return { ok: false, error: { code: "invalid_input", message: describeInputError(parsed.error) } };
   }
   try {
+    if (capability.kind === "query") await ctx.prepare?.();
     return { ok: true, value: await capability.handler(ctx, parsed.data) };
   } catch (error) {
     if (error instanceof CapabilityError) return { ok: false, error: { code: error.code, message: error.message } };

@@ -1,14 +1,18 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolve } from "node:path";
+import { DATABASE_ENV } from "../coordination/database";
+import { startLeaseRenewal } from "../coordination/plan-leases";
 import { parseArgs, UsageError } from "./cli-args";
 import { contextFor } from "./context";
 import { createMcpServer } from "./mcp";
 
-/** `cockpit mcp --repo DIR`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */
+/** `cockpit mcp --repo DIR [--database URL]`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */
 export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   let repo: string;
   try {
-    const args = parseArgs(argv, { repo: "value" });
+    const args = parseArgs(argv, { repo: "value", database: "value" });
+    const database = args.options.get("database");
+    if (database !== undefined) process.env[DATABASE_ENV] = database;
     if (args.words.length) throw new UsageError(`cockpit mcp takes no argument, but was given '${args.words[0]}'`);
     repo = resolve(args.options.get("repo") ?? ".");
   } catch (error) {
@@ -17,8 +21,12 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   }
   const server = createMcpServer(() => contextFor(repo));
   await server.connect(new StdioServerTransport());
+  const stopRenewal = startLeaseRenewal(repo);
   process.stderr.write(`cockpit mcp: serving ${repo} on stdio\n`);
   return new Promise<number>((done) => {
-    server.server.onclose = () => done(0);
+    server.server.onclose = () => {
+      stopRenewal();
+      done(0);
+    };
   });
 }

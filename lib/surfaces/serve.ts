@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
+import { startLeaseRenewal } from "../coordination/plan-leases";
 import { parseArgs, UsageError } from "./cli-args";
 import { currentUsers, isLoopback } from "./security";
 
@@ -80,6 +81,8 @@ export interface ServeOptions {
   usersFile?: string;
   allowedHosts: string[];
   trustProxy: boolean;
+  /** The coordination database (`--database`, else COCKPIT_DATABASE_URL from the environment). */
+  database?: string;
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -93,6 +96,7 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     "allowed-host": "values",
     "trust-proxy": "flag",
     "build-only": "flag",
+    database: "value",
   });
   if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
   const port = args.options.get("port") ?? env.PORT ?? "3000";
@@ -123,6 +127,7 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     usersFile,
     allowedHosts,
     trustProxy: args.options.has("trust-proxy"),
+    ...(args.options.has("database") ? { database: args.options.get("database") } : {}),
   };
 }
 
@@ -136,6 +141,7 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
     COCKPIT_USERS: options.usersFile ?? "",
     COCKPIT_ALLOWED_HOSTS: options.allowedHosts.join(","),
     COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
+    ...(options.database !== undefined ? { COCKPIT_DATABASE_URL: options.database } : {}),
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }
@@ -163,5 +169,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     env: serveEnv(options) as NodeJS.ProcessEnv,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  if (options.database !== undefined) process.env.COCKPIT_DATABASE_URL = options.database;
+  startLeaseRenewal(options.repo);
   return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));
 }

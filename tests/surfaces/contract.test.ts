@@ -197,6 +197,7 @@ const COMMAND_CASES: Case[] = [
   { name: "a claim in one milestone", capability: "plan.claim", input: { milestone: READY_MILESTONE }, expect: "ok" },
   { name: "a refused claim (nothing ready in the milestone)", capability: "plan.claim", input: { milestone: STUCK_MILESTONE }, expect: "refused" },
   { name: "a claim in an unknown milestone", capability: "plan.claim", input: { milestone: "no-such-milestone" }, expect: "not_found" },
+  { name: "a release with no coordination database", capability: "plan.release", input: { issue: READY.id }, expect: "refused" },
   // Inputs the declaration refuses and the command line can spell exactly as the others send them.
   {
     name: "evidence with an empty command",
@@ -284,6 +285,8 @@ function cliWords(c: Case): string[] {
       return [String(input.transition), String(input.issue)];
     case "plan.evidence":
       return ["evidence", String(input.record), ...options(["covers", "type", "command", "artifact", "result"])];
+    case "plan.release":
+      return ["release", String(input.issue), ...(input.force ? ["--force"] : [])];
     default:
       return [c.capability.split(".")[1], ...options(Object.keys(input))];
   }

@@ -216,8 +216,14 @@ const VALID: Record<string, Record<string, unknown>> = {
   "plan.transition": { issue: READY.id, transition: "start" },
   "plan.evidence": { record: EVIDENCE_RECORD.id, covers: EVIDENCE_RECORD.evidence_required[0], type: "test", command: "npm test" },
   "plan.claim": { milestone: READY_MILESTONE },
+  "plan.release": { issue: READY.id },
 };
-const REQUIRED: Record<string, string[]> = { "plan.transition": ["issue", "transition"], "plan.evidence": ["record", "covers", "type", "command"], "plan.claim": [] };
+const REQUIRED: Record<string, string[]> = {
+  "plan.transition": ["issue", "transition"],
+  "plan.evidence": ["record", "covers", "type", "command"],
+  "plan.claim": [],
+  "plan.release": ["issue"],
+};
 const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "multipart/form-data; boundary=x"];
 
 /** Bodies of a command that must be refused. Every one is invalid by construction, or names a move the model refuses. */

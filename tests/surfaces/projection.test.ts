@@ -46,6 +46,7 @@ const TABLE: readonly Row[] = [
   },
   { id: "plan.evidence", kind: "command", method: "POST", route: "/api/v1/plan/evidence", tool: "majordomus_plan_evidence", cli: "cockpit plan evidence", verbs: ["evidence"] },
   { id: "plan.claim", kind: "command", method: "POST", route: "/api/v1/plan/claim", tool: "majordomus_plan_claim", cli: "cockpit plan claim", verbs: ["claim"] },
+  { id: "plan.release", kind: "command", method: "POST", route: "/api/v1/plan/release", tool: "majordomus_plan_release", cli: "cockpit plan release", verbs: ["release"] },
 ];
 
 /** A valid input of each capability (against the demo plan, or any plan: validity is the schema's). */
@@ -65,6 +66,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.transition": { issue: "I0001", transition: "start" },
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },
+  "plan.release": { issue: "I0001", force: true },
 };
 
 let repo: string;
@@ -149,9 +151,9 @@ describe("the projection table", () => {
 });
 
 describe("queries and commands", () => {
-  it("among the plan.* capabilities exactly transition, evidence and claim are commands", () => {
+  it("among the plan.* capabilities exactly transition, evidence, claim and release are commands", () => {
     const commands = capabilities.filter((c) => c.id.startsWith("plan.") && c.kind === "command").map((c) => c.id);
-    expect(commands.sort()).toEqual(["plan.claim", "plan.evidence", "plan.transition"]);
+    expect(commands.sort()).toEqual(["plan.claim", "plan.evidence", "plan.release", "plan.transition"]);
     for (const c of capabilities) expect(["query", "command"]).toContain(c.kind);
   });
 

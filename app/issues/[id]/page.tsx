@@ -3,6 +3,7 @@ import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
 import { FieldValue } from "@/components/FieldValue";
+import { LeaseNote } from "@/components/LeaseNote";
 import { RecordTimeline } from "@/components/RecordTimeline";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
@@ -13,6 +14,7 @@ import { MOVES, MOVE_NAMES } from "@/lib/plan/seal";
 import type { PlanFinding, PlanRecord } from "@/lib/plan/shapes";
 import { guardMove } from "@/lib/plan/transition";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
+import { readHolder } from "@/lib/coordination/leases";
 
 export const dynamic = "force-dynamic";
 
@@ -35,7 +37,12 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   const issue = record.issue;
   const { plan, records } = await servedState();
   const raw = records.issues.find((r) => r.id === id);
-  const options: MoveOption[] = MOVE_NAMES.map((move) => ({ move, refusal: guardMove(plan, records, issue, move) }));
+  const lease = issue.lease;
+  const heldElsewhere = lease && lease.holder !== readHolder(servedRepo()) ? `held by ${lease.holder} since ${lease.since}` : undefined;
+  const options: MoveOption[] = MOVE_NAMES.map((move) => ({
+    move,
+    refusal: guardMove(plan, records, issue, move) ?? (move === "start" ? heldElsewhere : undefined),
+  }));
   const file = readRecordFileFields(servedRepo(), "issue", id);
   const findings = plan.findings.filter((f) => mentions(f, id));
   const covered = new Set(raw?.covers ?? []);
@@ -50,6 +57,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
           <span data-testid="issue-status">
             <StatusBadge status={issue.status} />
           </span>
+          <LeaseNote lease={lease} />
         </h1>
         <p className="text-lg">{issue.title}</p>
       </div>
@@ -62,6 +70,14 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
           <dl className="grid grid-cols-[9rem_1fr] gap-y-1 text-sm">
             <dt>Status</dt>
             <dd>{issue.status}</dd>
+            {lease && (
+              <>
+                <dt>Held by</dt>
+                <dd data-testid="lease-holder">
+                  <span className="font-mono">{lease.holder}</span> since {lease.since} (lease expires {lease.expires})
+                </dd>
+              </>
+            )}
             <dt>Wave</dt>
             <dd>{plan.waves.some((w) => w.issues.includes(issue.id)) ? issue.wave : "none (in or after a cycle)"}</dd>
             <dt>Waits on</dt>

@@ -5,6 +5,7 @@ import { EvidenceForm } from "@/components/EvidenceForm";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { RecordTimeline } from "@/components/RecordTimeline";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
+import { LeaseNote } from "@/components/LeaseNote";
 import { StatusBadge } from "@/components/StatusBadge";
 import type { PlanRecord } from "@/lib/plan/shapes";
 import { servedState } from "@/lib/surfaces/pages";
@@ -77,7 +78,7 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
             {record.issues.map((i) => (
               <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800">
                 <td className="py-1 pr-3"><IssueLink id={i.id} /></td>
-                <td className="pr-3"><StatusBadge status={i.status} /></td>
+                <td className="pr-3"><StatusBadge status={i.status} /> <LeaseNote lease={i.lease} /></td>
                 <td className="pr-3 tabular-nums">{i.wave}</td>
                 <td className="pr-3">{i.title}</td>
                 <td className="text-xs">{i.blocked_by.join(", ") || "—"}</td>

@@ -1,0 +1,35 @@
+// Clones of one bare origin with a generated plan, for the many-machines tests.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { git, makePlanRepo, tempDir, type IssueSpec } from "../support/repo";
+
+export const ISSUES_DIR = ".ai/repo/project/issues";
+
+export interface Origin {
+  bare: string;
+  ids: string[];
+}
+
+/** A bare origin holding one milestone with `count` READY issues, each in its own file. */
+export function makeOrigin(count: number): Origin {
+  const ids = Array.from({ length: count }, (_, i) => `I${String(i + 1).padStart(4, "0")}`);
+  const issues: IssueSpec[] = ids.map((id) => ({ id }));
+  const seed = makePlanRepo({ issues, files: { ".gitignore": ".ai/local/\n" }, commit: true });
+  const bare = join(tempDir("cockpit-origin-"), "origin.git");
+  git(seed.root, "clone", "-q", "--bare", seed.root, bare);
+  return { bare, ids };
+}
+
+/** A clone of the origin, ready to commit. */
+export function cloneOf(origin: Origin, name: string): string {
+  const dir = join(tempDir("cockpit-clone-"), name);
+  git(origin.bare, "clone", "-q", origin.bare, dir);
+  git(dir, "config", "user.email", "tests@cockpit.invalid");
+  git(dir, "config", "user.name", `Cockpit Tests ${name}`);
+  git(dir, "config", "commit.gpgsign", "false");
+  return dir;
+}
+
+export function holderIdOf(clone: string): string {
+  return readFileSync(join(clone, ".ai/local/state/holder"), "utf8").trim();
+}

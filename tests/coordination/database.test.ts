@@ -1,0 +1,84 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeDatabases, migrate, redactUrl, SCHEMA_VERSION } from "../../lib/coordination/database";
+import { ensureCliBuilt, spawnCli } from "../support/processes";
+import { cleanupRepos } from "../support/repo";
+import { freePort, startPostgres, type PgServer } from "../support/postgres-server";
+import { cloneOf, makeOrigin } from "./clones";
+
+let server: PgServer;
+
+beforeAll(async () => {
+  ensureCliBuilt();
+  server = await startPostgres();
+}, 120_000);
+
+afterAll(async () => {
+  await closeDatabases();
+  await server?.stop();
+  cleanupRepos();
+});
+
+describe("the coordination database", () => {
+  it("names a URL without its password", () => {
+    expect(redactUrl("postgres://bob:s3cret@db.example:5432/plan")).toBe("postgres://bob:***@db.example:5432/plan");
+    expect(redactUrl("postgres://db.example/plan")).toBe("postgres://db.example/plan");
+  });
+
+  it("an unreachable server: commands that need it are refused (exit 15) naming the URL; reads answer from the files", async () => {
+    const clone = cloneOf(makeOrigin(2), "a");
+    const url = `postgres://cockpit:hunter2@127.0.0.1:${await freePort()}/plan`;
+    const start = await spawnCli(["start", "I0001", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
+    expect(start.code).toBe(15);
+    expect(start.stderr).toContain("the coordination database postgres://cockpit:***@127.0.0.1:");
+    expect(start.stderr).toContain("ECONNREFUSED");
+    expect(start.stderr).not.toContain("hunter2");
+    const claim = await spawnCli(["claim", "--repo", clone, "--database", url]);
+    expect(claim.code).toBe(15);
+    expect(claim.stderr).toContain("postgres://cockpit:***@");
+    // Nothing was written: both issues are still READY.
+    const issues = await spawnCli(["issues", "--json", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
+    expect(issues.code).toBe(0);
+    expect(JSON.parse(issues.stdout).issues.map((i: { status: string }) => i.status)).toEqual(["READY", "READY"]);
+    expect(issues.stderr).toContain("answering from the files alone");
+    expect(issues.stderr).not.toContain("hunter2");
+  }, 60_000);
+
+  it("a wrong password is refused, naming the URL without it", async () => {
+    const clone = cloneOf(makeOrigin(1), "a");
+    const url = server.urlFor("postgres", "not-the-password");
+    const start = await spawnCli(["start", "I0001", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
+    expect(start.code).toBe(15);
+    expect(start.stderr).toContain(`postgres://postgres:***@127.0.0.1:${server.port}/postgres`);
+    expect(start.stderr).toContain("password authentication failed");
+    expect(start.stderr).not.toContain("not-the-password");
+  }, 60_000);
+
+  it("a database with an older schema is migrated on first use", async () => {
+    server.createDatabase("older");
+    const url = server.urlFor("older");
+    const pool = new pg.Pool({ connectionString: url });
+    expect(await migrate(pool, 1)).toBe(1);
+    await pool.query("INSERT INTO cockpit_leases VALUES ('tests/plan', 'I0009', 'someone', now(), now() + interval '1 hour')");
+    await pool.end();
+    expect(server.sql("SELECT max(version) FROM cockpit_schema", "older")).toBe("1");
+    expect(server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "older")).toBe("0");
+
+    const clone = cloneOf(makeOrigin(1), "a");
+    const start = await spawnCli(["start", "I0001", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
+    expect([start.code, start.stderr]).toEqual([0, ""]);
+    expect(server.sql("SELECT max(version) FROM cockpit_schema", "older")).toBe(String(SCHEMA_VERSION));
+    expect(server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "older")).toBe("1");
+    expect(server.sql("SELECT string_agg(issue, ',' ORDER BY issue) FROM cockpit_leases", "older")).toBe("I0001,I0009");
+  }, 60_000);
+
+  it("many processes migrating an empty database at once apply each migration once", async () => {
+    server.createDatabase("racing");
+    const url = server.urlFor("racing");
+    const pools = Array.from({ length: 8 }, () => new pg.Pool({ connectionString: url, max: 1 }));
+    const versions = await Promise.all(pools.map((p) => migrate(p)));
+    await Promise.all(pools.map((p) => p.end()));
+    expect(versions).toEqual(Array(8).fill(SCHEMA_VERSION));
+    expect(server.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM cockpit_schema", "racing")).toBe("1,2");
+  }, 60_000);
+});

@@ -1,0 +1,228 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renewActiveLeases } from "../../lib/coordination/plan-leases";
+import { closeDatabases } from "../../lib/coordination/database";
+import { loadPlan } from "../../lib/plan/index";
+import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
+import { cleanupRepos, git } from "../support/repo";
+import { startPostgres, type PgServer } from "../support/postgres-server";
+import { cloneOf, holderIdOf, makeOrigin } from "./clones";
+
+// Leases on a real PostgreSQL: clones of one origin, the real `cockpit` command, real git.
+
+let server: PgServer;
+let dbCount = 0;
+/** A fresh, empty database (migrated by its first use). */
+function freshDatabase(): string {
+  const name = `leases_${++dbCount}`;
+  server.createDatabase(name);
+  return name;
+}
+
+const plan = (clone: string, url: string | undefined, ...args: string[]) =>
+  spawnCli([...args, "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
+
+const json = (r: CliRun) => {
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+};
+
+beforeAll(async () => {
+  ensureCliBuilt();
+  server = await startPostgres();
+}, 120_000);
+
+afterAll(async () => {
+  await closeDatabases();
+  await server?.stop();
+  cleanupRepos();
+});
+
+describe("leases across clones", () => {
+  it("40 concurrent claims in 4 clones take 40 distinct issues, then every clone pushes with no conflict", async () => {
+    const db = freshDatabase();
+    const url = server.urlFor(db);
+    const origin = makeOrigin(48);
+    const clones = ["a", "b", "c", "d"].map((n) => cloneOf(origin, n));
+
+    // 10 claims per clone, all at once, on an empty database (so the migrations race too).
+    const runs = await Promise.all(clones.flatMap((clone) => Array.from({ length: 10 }, () => plan(clone, url, "claim", "--json"))));
+    for (const r of runs) expect([r.code, r.stderr]).toEqual([0, ""]);
+    const claimed = runs.map((r) => json(r).issue as string);
+    expect(new Set(claimed).size).toBe(40);
+
+    const rows = server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n");
+    expect(rows).toHaveLength(40);
+    const holders = clones.map(holderIdOf);
+    expect(new Set(holders).size).toBe(4);
+    for (const [i, clone] of clones.entries()) {
+      const mine = claimed.slice(i * 10, i * 10 + 10).sort();
+      const leased = rows.filter((r) => r.endsWith(` ${holders[i]}`)).map((r) => r.split(" ")[0]).sort();
+      expect(leased).toEqual(mine);
+      const active = json(await plan(clone, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
+      expect(active).toEqual(mine);
+    }
+    expect(server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe("2");
+
+    // Before any pull: clone b sees a's issues READY in its files, and leased.
+    const ofA = claimed.slice(0, 10);
+    const inB = json(await plan(clones[1], url, "issues", "--json")).issues as { id: string; status: string; lease?: { holder: string } }[];
+    const leasedInB = inB.filter((i) => i.lease);
+    expect(leasedInB.map((i) => i.id).sort()).toEqual([...claimed].sort());
+    const aInB = inB.find((i) => i.id === ofA[0])!;
+    expect(aInB.status).toBe("READY");
+    expect(aInB.lease!.holder).toBe(holders[0]);
+    const next = json(await plan(clones[1], url, "next", "--json"));
+    expect(claimed).not.toContain(next.issue.id);
+    expect(next.issue.lease).toBeUndefined();
+    // Without a database: no lease member at all.
+    const plain = json(await plan(clones[1], undefined, "issues", "--json")).issues as Record<string, unknown>[];
+    expect(plain.every((i) => !("lease" in i))).toBe(true);
+
+    // A start in clone b of an issue clone a holds is refused, naming the holder and since when.
+    const refusedStart = await plan(clones[1], url, "start", ofA[0]);
+    expect(refusedStart.code).toBe(15);
+    expect(refusedStart.stderr).toContain(`${ofA[0]} is held by ${holders[0]} since 20`);
+    expect(json(await plan(clones[1], undefined, "record", ofA[0], "--json")).issue.status).toBe("READY");
+
+    // Every clone commits and pulls with rebase, then pushes: no conflict.
+    for (const clone of clones) {
+      git(clone, "add", "-A");
+      git(clone, "commit", "-q", "-m", "claims");
+    }
+    for (const clone of clones) {
+      git(clone, "pull", "-q", "--rebase");
+      git(clone, "push", "-q");
+    }
+    const check = cloneOf(origin, "check");
+    const active = json(await plan(check, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
+    expect(active).toEqual([...claimed].sort());
+    expect(existsSync(join(check, ".ai/local/state/holder"))).toBe(false);
+  }, 180_000);
+
+  it("a lease ends when its holder's record reaches VERIFY, or by release (only the holder's, unless forced)", async () => {
+    const db = freshDatabase();
+    const url = server.urlFor(db);
+    const origin = makeOrigin(3);
+    const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
+    expect(json(await plan(a, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
+    expect(json(await plan(a, url, "start", "I0002", "--json")).to).toBe("ACTIVE");
+    const count = () => server.sql("SELECT count(*) FROM cockpit_leases", db);
+    expect(count()).toBe("2");
+
+    expect(json(await plan(a, url, "verify", "I0001", "--json")).to).toBe("VERIFY");
+    expect(server.sql("SELECT string_agg(issue, ',') FROM cockpit_leases", db)).toBe("I0002");
+    // Once VERIFY's lease is gone, b may start I0001 as far as leases go (its files still say READY).
+    expect(json(await plan(b, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
+
+    const notMine = await plan(b, url, "release", "I0002");
+    expect(notMine.code).toBe(15);
+    expect(notMine.stderr).toContain(`I0002 is held by ${holderIdOf(a)}`);
+    const forced = json(await plan(b, url, "release", "I0002", "--force", "--json"));
+    expect(forced).toEqual({ issue: "I0002", released: true, holder: holderIdOf(a) });
+    expect(json(await plan(b, url, "release", "I0002", "--json"))).toEqual({ issue: "I0002", released: false });
+    expect(json(await plan(b, url, "release", "I0001", "--json"))).toEqual({ issue: "I0001", released: true, holder: holderIdOf(b) });
+    expect(count()).toBe("0");
+
+    // Another clone verifying an issue (its files say ACTIVE after a pull) leaves the holder's lease alone.
+    expect(json(await plan(a, url, "start", "I0003", "--json")).to).toBe("ACTIVE");
+    git(a, "add", "-A");
+    git(a, "commit", "-q", "-m", "start I0003");
+    git(a, "push", "-q");
+    git(b, "stash", "-q", "--include-untracked");
+    git(b, "pull", "-q", "--rebase");
+    const verify = await plan(b, url, "verify", "I0003", "--json");
+    expect([verify.code, verify.stderr, json(verify).to]).toEqual([0, "", "VERIFY"]);
+    expect(server.sql("SELECT holder FROM cockpit_leases WHERE issue = 'I0003'", db)).toBe(holderIdOf(a));
+
+    const noDb = await plan(b, undefined, "release", "I0001");
+    expect(noDb.code).toBe(15);
+    expect(noDb.stderr).toContain("COCKPIT_DATABASE_URL");
+  }, 120_000);
+
+  it("an expired lease is taken by another clone", async () => {
+    const db = freshDatabase();
+    const url = server.urlFor(db);
+    const origin = makeOrigin(2);
+    const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
+    const short = { COCKPIT_DATABASE_URL: url, COCKPIT_LEASE_TTL_S: "1" };
+    expect((await spawnCli(["start", "I0001", "--repo", a], { env: short })).code).toBe(0);
+    expect((await plan(b, url, "start", "I0001")).code).toBe(15);
+    await new Promise((r) => setTimeout(r, 1500));
+    const issues = json(await plan(b, url, "issues", "--json")).issues as { id: string; lease?: unknown }[];
+    expect(issues.find((i) => i.id === "I0001")!.lease).toBeUndefined();
+    const taken = await plan(b, url, "start", "I0001", "--json");
+    expect(json(taken).to).toBe("ACTIVE");
+    expect(server.sql("SELECT holder FROM cockpit_leases", db)).toBe(holderIdOf(b));
+  }, 60_000);
+
+  it("reads never make the clone's holder id", async () => {
+    const db = freshDatabase();
+    const url = server.urlFor(db);
+    const origin = makeOrigin(2);
+    const a = cloneOf(origin, "a");
+    for (const verb of ["model", "issues", "next", "status", "waves", "roadmap", "validate"]) {
+      expect((await plan(a, url, verb, "--json")).code).toBe(0);
+    }
+    expect(existsSync(join(a, ".ai/local/state/holder"))).toBe(false);
+    expect(git(a, "status", "--porcelain")).toBe("");
+  }, 60_000);
+
+  it("the server killed during claims: each claim completed or wrote nothing, and no orphan lease outlives its expiry", async () => {
+    const db = freshDatabase();
+    const url = server.urlFor(db);
+    const origin = makeOrigin(30);
+    const clones = [cloneOf(origin, "a"), cloneOf(origin, "b")];
+    const env = { COCKPIT_DATABASE_URL: url, COCKPIT_LEASE_TTL_S: "8" };
+    // Migrate first, so that the kill lands among claims.
+    expect((await spawnCli(["next", "--repo", clones[0]], { env })).code).toBe(0);
+
+    let completed = 0;
+    const runs = clones.flatMap((clone) =>
+      Array.from({ length: 12 }, () =>
+        spawnCli(["claim", "--json", "--repo", clone], { env }).then((r) => {
+          if (r.code === 0) completed++;
+          return { clone, r };
+        }),
+      ),
+    );
+    const deadline = Date.now() + 60_000;
+    while (completed < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await server.kill();
+    const results = await Promise.all(runs);
+    await server.restart();
+
+    const ok = results.filter((x) => x.r.code === 0);
+    const failed = results.filter((x) => x.r.code !== 0);
+    expect(ok.length).toBeGreaterThanOrEqual(3);
+    expect(failed.length).toBeGreaterThan(0); // the kill did land among the claims
+    for (const f of failed) {
+      expect(f.r.code).toBe(15);
+      expect(f.r.stderr).toContain("the coordination database postgres://postgres:***@");
+    }
+    const rows = server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n").filter(Boolean);
+    const completedIssues: string[] = [];
+    for (const clone of clones) {
+      // What a clone's files hold ACTIVE is exactly what its successful claims answered.
+      const mine = ok.filter((x) => x.clone === clone).map((x) => JSON.parse(x.r.stdout).issue as string).sort();
+      const active = json(await spawnCli(["issues", "--status", "ACTIVE", "--json", "--repo", clone])).issues.map((i: { id: string }) => i.id).sort();
+      expect(active).toEqual(mine);
+      for (const id of mine) expect(rows).toContain(`${id} ${holderIdOf(clone)}`);
+      completedIssues.push(...mine);
+      // The holders at work renew their leases (what a server does on its timer).
+      await renewActiveLeases(clone, loadPlan(clone));
+    }
+    expect(new Set(completedIssues).size).toBe(completedIssues.length);
+
+    // Past the expiry, only the completed claims (renewed) are leased: no orphan is left.
+    const orphanExpiry = server.sql("SELECT coalesce(max(extract(epoch FROM expires - now())), 0) FROM cockpit_leases WHERE NOT (issue = ANY('{" + completedIssues.join(",") + "}'))", db);
+    await new Promise((r) => setTimeout(r, Math.max(0, Number(orphanExpiry) * 1000) + 500));
+    const third = cloneOf(origin, "c");
+    const leased = (json(await spawnCli(["issues", "--json", "--repo", third], { env })).issues as { id: string; lease?: unknown }[])
+      .filter((i) => i.lease)
+      .map((i) => i.id)
+      .sort();
+    expect(leased).toEqual([...completedIssues].sort());
+  }, 180_000);
+});
