@@ -87,6 +87,9 @@ function findItem(map: CST.BlockMap, field: string): Item | undefined {
   return map.items.find((i) => keyOf(i) === field);
 }
 
+/** Text that a YAML reader would take for a boolean, a null or a number when plain: written quoted. */
+const LOOKS_TYPED = /^(?:true|True|TRUE|false|False|FALSE|yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF|null|Null|NULL|~|[-+]?[0-9][0-9a-fA-FxobeE_.:+-]*|[-+]?\.[0-9].*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+
 type ScalarStyle = "PLAIN" | "QUOTE_DOUBLE" | "QUOTE_SINGLE" | "BLOCK_LITERAL" | "BLOCK_FOLDED";
 
 const isScalarToken = (t: CST.Token | undefined): t is CST.FlowScalar | CST.BlockScalar => t !== undefined && CST.isScalar(t);
@@ -107,7 +110,7 @@ function scalarSource(like: CST.FlowScalar | CST.BlockScalar | undefined, value:
   if (kind === "single-quoted-scalar") styles.push("QUOTE_SINGLE");
   else if (kind === "double-quoted-scalar") styles.push("QUOTE_DOUBLE");
   else if (kind === "block-scalar") styles.push((like as CST.BlockScalar).props.some((p) => CST.stringify(p).startsWith(">")) ? "BLOCK_FOLDED" : "BLOCK_LITERAL");
-  else if (plain || !value.includes("\n")) styles.push("PLAIN");
+  else if (plain || (!value.includes("\n") && !LOOKS_TYPED.test(value))) styles.push("PLAIN");
   styles.push("QUOTE_DOUBLE");
   for (const style of styles) {
     const source = attempt(style);
@@ -234,7 +237,7 @@ function flowItemSource(field: string, value: string): string {
     return Array.isArray(read) && read.length === 1 && read[0] === value;
   };
   const token: CST.FlowScalar = { type: "scalar", offset: 0, indent: 0, source: "" };
-  for (const type of ["PLAIN", "QUOTE_DOUBLE"] as const) {
+  for (const type of LOOKS_TYPED.test(value) ? (["QUOTE_DOUBLE"] as const) : (["PLAIN", "QUOTE_DOUBLE"] as const)) {
     const t = structuredClone(token);
     CST.setScalarValue(t, value, { inFlow: true, type });
     const source = CST.stringify(t);

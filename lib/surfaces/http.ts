@@ -8,7 +8,7 @@ import { authenticate, byOf, isSecureRequest, requestHost, securityFromEnv, type
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
 
-export const STATUS_OF: Record<ErrorCode, number> = { not_found: 404, invalid_input: 400, refused: 422, internal: 500 };
+export const STATUS_OF: Record<ErrorCode, number> = { not_found: 404, invalid_input: 400, refused: 422, conflict: 409, internal: 500 };
 const MAX_BODY_BYTES = 1_000_000;
 
 export interface HttpSettings {
