@@ -1,3 +1,4 @@
+import { currentVersion } from "../plan/plan-edit";
 import { planRecord } from "../plan/queries";
 import { PlanRecordSchema } from "../plan/shapes";
 import { defineCapability } from "./capability";
@@ -12,4 +13,5 @@ export const planRecordCapability = defineCapability({
   input: RecordInput,
   output: PlanRecordSchema,
   handler: (ctx, input) => planRecord(ctx.plan(), input),
+  version: (ctx, input) => currentVersion(ctx.repo, input.id),
 });

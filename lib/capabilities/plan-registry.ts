@@ -1,5 +1,7 @@
 import type { AnyCapability } from "./capability";
 import { planClaimCapability } from "./plan-claim";
+import { planCreateCapability } from "./plan-create";
+import { planEditCapability } from "./plan-edit";
 import { planEvidenceCapability } from "./plan-evidence";
 import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
@@ -27,4 +29,6 @@ export const planCapabilities: readonly AnyCapability[] = [
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,
+  planCreateCapability,
+  planEditCapability,
 ] as unknown as readonly AnyCapability[];

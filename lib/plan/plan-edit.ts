@@ -10,6 +10,7 @@ import { RecordCache, loadRecords } from "./load";
 import { LockBusyError, withPlanLock } from "./lock";
 import { diffPlans, type PlanDiff } from "./plan-diff";
 import { RecordEditError, editRecordTextAll, type FieldEdit } from "./record-edit";
+import { planRecord } from "./queries";
 import type { PlanRecords } from "./records";
 import { readRecordMap, recordVersion, recordsWithText } from "./records-with";
 import type { PlanFinding } from "./shapes";
@@ -285,6 +286,7 @@ export async function editRecord(repo: string, request: EditRequest, o: EditOpti
       throw conflict(`${request.id} changed since version ${request.if_version}: it is now ${version}; re-apply the edit to the current record`, {
         id: request.id,
         version,
+        record: planRecord(derivePlan(records), { id: request.id }),
       });
     }
     const { edits, words } = fieldEdits(file.kind, request, new Set(records.milestones.map((m) => m.id)));
@@ -404,3 +406,13 @@ export async function createRecord(repo: string, request: CreateRequest, o: Edit
 }
 
 export { EDITABLE_FIELDS };
+
+/** A record's current version (its file's content hash), or undefined when there is no such record. */
+export function currentVersion(repo: string, id: string): string | undefined {
+  if (idProblem(id)) return undefined;
+  try {
+    return recordVersion(findRecordFile(repo, id).text);
+  } catch {
+    return undefined;
+  }
+}

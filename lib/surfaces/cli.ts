@@ -17,7 +17,10 @@ import type {
 } from "../plan/shapes";
 import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type TransitionResult } from "../plan/transition";
 import { COCKPIT_VERSION } from "../version";
-import { UsageError, parseArgs, type ParsedArgs } from "./cli-args";
+import { UsageError, parseArgs, type OptionKind, type ParsedArgs } from "./cli-args";
+import { createInput, editInput, renderRecordWrite } from "./cli-edit";
+import type { RecordWriteResult } from "../plan/plan-edit";
+import { currentVersion } from "../plan/plan-edit";
 import {
   renderIssues,
   renderModel,
@@ -49,7 +52,7 @@ interface Outcome {
 
 interface Verb {
   summary: string;
-  options: Record<string, "flag" | "value">;
+  options: Record<string, OptionKind>;
   /** Whether the verb takes one ID after it. */
   takesId?: boolean;
   /** Its positional words, when not none or one ID. */
@@ -89,6 +92,23 @@ function capabilityVerb(
     },
   };
 }
+
+const NEW_VERB: Verb = {
+  summary: "create an issue (--milestone M --title T) or a milestone (--title T), with the preview",
+  options: { ...COMMON, id: "value", title: "value", milestone: "value", set: "values", add: "values", "dry-run": "flag", "allow-findings": "flag" },
+  usage: "issue|milestone --title T [--milestone M] [--id ID] [--set FIELD=VALUE]… [--add FIELD=VALUE]… [--dry-run] [--allow-findings]",
+  run: (repo, args) => {
+    if (args.words.length !== 1 || (args.words[0] !== "issue" && args.words[0] !== "milestone")) {
+      throw new UsageError("cockpit plan new takes what to create: issue or milestone");
+    }
+    return capabilityVerb("plan.create", {
+      summary: "",
+      options: {},
+      input: createInput,
+      text: (v) => renderRecordWrite(v as RecordWriteResult),
+    }).run(repo, args);
+  },
+};
 
 const VERBS: Record<string, Verb> = {
   model: capabilityVerb("plan.model", {
@@ -137,13 +157,22 @@ const VERBS: Record<string, Verb> = {
     text: (v) => renderValidation(v as PlanValidation),
     exit: (v) => ((v as PlanValidation).valid ? EXIT.ok : EXIT.contract),
   }),
-  record: capabilityVerb("plan.record", {
-    summary: "one milestone or issue, with everything derived about it",
-    options: { ...COMMON },
+  record: {
+    summary: "one milestone or issue, with everything derived about it (--version: its version only)",
+    options: { ...COMMON, version: "flag" },
     takesId: true,
-    input: (a) => ({ id: a.words[0] }),
-    text: (v) => renderRecord(v as PlanRecord),
-  }),
+    run: async (repo, args) => {
+      const answer = await capabilityVerb("plan.record", {
+        summary: "",
+        options: {},
+        input: (a) => ({ id: a.words[0] }),
+        text: (v) => renderRecord(v as PlanRecord),
+      }).run(repo, args);
+      if (!args.options.has("version")) return answer;
+      const version = currentVersion(repo, args.words[0]) ?? "";
+      return { value: { id: args.words[0], version }, text: () => version };
+    },
+  },
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value" },
@@ -194,6 +223,24 @@ const VERBS: Record<string, Verb> = {
     options: { ...COMMON, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone" }),
     text: (v) => renderTransition(v as TransitionResult),
+  }),
+  new: NEW_VERB,
+  create: { ...NEW_VERB, summary: "the same as new (plan.create)" },
+  edit: capabilityVerb("plan.edit", {
+    summary: "change a milestone's or an issue's fields, with the preview of what it changes",
+    options: {
+      ...COMMON,
+      set: "values",
+      unset: "values",
+      add: "values",
+      remove: "values",
+      "if-version": "value",
+      "dry-run": "flag",
+      "allow-findings": "flag",
+    },
+    takesId: true,
+    input: editInput,
+    text: (v) => renderRecordWrite(v as RecordWriteResult),
   }),
   adopt: {
     summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
