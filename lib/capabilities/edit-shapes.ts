@@ -71,3 +71,38 @@ export const RecordWriteResultSchema = z.object({
   event: z.string().optional(),
   at: z.string().optional(),
 });
+
+export const CommitInput = z.strictObject({
+  message: z.string().min(1).max(500).optional().describe("The first line of the commit message (default: what changed, in words)."),
+  push: z.boolean().optional().describe("Push when a remote is configured (default true)."),
+  pull_rebase: z.boolean().optional().describe("When the push is behind: git pull --rebase, then push (a conflict is shown and undone)."),
+  dry_run: z.boolean().optional().describe("List the uncommitted record changes; commit nothing."),
+});
+
+const PendingEventSchema = z.object({ ts: z.string(), event: z.string(), by: z.string(), summary: z.string() });
+
+export const CommitResultSchema = z.object({
+  dry_run: z.boolean(),
+  committed: z.boolean(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: z.enum(["modified", "added", "deleted"]),
+      record: z.string(),
+      events: z.array(PendingEventSchema),
+    }),
+  ),
+  count: z.number().int(),
+  message: z.string(),
+  commit: z.string().optional(),
+  author: z.string().optional(),
+  push: z
+    .object({
+      remote: z.string(),
+      branch: z.string(),
+      status: z.enum(["pushed", "behind", "conflict", "failed"]),
+      message: z.string(),
+      conflicts: z.array(z.string()).optional(),
+    })
+    .optional(),
+});

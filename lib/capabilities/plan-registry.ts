@@ -1,5 +1,6 @@
 import type { AnyCapability } from "./capability";
 import { planClaimCapability } from "./plan-claim";
+import { planCommitCapability } from "./plan-commit";
 import { planCreateCapability } from "./plan-create";
 import { planEditCapability } from "./plan-edit";
 import { planEvidenceCapability } from "./plan-evidence";
@@ -31,4 +32,5 @@ export const planCapabilities: readonly AnyCapability[] = [
   planClaimCapability,
   planCreateCapability,
   planEditCapability,
+  planCommitCapability,
 ] as unknown as readonly AnyCapability[];

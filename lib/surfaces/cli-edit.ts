@@ -1,3 +1,4 @@
+import type { CommitResult } from "../plan/commit";
 import type { RecordWriteResult } from "../plan/plan-edit";
 import type { PlanFinding } from "../plan/shapes";
 import { UsageError, type ParsedArgs } from "./cli-args";
@@ -96,4 +97,13 @@ export function renderRecordWrite(r: RecordWriteResult): string {
   if (p.roadmap.next) lines.push(`  roadmap next: ${p.roadmap.next.from || "none"} → ${p.roadmap.next.to || "none"}`);
   if (p.is_empty) lines.push("  nothing derived changes");
   return lines.join("\n");
+}
+
+/** plan.commit's answer in words: the changes and what happened to them. */
+export function renderCommit(r: CommitResult): string {
+  if (r.count === 0) return "commit: no record has changed since the last commit; nothing to commit";
+  const lines = r.files.map((f) => `  ${f.status.padEnd(8)} ${f.record || f.path}${f.events.length ? `: ${f.events.map((e) => e.summary).join("; ")}` : ""}`);
+  const head = r.committed ? `commit: ${r.commit?.slice(0, 12)} by ${r.author}, ${r.count} file(s)` : `dry run: ${r.count} uncommitted record change(s); nothing committed`;
+  const push = r.push ? [`push: ${r.push.status}: ${r.push.message}`] : [];
+  return [head, ...lines, ...push].join("\n");
 }

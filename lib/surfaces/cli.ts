@@ -18,7 +18,8 @@ import type {
 import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type TransitionResult } from "../plan/transition";
 import { COCKPIT_VERSION } from "../version";
 import { UsageError, parseArgs, type OptionKind, type ParsedArgs } from "./cli-args";
-import { createInput, editInput, renderRecordWrite } from "./cli-edit";
+import { createInput, editInput, renderCommit, renderRecordWrite } from "./cli-edit";
+import type { CommitResult } from "../plan/commit";
 import type { RecordWriteResult } from "../plan/plan-edit";
 import { currentVersion } from "../plan/plan-edit";
 import {
@@ -242,6 +243,18 @@ const VERBS: Record<string, Verb> = {
     input: editInput,
     text: (v) => renderRecordWrite(v as RecordWriteResult),
   }),
+  commit: capabilityVerb("plan.commit", {
+    summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",
+    options: { ...COMMON, message: "value", "no-push": "flag", "pull-rebase": "flag", "dry-run": "flag" },
+    input: (a) => ({
+      ...fields(a, { message: "message" }),
+      ...(a.options.has("no-push") ? { push: false } : {}),
+      ...(a.options.has("pull-rebase") ? { pull_rebase: true } : {}),
+      ...(a.options.has("dry-run") ? { dry_run: true } : {}),
+    }),
+    text: (v) => renderCommit(v as CommitResult),
+    exit: (v) => ((v as CommitResult).push && (v as CommitResult).push!.status !== "pushed" ? EXIT.refused : EXIT.ok),
+  }),
   adopt: {
     summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
     options: { ...COMMON, "dry-run": "flag" },
@@ -349,7 +362,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       "commands:",
       "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
       "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
-      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy]",
+      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--author 'NAME <EMAIL>']",
       "                     the browser Cockpit, the HTTP API and MCP over HTTP",
       "  mcp [--repo DIR]   the MCP server over stdio",
       "  users add|remove|list [NAME] --users FILE",

@@ -80,6 +80,8 @@ export interface ServeOptions {
   usersFile?: string;
   allowedHosts: string[];
   trustProxy: boolean;
+  /** `Name <email>`: the author of the commits plan.commit makes (git's config otherwise). */
+  author?: string;
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -93,6 +95,7 @@ export function parseServeArgs(argv: readonly string[], env = process.env): Serv
     "allowed-host": "values",
     "trust-proxy": "flag",
     "build-only": "flag",
+    author: "value",
   });
   if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
   const port = args.options.get("port") ?? env.PORT ?? "3000";
@@ -113,6 +116,10 @@ export function parseServeArgs(argv: readonly string[], env = process.env): Serv
   for (const h of allowedHosts) {
     if (!HOST_NAME.test(h)) throw new UsageError(`--allowed-host takes a host name (such as cockpit.example.com, or .example.com for its subdomains), not '${h}'`);
   }
+  const author = args.options.get("author");
+  if (author !== undefined && !/^\s*[^<>]+?\s*<[^<>\s]+@[^<>\s]+>\s*$/.test(author)) {
+    throw new UsageError(`--author takes 'Name <email>', not '${author}'`);
+  }
   const repo = resolve(args.options.get("repo") ?? ".");
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
   return {
@@ -123,6 +130,7 @@ export function parseServeArgs(argv: readonly string[], env = process.env): Serv
     usersFile,
     allowedHosts,
     trustProxy: args.options.has("trust-proxy"),
+    ...(author !== undefined ? { author } : {}),
   };
 }
 
@@ -136,6 +144,7 @@ export function serveEnv(options: ServeOptions, env = process.env): NodeJS.Proce
     COCKPIT_USERS: options.usersFile ?? "",
     COCKPIT_ALLOWED_HOSTS: options.allowedHosts.join(","),
     COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
+    COCKPIT_AUTHOR: options.author ?? env.COCKPIT_AUTHOR ?? "",
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }

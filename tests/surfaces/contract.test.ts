@@ -170,6 +170,8 @@ const COMMAND_CASES: Case[] = [
   { name: "a new issue, dry run", capability: "plan.create", input: { kind: "issue", milestone: ACTIVE, title: "Placeholder", dry_run: true }, expect: "ok" },
   { name: "a new issue without acceptance or validation is refused", capability: "plan.create", input: { kind: "issue", milestone: ACTIVE, title: "Placeholder" }, expect: "refused" },
   { name: "a new issue in an unknown milestone", capability: "plan.create", input: { kind: "issue", milestone: "no-such-milestone", title: "x" }, expect: "invalid_input" },
+  // The copies are no git work trees: a commit is refused, saying why (tests/plan/commit.test.ts commits).
+  { name: "a commit outside a git work tree", capability: "plan.commit", input: { dry_run: true }, expect: "refused" },
 ];
 
 // ------------------------------------------------------------------ the surfaces
@@ -250,6 +252,8 @@ function cliWords(c: Case): string[] {
     case "plan.edit":
     case "plan.create":
       return editWords(c);
+    case "plan.commit":
+      return ["commit", ...(input.dry_run ? ["--dry-run"] : []), ...options(["message"])];
     default:
       return [c.capability.split(".")[1], ...options(Object.keys(input))];
   }

@@ -219,6 +219,8 @@ const VALID: Record<string, Record<string, unknown>> = {
   "plan.claim": { milestone: READY_MILESTONE },
   "plan.edit": { id: READY.id, set: { priority: "p0" } },
   "plan.create": { kind: "issue", milestone: READY_MILESTONE, title: "A new issue", add: { acceptance_criteria: ["it works"], validation: ["npm test"] } },
+  // The fuzzed copies are no git work trees, so even this is refused.
+  "plan.commit": { dry_run: true },
 };
 const REQUIRED: Record<string, string[]> = {
   "plan.transition": ["issue", "transition"],
@@ -226,12 +228,13 @@ const REQUIRED: Record<string, string[]> = {
   "plan.claim": [],
   "plan.edit": ["id"],
   "plan.create": ["kind", "title"],
+  "plan.commit": [],
 };
 /**
  * The fields any non-string value breaks (the others take booleans, lists or mappings), and the
  * length each may reach.
  */
-const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"] };
+const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"] };
 const stringFieldsOf = (c: AnyCapability) => STRING_FIELDS[c.id] ?? fieldsOf(c);
 const LONG_FIELDS = ["command", "artifact", "result", "title"];
 const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "multipart/form-data; boundary=x"];
@@ -341,6 +344,13 @@ function badBody(c: AnyCapability, sizes: Sizes): fc.Arbitrary<{ body: string; w
       fc.oneof(traversal, fc.constantFrom(...KNOWN_IDS)).map((id) => ({ body: JSON.stringify({ ...base, id }), why: "an id taken or with a path in it" })),
       fc.constant({ body: JSON.stringify({ kind: "issue", milestone: READY_MILESTONE, title: "Placeholder" }), why: "an issue without acceptance or validation" }),
       text.filter((k) => !FIELD_NAMES.has(k)).map((k) => ({ body: JSON.stringify({ ...base, set: { [k]: "x" } }), why: "a field that is none" })),
+    );
+  }
+  if (c.id === "plan.commit") {
+    semantic.push(
+      fc.constant({ body: JSON.stringify(base), why: "a commit outside a git work tree" }),
+      fc.constantFrom(true, false).map((push) => ({ body: JSON.stringify({ push, pull_rebase: true }), why: "a push outside a git work tree" })),
+      fc.constant({ body: JSON.stringify({ message: "" }), why: "an empty message" }),
     );
   }
   return fc.oneof(...syntactic.map((arbitrary) => ({ arbitrary, weight: 2 })), ...semantic.map((arbitrary) => ({ arbitrary, weight: 1 })));

@@ -44,6 +44,7 @@ const TABLE: readonly Row[] = [
   { id: "plan.claim", kind: "command", method: "POST", route: "/api/v1/plan/claim", tool: "majordomus_plan_claim", cli: "cockpit plan claim", verbs: ["claim"] },
   { id: "plan.create", kind: "command", method: "POST", route: "/api/v1/plan/create", tool: "majordomus_plan_create", cli: "cockpit plan create", verbs: ["new"] },
   { id: "plan.edit", kind: "command", method: "POST", route: "/api/v1/plan/edit", tool: "majordomus_plan_edit", cli: "cockpit plan edit", verbs: ["edit"] },
+  { id: "plan.commit", kind: "command", method: "POST", route: "/api/v1/plan/commit", tool: "majordomus_plan_commit", cli: "cockpit plan commit", verbs: ["commit"] },
 ];
 
 /** A valid input of each capability (against the demo plan, or any plan: validity is the schema's). */
@@ -61,6 +62,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.claim": { milestone: "m" },
   "plan.create": { kind: "issue", milestone: "m", title: "t", set: { priority: "p1" }, add: { scope: ["x"] }, dry_run: true },
   "plan.edit": { id: "I0001", set: { priority: "p1" }, unset: ["risk"], add: { scope: ["x"] }, remove: { scope: ["y"] }, if_version: "v", dry_run: true, allow_findings: true },
+  "plan.commit": { message: "m", push: false, pull_rebase: true, dry_run: true },
 };
 
 let repo: string;
@@ -96,7 +98,7 @@ function request(method: string, target: string, init: RequestInit = {}): Promis
 const PLAN = capabilities.filter((c) => c.id.startsWith("plan."));
 
 describe("the projection table", () => {
-  it("the plan.* capabilities are these thirteen, listed first and in this order", () => {
+  it("the plan.* capabilities are these fourteen, listed first and in this order", () => {
     expect(PLAN.map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
     expect(capabilities.slice(0, TABLE.length).map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
   });
@@ -145,9 +147,9 @@ describe("the projection table", () => {
 });
 
 describe("queries and commands", () => {
-  it("among the plan.* capabilities exactly transition, evidence, claim, create and edit are commands", () => {
+  it("among the plan.* capabilities exactly transition, evidence, claim, create, edit and commit are commands", () => {
     const commands = capabilities.filter((c) => c.id.startsWith("plan.") && c.kind === "command").map((c) => c.id);
-    expect(commands.sort()).toEqual(["plan.claim", "plan.create", "plan.edit", "plan.evidence", "plan.transition"]);
+    expect(commands.sort()).toEqual(["plan.claim", "plan.commit", "plan.create", "plan.edit", "plan.evidence", "plan.transition"]);
     for (const c of capabilities) expect(["query", "command"]).toContain(c.kind);
   });
 
