@@ -159,6 +159,15 @@ export function pendingChanges(repo: string): PendingFile[] {
   });
 }
 
+/** How many files of the records' folder differ from HEAD (0 outside a git work tree): the header's count. */
+export function uncommittedCount(repo: string): number {
+  try {
+    return changedFiles(repo).length;
+  } catch {
+    return 0;
+  }
+}
+
 /** The commit message: a subject, then one line per file with what was done to it. */
 export function commitMessage(files: readonly PendingFile[], subject?: string): string {
   const records = files.filter((f) => f.record).map((f) => f.record);
@@ -232,7 +241,12 @@ export async function commitRecords(repo: string, request: CommitRequest, o: Com
     const files = pendingChanges(repo);
     const message = commitMessage(files, request.message);
     const base = { dry_run: request.dry_run === true, files, count: files.length, message };
-    if (request.dry_run || files.length === 0) return { ...base, committed: false };
+    if (request.dry_run) return { ...base, committed: false };
+    if (files.length === 0) {
+      // Nothing new to commit; an earlier commit whose push was behind may still go out.
+      const target = request.pull_rebase ? pushTarget(repo) : undefined;
+      return { ...base, committed: false, ...(target ? { push: push(repo, target, true, env) } : {}) };
+    }
     mustGit(repo, ["add", "-A", "--", PROJECT_DIR], env);
     const done = git(repo, ["commit", "-q", "--no-verify", "-m", message, "--", PROJECT_DIR], env);
     if (done.status !== 0) {

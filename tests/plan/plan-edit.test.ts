@@ -102,7 +102,7 @@ describe("plan.edit", () => {
     const current = recordVersion(repo.read("I0001"));
     const e = await failure(editRecord(repo.root, { id: "I0001", set: { priority: "p0" }, if_version: "0123456789abcdef" }));
     expect(e.code).toBe("conflict");
-    expect(e.details).toEqual({ id: "I0001", version: current });
+    expect(e.details).toMatchObject({ id: "I0001", version: current, record: { issue: { id: "I0001", priority: "p1" } } });
     expect(recordVersion(repo.read("I0001"))).toBe(current);
     const ok = await editRecord(repo.root, { id: "I0001", set: { priority: "p0" }, if_version: current }, { now });
     expect(ok.written).toBe(true);
