@@ -125,7 +125,7 @@ function setText(kind: EditableKind, field: string, value: SetValue): { text: st
   return { text: value, plain: false };
 }
 
-function checkListValue(kind: EditableKind, field: string, value: string): void {
+function checkListValue(field: string, value: string): void {
   if (typeof value !== "string" || value.trim() === "") throw invalidInput(`an entry of ${field} is a non-empty text`);
   if (value.length > MAX_VALUE) throw invalidInput(`an entry of ${field} is at most ${MAX_VALUE} characters`);
   if (field === "serves" && !/^[a-z0-9][a-z0-9-]*#[a-z0-9][a-z0-9-]*$/.test(value)) {
@@ -135,7 +135,6 @@ function checkListValue(kind: EditableKind, field: string, value: string): void 
     const problem = idProblem(value);
     if (problem) throw invalidInput(`depends_on: ${problem}`);
   }
-  void kind;
 }
 
 /**
@@ -151,7 +150,7 @@ export function fieldEdits(kind: EditableKind, changes: FieldChanges, milestones
     const problem = fieldProblem(kind, name);
     if (problem) throw invalidInput(problem);
     const spec = fieldSpec(kind, name)!;
-    if ((op === "set" || op === "unset") && spec.isList && op === "set") {
+    if (op === "set" && spec.isList) {
       throw invalidInput(`${name} is a list; change its entries with add and remove (--add ${name}=VALUE, --remove ${name}=VALUE)`);
     }
     if ((op === "add" || op === "remove") && !spec.isList) {
@@ -184,7 +183,7 @@ export function fieldEdits(kind: EditableKind, changes: FieldChanges, milestones
       field(name, op);
       if (!Array.isArray(values) || values.length === 0) throw invalidInput(`${op}.${name} is a list of at least one entry`);
       for (const value of values) {
-        checkListValue(kind, name, value);
+        checkListValue(name, value);
         edits.push({ op, field: name, value });
         words.push(`${op} ${name}=${value}`);
       }

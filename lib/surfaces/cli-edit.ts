@@ -1,6 +1,6 @@
 import type { CommitResult } from "../plan/commit";
 import type { RecordWriteResult } from "../plan/plan-edit";
-import type { PlanFinding } from "../plan/shapes";
+import { previewLines } from "../plan/preview-text";
 import { UsageError, type ParsedArgs } from "./cli-args";
 
 // The command line of plan.create and plan.edit: FIELD=VALUE options into the capability's input,
@@ -66,8 +66,6 @@ export function createInput(args: ParsedArgs): Record<string, unknown> {
   };
 }
 
-const finding = (f: PlanFinding) => `${f.level} ${f.code} ${f.subject}: ${f.message}`;
-
 /** The answer in words: what was (or would be) written, and what it changes in the derived plan. */
 export function renderRecordWrite(r: RecordWriteResult): string {
   const verb = r.action === "created" ? "create" : "edit";
@@ -77,25 +75,7 @@ export function renderRecordWrite(r: RecordWriteResult): string {
       ? `dry run: ${verb} ${r.id} would be refused: ${r.refused}`
       : `dry run: ${r.id} would be ${r.action} (${r.changes.join("; ")}); nothing written`;
   const lines = [head, `version: ${r.previous_version ? `${r.previous_version} → ` : ""}${r.version}`];
-  const p = r.preview;
-  for (const i of p.issues) {
-    const parts = [
-      i.presence,
-      i.status && `status ${i.status.from || "–"} → ${i.status.to}`,
-      i.wave && `wave ${i.wave.from < 0 ? "–" : i.wave.from} → ${i.wave.to}`,
-      i.milestone && `milestone ${i.milestone.from || "–"} → ${i.milestone.to}`,
-    ].filter(Boolean);
-    lines.push(`  ${i.id}: ${parts.join(", ")}`);
-  }
-  for (const m of p.milestones) {
-    lines.push(`  ${m.id}: ${[m.presence, m.status && `status ${m.status.from || "–"} → ${m.status.to}`].filter(Boolean).join(", ")}`);
-  }
-  for (const f of p.findings.added) lines.push(`  + ${finding(f)}`);
-  for (const f of p.findings.resolved) lines.push(`  - ${finding(f)}`);
-  if (p.next_issue) lines.push(`  next issue: ${p.next_issue.from || "none"} → ${p.next_issue.to || "none"}`);
-  if (p.roadmap.now) lines.push(`  roadmap now: ${p.roadmap.now.from || "none"} → ${p.roadmap.now.to || "none"}`);
-  if (p.roadmap.next) lines.push(`  roadmap next: ${p.roadmap.next.from || "none"} → ${p.roadmap.next.to || "none"}`);
-  if (p.is_empty) lines.push("  nothing derived changes");
+  lines.push(...previewLines(r.preview).map((l) => `  ${l}`));
   return lines.join("\n");
 }
 
