@@ -80,4 +80,31 @@ test.describe("editing @demo", () => {
       repo.restore(issue);
     }
   });
+
+  test("an edit made against a record that changed since is refused, and re-applied to the current record", async ({ page, visit, repo }) => {
+    const issue = repo.issue("BK-006");
+    repo.restore(issue);
+    try {
+      await visit("/issues/BK-006");
+      const editor = page.getByTestId("record-editor");
+      await editor.getByLabel("Field").selectOption("owner");
+      await editor.getByLabel("Value").fill("browser");
+      await page.getByTestId("edit-preview-button").click();
+      await expect(page.getByTestId("edit-preview")).toBeVisible();
+      // Someone else edits the record between the preview and the confirm.
+      repo.cockpit("plan", "edit", "BK-006", "--set", "priority=p3");
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toContainText("Refused: BK-006 changed since version");
+      expect(readFileSync(issue, "utf8")).not.toMatch(/^owner: browser$/m);
+      await page.getByTestId("edit-reapply").click();
+      await expect(page.getByTestId("edit-confirm")).toBeEnabled();
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-006 set owner: set owner=browser.");
+      const text = readFileSync(issue, "utf8");
+      expect(text).toMatch(/^owner: browser$/m);
+      expect(text).toMatch(/^priority: p3$/m);
+    } finally {
+      repo.restore(issue);
+    }
+  });
 });
