@@ -107,7 +107,8 @@ describe("on the command line, with real processes", () => {
       const id = READY().id;
       const version = recordVersion(fileOf(repo, id));
       const [a, b] = await Promise.all(
-        ["p0", "p3"].map((p) => runCli(["plan", "edit", id, "--set", `priority=${p}`, "--set", `owner=${p}-writer`, "--if-version", version, "--repo", repo])),
+        // Each writer changes the bytes (an edit that changes nothing keeps the version).
+        ["p0", "p3"].map((p) => runCli(["plan", "edit", id, "--set", `priority=${p}`, "--set", `owner=${p}-writer-${round}`, "--if-version", version, "--repo", repo])),
       );
       expect([a.code, b.code].sort()).toEqual([0, 15]);
       const winner = a.code === 0 ? "p0" : "p3";
@@ -115,7 +116,7 @@ describe("on the command line, with real processes", () => {
       expect(loser.stderr).toMatch(/changed since version/);
       const text = fileOf(repo, id);
       expect(text).toMatch(new RegExp(`priority: ${winner}\\n`));
-      expect(text).toMatch(new RegExp(`owner: ${winner}-writer\\n`));
+      expect(text).toMatch(new RegExp(`owner: ${winner}-writer-${round}\\n`));
     }
   });
 
