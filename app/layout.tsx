@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Nav } from "@/components/Nav";
 import { Providers } from "@/components/Providers";
-import { servedState } from "@/lib/surfaces/pages";
+import { uncommittedCount } from "@/lib/plan/commit";
+import { servedRepo, servedState } from "@/lib/surfaces/pages";
 import { currentViewer, maySeePlan } from "./viewer";
 import "./globals.css";
 
@@ -18,11 +19,12 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Nothing of the plan (not even its name) reaches a browser that has not signed in.
   const visible = maySeePlan(viewer);
   const project = visible ? (await servedState()).plan.project.name : "";
+  const uncommitted = visible ? uncommittedCount(servedRepo()) : 0;
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers>
-          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} />
+          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} uncommitted={uncommitted} />
           <div className="mx-auto max-w-7xl px-6 py-6">{children}</div>
         </Providers>
       </body>

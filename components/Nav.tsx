@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { CommitPanel } from "./CommitPanel";
 import { LiveUpdates } from "./LiveUpdates";
 
 const LINKS = [
@@ -14,7 +15,7 @@ const LINKS = [
  * The header: the project, the pages and the live-update stream (once the viewer may see them), and
  * who is signed in. The stream's state is announced from inside the banner landmark.
  */
-export function Nav({ project, links = true, user }: { project: string; links?: boolean; user?: { name?: string } }) {
+export function Nav({ project, links = true, user, uncommitted = 0 }: { project: string; links?: boolean; user?: { name?: string }; uncommitted?: number }) {
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3" aria-label="Main">
@@ -36,8 +37,13 @@ export function Nav({ project, links = true, user }: { project: string; links?: 
             ))}
           </ul>
         )}
+        {links && (
+          <div className="ml-auto">
+            <CommitPanel count={uncommitted} />
+          </div>
+        )}
         {user && (
-          <form method="post" action="/api/auth/signout" className="ml-auto flex items-center gap-3 text-sm">
+          <form method="post" action="/api/auth/signout" className="flex items-center gap-3 text-sm">
             <span className="text-slate-700 dark:text-slate-300">{user.name ? `Signed in as ${user.name}` : "Signed in"}</span>
             <button type="submit" className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800">
               Sign out

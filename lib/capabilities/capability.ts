@@ -37,6 +37,11 @@ export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType
   input: I;
   output: O;
   handler(ctx: CapabilityContext, input: z.infer<I>): z.infer<O> | Promise<z.infer<O>>;
+  /**
+   * The version of what a query answered about, kept outside its answer (HTTP `ETag`, MCP
+   * `_meta["cockpit/version"]`): a later edit carries it back to refuse a lost update.
+   */
+  version?(ctx: CapabilityContext, input: z.infer<I>): string | undefined;
 }
 
 export function defineCapability<I extends z.ZodType, O extends z.ZodType>(c: Capability<I, O>): Capability<I, O> {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RevisionSchema } from "../history/shapes";
+import { currentVersion } from "../plan/plan-edit";
 import { planRecord } from "../plan/queries";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { answerAt, planFor } from "./at";
@@ -24,4 +25,6 @@ export const planRecordCapability = defineCapability({
     const { plan, at } = planFor(ctx, input.at);
     return answerAt(planRecord(plan, input), at);
   },
+  // A record read at a revision has no version an edit could carry back.
+  version: (ctx, input) => (input.at === undefined ? currentVersion(ctx.repo, input.id) : undefined),
 });

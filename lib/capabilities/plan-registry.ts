@@ -2,6 +2,9 @@ import type { AnyCapability } from "./capability";
 import { planBurnupCapability } from "./plan-burnup";
 import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
+import { planCommitCapability } from "./plan-commit";
+import { planCreateCapability } from "./plan-create";
+import { planEditCapability } from "./plan-edit";
 import { planEvidenceCapability } from "./plan-evidence";
 import { planForecastCapability } from "./plan-forecast";
 import { planHistoryCapability } from "./plan-history";
@@ -37,4 +40,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planEvidenceCapability,
   planClaimCapability,
   planReleaseCapability,
+  planCreateCapability,
+  planEditCapability,
+  planCommitCapability,
 ] as unknown as readonly AnyCapability[];

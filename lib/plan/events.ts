@@ -8,6 +8,9 @@ export const PLAN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   plan_evidence: ["issue", "covers", "type"],
   /** Pre-seal stamps admitted by `cockpit plan adopt` (listed in `unsealed_stamps`). */
   plan_adopt: ["issue", "stamps"],
+  /** A record created or edited by plan.create / plan.edit; `changes` lists them in words. */
+  plan_record_created: ["record", "kind", "changes"],
+  plan_record_edited: ["record", "kind", "changes"],
 };
 
 export const ENVELOPE_KEYS = ["ts", "event", "head", "branch", "by", "session"] as const;

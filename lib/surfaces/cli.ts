@@ -19,7 +19,11 @@ import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type Transiti
 import type { ReleaseResultSchema } from "../capabilities/outputs";
 import type { z } from "zod";
 import { COCKPIT_VERSION } from "../version";
-import { UsageError, parseArgs, type ParsedArgs } from "./cli-args";
+import { UsageError, parseArgs, type OptionKind, type ParsedArgs } from "./cli-args";
+import { createInput, editInput, renderCommit, renderRecordWrite } from "./cli-edit";
+import type { CommitResult } from "../plan/commit";
+import type { RecordWriteResult } from "../plan/plan-edit";
+import { currentVersion } from "../plan/plan-edit";
 import {
   renderIssues,
   renderModel,
@@ -60,7 +64,7 @@ interface Outcome {
 
 interface Verb {
   summary: string;
-  options: Record<string, "flag" | "value">;
+  options: Record<string, OptionKind>;
   /** Whether the verb takes one ID after it. */
   takesId?: boolean;
   /** Its positional words, when not none or one ID. */
@@ -102,6 +106,23 @@ function capabilityVerb(
     },
   };
 }
+
+const NEW_VERB: Verb = {
+  summary: "create an issue (--milestone M --title T) or a milestone (--title T), with the preview",
+  options: { ...COMMON, id: "value", title: "value", milestone: "value", set: "values", add: "values", "dry-run": "flag", "allow-findings": "flag" },
+  usage: "issue|milestone --title T [--milestone M] [--id ID] [--set FIELD=VALUE]… [--add FIELD=VALUE]… [--dry-run] [--allow-findings]",
+  run: (repo, args) => {
+    if (args.words.length !== 1 || (args.words[0] !== "issue" && args.words[0] !== "milestone")) {
+      throw new UsageError("cockpit plan new takes what to create: issue or milestone");
+    }
+    return capabilityVerb("plan.create", {
+      summary: "",
+      options: {},
+      input: createInput,
+      text: (v) => renderRecordWrite(v as RecordWriteResult),
+    }).run(repo, args);
+  },
+};
 
 const VERBS: Record<string, Verb> = {
   model: capabilityVerb("plan.model", {
@@ -150,13 +171,24 @@ const VERBS: Record<string, Verb> = {
     text: (v) => renderValidation(v as PlanValidation),
     exit: (v) => ((v as PlanValidation).valid ? EXIT.ok : EXIT.contract),
   }),
-  record: capabilityVerb("plan.record", {
-    summary: "one milestone or issue, with everything derived about it",
-    options: { ...READ },
+  record: {
+    summary: "one milestone or issue, with everything derived about it (--at REV: at a revision; --version: its version only)",
+    options: { ...READ, version: "flag" },
     takesId: true,
-    input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
-    text: (v) => renderRecord(v as PlanRecord),
-  }),
+    run: async (repo, args) => {
+      if (args.options.has("version")) {
+        if (args.options.has("at")) throw new UsageError("--version is the record's version now; it does not go with --at");
+        const version = currentVersion(repo, args.words[0]) ?? "";
+        return { value: { id: args.words[0], version }, text: () => version };
+      }
+      return capabilityVerb("plan.record", {
+        summary: "",
+        options: {},
+        input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
+        text: (v) => renderRecord(v as PlanRecord),
+      }).run(repo, args);
+    },
+  },
   changes: capabilityVerb("plan.changes", {
     summary: "what changed since a revision (--since REV [--until REV] [--milestone M])",
     options: { ...COMMON, since: "value", until: "value", milestone: "value" },
@@ -256,6 +288,36 @@ const VERBS: Record<string, Verb> = {
       const r = v as ReleaseResult;
       return r.released ? `plan: ${r.issue} released (it was held by ${r.holder})` : `plan: ${r.issue} was not leased; nothing to release`;
     },
+  }),
+  new: NEW_VERB,
+  create: { ...NEW_VERB, summary: "the same as new (plan.create)" },
+  edit: capabilityVerb("plan.edit", {
+    summary: "change a milestone's or an issue's fields, with the preview of what it changes",
+    options: {
+      ...COMMON,
+      set: "values",
+      unset: "values",
+      add: "values",
+      remove: "values",
+      "if-version": "value",
+      "dry-run": "flag",
+      "allow-findings": "flag",
+    },
+    takesId: true,
+    input: editInput,
+    text: (v) => renderRecordWrite(v as RecordWriteResult),
+  }),
+  commit: capabilityVerb("plan.commit", {
+    summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",
+    options: { ...COMMON, message: "value", "no-push": "flag", "pull-rebase": "flag", "dry-run": "flag" },
+    input: (a) => ({
+      ...fields(a, { message: "message" }),
+      ...(a.options.has("no-push") ? { push: false } : {}),
+      ...(a.options.has("pull-rebase") ? { pull_rebase: true } : {}),
+      ...(a.options.has("dry-run") ? { dry_run: true } : {}),
+    }),
+    text: (v) => renderCommit(v as CommitResult),
+    exit: (v) => ((v as CommitResult).push && (v as CommitResult).push!.status !== "pushed" ? EXIT.refused : EXIT.ok),
   }),
   adopt: {
     summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
@@ -389,7 +451,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       "commands:",
       "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
       "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
-      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL]",
+      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>']",
       "                     the browser Cockpit, the HTTP API and MCP over HTTP",
       "  mcp [--repo DIR] [--database URL]",
       "                     the MCP server over stdio",

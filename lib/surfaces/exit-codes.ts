@@ -8,5 +8,6 @@ export const EXIT_FOR_ERROR: Record<ErrorCode, number> = {
   not_found: EXIT.missing,
   invalid_input: EXIT.usage,
   refused: EXIT.refused,
+  conflict: EXIT.refused,
   internal: EXIT.internal,
 };

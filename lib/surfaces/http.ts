@@ -8,7 +8,7 @@ import { authenticate, byOf, isSecureRequest, requestHost, securityFromEnv, type
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
 
-export const STATUS_OF: Record<ErrorCode, number> = { not_found: 404, invalid_input: 400, refused: 422, internal: 500 };
+export const STATUS_OF: Record<ErrorCode, number> = { not_found: 404, invalid_input: 400, refused: 422, conflict: 409, internal: 500 };
 const MAX_BODY_BYTES = 1_000_000;
 
 export interface HttpSettings {
@@ -29,8 +29,21 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
-export function errorResponse(code: ErrorCode | "method_not_allowed" | "unauthorized" | "forbidden" | "too_large" | "too_many_requests", status: number, message: string, headers?: Record<string, string>): Response {
-  return jsonResponse(status, { error: { code, message } }, headers);
+export function errorResponse(
+  code: ErrorCode | "method_not_allowed" | "unauthorized" | "forbidden" | "too_large" | "too_many_requests",
+  status: number,
+  message: string,
+  headers?: Record<string, string>,
+  details?: Record<string, unknown>,
+): Response {
+  return jsonResponse(status, { error: { code, message, ...(details ?? {}) } }, headers);
+}
+
+/** An If-Match header's one entity tag, unquoted (`"abc"`, `W/"abc"` or `abc`). */
+function ifMatchVersion(request: Request): string | undefined {
+  const raw = request.headers.get("if-match")?.trim();
+  if (!raw || raw === "*") return undefined;
+  return raw.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
 }
 
 function routeTable(): string {
@@ -139,8 +152,18 @@ export async function handleCapabilityRequest(request: Request, path: string, se
     if (input === null || typeof input !== "object" || Array.isArray(input)) {
       return errorResponse("invalid_input", 400, "the body must be a JSON object of the input's fields");
     }
+    // If-Match carries the version an edit was made against, unless the body does.
+    const ifMatch = ifMatchVersion(request);
+    const body = input as Record<string, unknown>;
+    if (ifMatch !== undefined && body.if_version === undefined && capability.input instanceof z.ZodObject && "if_version" in capability.input.shape) {
+      input = { ...body, if_version: ifMatch };
+    }
   }
-  const result = await invoke(capability, contextFor(settings.repo, by), input);
-  if (result.ok) return jsonResponse(200, result.value);
-  return errorResponse(result.error.code, STATUS_OF[result.error.code], result.error.message);
+  const ctx = contextFor(settings.repo, by);
+  const result = await invoke(capability, ctx, input);
+  if (result.ok) {
+    const version = capability.version?.(ctx, input as never);
+    return jsonResponse(200, result.value, version ? { etag: `"${version}"` } : {});
+  }
+  return errorResponse(result.error.code, STATUS_OF[result.error.code], result.error.message, undefined, result.error.details);
 }

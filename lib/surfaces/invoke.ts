@@ -5,7 +5,7 @@ import { ioSettled } from "./context";
 
 export type Invocation =
   | { ok: true; value: unknown }
-  | { ok: false; error: { code: ErrorCode; message: string } };
+  | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** A zod error in words: what is wrong and where, one clause per problem. */
 export function describeInputError(error: z.ZodError): string {
@@ -36,7 +36,9 @@ export async function invoke(capability: AnyCapability, ctx: CapabilityContext, 
     if (capability.kind === "query") await ctx.prepare?.();
     return { ok: true, value: await capability.handler(ctx, parsed.data) };
   } catch (error) {
-    if (error instanceof CapabilityError) return { ok: false, error: { code: error.code, message: error.message } };
+    if (error instanceof CapabilityError) {
+      return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+    }
     console.error(`[cockpit] ${capability.id} failed:`, error);
     return { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } };
   } finally {

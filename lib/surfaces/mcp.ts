@@ -20,18 +20,25 @@ const RecordOutputForMcp = z.object({
   at: RevisionSchema.optional(),
 });
 
-async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: unknown) {
+async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: unknown, meta?: Record<string, unknown>) {
+  // An edit's version may come in the call's `_meta`, as it goes out in a query's.
+  const ifVersion = meta?.["cockpit/if_version"];
+  if (typeof ifVersion === "string" && args && typeof args === "object" && (args as Record<string, unknown>).if_version === undefined && c.input instanceof z.ZodObject && "if_version" in c.input.shape) {
+    args = { ...(args as Record<string, unknown>), if_version: ifVersion };
+  }
   const result = await invoke(c, ctx, args);
   if (!result.ok) {
     return {
       isError: true,
       content: [{ type: "text" as const, text: result.error.message }],
-      _meta: { "cockpit/error_code": result.error.code },
+      _meta: { "cockpit/error_code": result.error.code, ...(result.error.details ? { "cockpit/details": result.error.details } : {}) },
     };
   }
+  const version = c.version?.(ctx, args as never);
   return {
     structuredContent: result.value as Record<string, unknown>,
     content: [{ type: "text" as const, text: JSON.stringify(result.value) }],
+    ...(version ? { _meta: { "cockpit/version": version } } : {}),
   };
 }
 
@@ -68,7 +75,7 @@ export function createMcpServer(context: () => CapabilityContext): McpServer {
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const c = capabilities.find((x) => mcpToolName(x) === request.params.name);
     if (!c) throw new McpError(ErrorCode.InvalidParams, `no tool '${request.params.name}'; tools/list names every one`);
-    return callCapability(c, context(), request.params.arguments ?? {});
+    return callCapability(c, context(), request.params.arguments ?? {}, request.params._meta as Record<string, unknown> | undefined);
   });
   server.registerResource(
     "plan",

@@ -83,6 +83,8 @@ export interface ServeOptions {
   trustProxy: boolean;
   /** The coordination database (`--database`, else COCKPIT_DATABASE_URL from the environment). */
   database?: string;
+  /** `Name <email>`: the author of the commits plan.commit makes (git's config otherwise). */
+  author?: string;
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -97,6 +99,7 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     "trust-proxy": "flag",
     "build-only": "flag",
     database: "value",
+    author: "value",
   });
   if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
   const port = args.options.get("port") ?? env.PORT ?? "3000";
@@ -117,6 +120,10 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
   for (const h of allowedHosts) {
     if (!HOST_NAME.test(h)) throw new UsageError(`--allowed-host takes a host name (such as cockpit.example.com, or .example.com for its subdomains), not '${h}'`);
   }
+  const author = args.options.get("author");
+  if (author !== undefined && !/^\s*[^<>]+?\s*<[^<>\s]+@[^<>\s]+>\s*$/.test(author)) {
+    throw new UsageError(`--author takes 'Name <email>', not '${author}'`);
+  }
   const repo = resolve(args.options.get("repo") ?? ".");
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
   return {
@@ -128,6 +135,7 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     allowedHosts,
     trustProxy: args.options.has("trust-proxy"),
     ...(args.options.has("database") ? { database: args.options.get("database") } : {}),
+    ...(author !== undefined ? { author } : {}),
   };
 }
 
@@ -142,6 +150,7 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
     COCKPIT_ALLOWED_HOSTS: options.allowedHosts.join(","),
     COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
     ...(options.database !== undefined ? { COCKPIT_DATABASE_URL: options.database } : {}),
+    COCKPIT_AUTHOR: options.author ?? env.COCKPIT_AUTHOR ?? "",
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }

@@ -206,6 +206,38 @@ const COMMAND_CASES: Case[] = [
     expect: "invalid_input",
   },
   { name: "a claim in a milestone with an empty id", capability: "plan.claim", input: { milestone: "" }, expect: "invalid_input" },
+  // plan.edit and plan.create: every answer carries the preview of the derived change.
+  { name: "an edit, dry run", capability: "plan.edit", input: { id: BLOCKED.id, set: { cancelled: true }, dry_run: true }, expect: "ok" },
+  {
+    name: "an edit of fields and lists",
+    capability: "plan.edit",
+    input: { id: READY.id, set: { priority: "p0", owner: "lead: night shift" }, add: { scope: ["docs/new"] } },
+    expect: "ok",
+  },
+  { name: "an unset", capability: "plan.edit", input: { id: WITH_DEPS.id, unset: ["owner"], remove: { depends_on: [WITH_DEPS.depends_on[0]] } }, expect: "ok" },
+  { name: "an edit of a milestone", capability: "plan.edit", input: { id: ACTIVE, set: { priority: "p2" } }, expect: "ok" },
+  { name: "an edit that adds a FAIL finding is refused", capability: "plan.edit", input: { id: READY.id, add: { depends_on: ["NO-SUCH-1"] } }, expect: "refused" },
+  {
+    name: "an edit that adds a FAIL finding, allowed",
+    capability: "plan.edit",
+    input: { id: READY.id, add: { depends_on: ["NO-SUCH-1"] }, allow_findings: true },
+    expect: "ok",
+  },
+  { name: "an edit of an unknown field", capability: "plan.edit", input: { id: READY.id, set: { colour: "red" } }, expect: "invalid_input" },
+  { name: "an edit of a stamp", capability: "plan.edit", input: { id: READY.id, set: { started_at: "2026-10-20T10:00:00Z" } }, expect: "invalid_input" },
+  { name: "an edit of an unknown record", capability: "plan.edit", input: { id: "NO-SUCH-1", set: { title: "x" } }, expect: "not_found" },
+  { name: "an edit of an id with a path separator", capability: "plan.edit", input: { id: "../x", set: { title: "x" } }, expect: "invalid_input" },
+  {
+    name: "a new issue",
+    capability: "plan.create",
+    input: { kind: "issue", milestone: ACTIVE, title: "A new issue", add: { acceptance_criteria: ["it works"], validation: ["npm test"], evidence_required: ["proof"] } },
+    expect: "ok",
+  },
+  { name: "a new issue, dry run", capability: "plan.create", input: { kind: "issue", milestone: ACTIVE, title: "Placeholder", dry_run: true }, expect: "ok" },
+  { name: "a new issue without acceptance or validation is refused", capability: "plan.create", input: { kind: "issue", milestone: ACTIVE, title: "Placeholder" }, expect: "refused" },
+  { name: "a new issue in an unknown milestone", capability: "plan.create", input: { kind: "issue", milestone: "no-such-milestone", title: "x" }, expect: "invalid_input" },
+  // The copies are no git work trees: a commit is refused, saying why (tests/plan/commit.test.ts commits).
+  { name: "a commit outside a git work tree", capability: "plan.commit", input: { dry_run: true }, expect: "refused" },
 ];
 
 // ------------------------------------------------------------------ the surfaces
@@ -287,9 +319,29 @@ function cliWords(c: Case): string[] {
       return ["evidence", String(input.record), ...options(["covers", "type", "command", "artifact", "result"])];
     case "plan.release":
       return ["release", String(input.issue), ...(input.force ? ["--force"] : [])];
+    case "plan.edit":
+    case "plan.create":
+      return editWords(c);
+    case "plan.commit":
+      return ["commit", ...(input.dry_run ? ["--dry-run"] : []), ...options(["message"])];
     default:
       return [c.capability.split(".")[1], ...options(Object.keys(input))];
   }
+}
+
+/** `cockpit plan edit ID …` or `cockpit plan new KIND …` for an edit or a creation. */
+function editWords(c: Case): string[] {
+  const input = c.input as Record<string, unknown>;
+  const words = c.capability === "plan.edit" ? ["edit", String(input.id)] : ["new", String(input.kind), "--title", String(input.title)];
+  if (input.milestone !== undefined) words.push("--milestone", String(input.milestone));
+  for (const [k, v] of Object.entries((input.set ?? {}) as Record<string, unknown>)) words.push("--set", `${k}=${String(v)}`);
+  for (const k of (input.unset ?? []) as string[]) words.push("--unset", k);
+  for (const op of ["add", "remove"]) {
+    for (const [k, vs] of Object.entries((input[op] ?? {}) as Record<string, string[]>)) for (const v of vs) words.push(`--${op}`, `${k}=${v}`);
+  }
+  if (input.dry_run) words.push("--dry-run");
+  if (input.allow_findings) words.push("--allow-findings");
+  return words;
 }
 
 async function viaCli(c: Case, sideNotes: Notes): Promise<Outcome> {
@@ -328,8 +380,11 @@ async function via(surface: Surface, c: Case, notes: Notes): Promise<Outcome> {
 
 /** A command's answer carries the moment it ran; the rest is the same from every surface. */
 function masked(value: unknown): unknown {
-  if (value && typeof value === "object" && "at" in value && typeof value.at === "string") return { ...(value as object), at: "<at>" };
-  return value;
+  if (!value || typeof value !== "object") return value;
+  // An edit's version is the hash of a text that holds the moment (updated_at); a command's `at` is its moment.
+  const versioned = "preview" in value && "version" in value ? { version: "<version>" } : {};
+  const at = "at" in value && typeof value.at === "string" ? { at: "<at>" } : {};
+  return { ...(value as object), ...at, ...versioned };
 }
 
 interface View {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import { EDITABLE_FIELDS } from "@/lib/plan/edit-fields";
 import { type AnyCapability, capabilities, httpMethod, httpPath } from "@/lib/capabilities/index";
 import { ISSUE_STATUSES, LEDGER_FILE, MOVE_NAMES, loadPlan, loadRecords } from "@/lib/plan/index";
 import { guardMove } from "@/lib/plan/transition";
@@ -217,18 +218,33 @@ const VALID: Record<string, Record<string, unknown>> = {
   "plan.evidence": { record: EVIDENCE_RECORD.id, covers: EVIDENCE_RECORD.evidence_required[0], type: "test", command: "npm test" },
   "plan.claim": { milestone: READY_MILESTONE },
   "plan.release": { issue: READY.id },
+  "plan.edit": { id: READY.id, set: { priority: "p0" } },
+  "plan.create": { kind: "issue", milestone: READY_MILESTONE, title: "A new issue", add: { acceptance_criteria: ["it works"], validation: ["npm test"] } },
+  // The fuzzed copies are no git work trees, so even this is refused.
+  "plan.commit": { dry_run: true },
 };
 const REQUIRED: Record<string, string[]> = {
   "plan.transition": ["issue", "transition"],
   "plan.evidence": ["record", "covers", "type", "command"],
   "plan.claim": [],
   "plan.release": ["issue"],
+  "plan.edit": ["id"],
+  "plan.create": ["kind", "title"],
+  "plan.commit": [],
 };
+/**
+ * The fields any non-string value breaks (the others take booleans, lists or mappings), and the
+ * length each may reach.
+ */
+const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"] };
+const stringFieldsOf = (c: AnyCapability) => STRING_FIELDS[c.id] ?? fieldsOf(c);
+const LONG_FIELDS = ["command", "artifact", "result", "title"];
 const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "multipart/form-data; boundary=x"];
 
 /** Bodies of a command that must be refused. Every one is invalid by construction, or names a move the model refuses. */
 function badBody(c: AnyCapability, sizes: Sizes): fc.Arbitrary<{ body: string; why: string }> {
   const fields = fieldsOf(c);
+  const strings = stringFieldsOf(c);
   const base = VALID[c.id];
   const text = anyText(sizes.hugeBody);
   type Body = { body: string; why: string };
@@ -240,11 +256,11 @@ function badBody(c: AnyCapability, sizes: Sizes): fc.Arbitrary<{ body: string; w
       .tuple(unknownKey(fields), fc.oneof(text, notAString, fc.jsonValue({ maxDepth: 2 })))
       .map(([k, v]) => ({ body: withKey(base, k, v), why: "an unknown field" })),
     fc.constant({ body: withKey(base, "__proto__", { milestone: READY_MILESTONE }), why: "a __proto__ field" }),
-    fc.tuple(fc.constantFrom(...fields), notAString).map(([k, v]) => ({ body: JSON.stringify({ ...base, [k]: v }), why: `${k} of the wrong type` })),
+    fc.tuple(fc.constantFrom(...strings), notAString).map(([k, v]) => ({ body: JSON.stringify({ ...base, [k]: v }), why: `${k} of the wrong type` })),
     fc
-      .tuple(fc.constantFrom(...fields), fc.oneof(huge(sizes.hugeBody, 2_000), huge(10_001, 100)))
+      .tuple(fc.constantFrom(...strings), fc.oneof(huge(sizes.hugeBody, 2_000), huge(10_001, 100)))
       // zod measures a string in code points, not UTF-16 units
-      .filter(([k, v]) => [...v].length > (k === "command" || k === "artifact" || k === "result" ? 10_000 : 200))
+      .filter(([k, v]) => [...v].length > (LONG_FIELDS.includes(k) ? 10_000 : 200))
       .map(([k, v]) => ({ body: JSON.stringify({ ...base, [k]: v }), why: `${k} too long` })),
     fc
       .oneof(fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), fc.jsonValue({ maxDepth: 0 }), fc.constant([base]))
@@ -266,7 +282,7 @@ function badBody(c: AnyCapability, sizes: Sizes): fc.Arbitrary<{ body: string; w
       })
       .map((body) => ({ body, why: "text that is not a JSON object" })),
     fc
-      .tuple(fc.constantFrom(...fields), notAString)
+      .tuple(fc.constantFrom(...strings), notAString)
       .map(([k, v]) => ({ body: `${JSON.stringify(base).slice(0, -1)},${JSON.stringify(k)}:${JSON.stringify(v)}}`, why: `${k} given twice, the last of the wrong type` })),
   ];
   const semantic: fc.Arbitrary<Body>[] = [];
@@ -311,8 +327,38 @@ function badBody(c: AnyCapability, sizes: Sizes): fc.Arbitrary<{ body: string; w
       semantic.push(fc.constantFrom(...STUCK_MILESTONES).map((milestone) => ({ body: JSON.stringify({ milestone }), why: "a milestone with nothing ready" })));
     }
   }
+  if (c.id === "plan.edit") {
+    const idText = fc.oneof(traversal, control, nearMiss, unicode, text).filter((s) => !KNOWN_IDS.has(s));
+    semantic.push(
+      idText.map((id) => ({ body: JSON.stringify({ ...base, id }), why: "an id that names no record" })),
+      text.filter((k) => !FIELD_NAMES.has(k)).map((k) => ({ body: JSON.stringify({ ...base, set: { [k]: "x" } }), why: "a field that is none" })),
+      fc.constantFrom("started_at", "verified_event", "completed_at", "unsealed_stamps", "evidence", "id", "created_at").map((k) => ({ body: JSON.stringify({ ...base, set: { [k]: "x" } }), why: "a field edit never touches" })),
+      text.filter((v) => v !== "true" && v !== "false").map((v) => ({ body: JSON.stringify({ ...base, set: { cancelled: v } }), why: "a boolean that is none" })),
+      text.filter((m) => !MILESTONES.includes(m)).map((m) => ({ body: JSON.stringify({ ...base, set: { milestone: m } }), why: "a milestone that is none" })),
+      fc.constant({ body: JSON.stringify({ id: READY.id, add: { depends_on: ["NO-SUCH-1"] } }), why: "an edit that adds a FAIL finding" }),
+      fc.constant({ body: JSON.stringify({ id: READY.id }), why: "nothing to change" }),
+      fc.constant({ body: JSON.stringify({ ...base, if_version: "0000000000000000" }), why: "a stale version" }),
+    );
+  }
+  if (c.id === "plan.create") {
+    semantic.push(
+      fc.oneof(traversal, control, text).filter((m) => !MILESTONES.includes(m)).map((milestone) => ({ body: JSON.stringify({ ...base, milestone }), why: "a milestone that is none" })),
+      fc.oneof(traversal, fc.constantFrom(...KNOWN_IDS)).map((id) => ({ body: JSON.stringify({ ...base, id }), why: "an id taken or with a path in it" })),
+      fc.constant({ body: JSON.stringify({ kind: "issue", milestone: READY_MILESTONE, title: "Placeholder" }), why: "an issue without acceptance or validation" }),
+      text.filter((k) => !FIELD_NAMES.has(k)).map((k) => ({ body: JSON.stringify({ ...base, set: { [k]: "x" } }), why: "a field that is none" })),
+    );
+  }
+  if (c.id === "plan.commit") {
+    semantic.push(
+      fc.constant({ body: JSON.stringify(base), why: "a commit outside a git work tree" }),
+      fc.constantFrom(true, false).map((push) => ({ body: JSON.stringify({ push, pull_rebase: true }), why: "a push outside a git work tree" })),
+      fc.constant({ body: JSON.stringify({ message: "" }), why: "an empty message" }),
+    );
+  }
   return fc.oneof(...syntactic.map((arbitrary) => ({ arbitrary, weight: 2 })), ...semantic.map((arbitrary) => ({ arbitrary, weight: 1 })));
 }
+
+const FIELD_NAMES = new Set(EDITABLE_FIELDS.issue.map((f) => f.name));
 
 const OVERSIZE = JSON.stringify({ issue: "x".repeat(1_100_000) });
 

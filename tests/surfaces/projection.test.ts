@@ -47,6 +47,9 @@ const TABLE: readonly Row[] = [
   { id: "plan.evidence", kind: "command", method: "POST", route: "/api/v1/plan/evidence", tool: "majordomus_plan_evidence", cli: "cockpit plan evidence", verbs: ["evidence"] },
   { id: "plan.claim", kind: "command", method: "POST", route: "/api/v1/plan/claim", tool: "majordomus_plan_claim", cli: "cockpit plan claim", verbs: ["claim"] },
   { id: "plan.release", kind: "command", method: "POST", route: "/api/v1/plan/release", tool: "majordomus_plan_release", cli: "cockpit plan release", verbs: ["release"] },
+  { id: "plan.create", kind: "command", method: "POST", route: "/api/v1/plan/create", tool: "majordomus_plan_create", cli: "cockpit plan create", verbs: ["new"] },
+  { id: "plan.edit", kind: "command", method: "POST", route: "/api/v1/plan/edit", tool: "majordomus_plan_edit", cli: "cockpit plan edit", verbs: ["edit"] },
+  { id: "plan.commit", kind: "command", method: "POST", route: "/api/v1/plan/commit", tool: "majordomus_plan_commit", cli: "cockpit plan commit", verbs: ["commit"] },
 ];
 
 /** A valid input of each capability (against the demo plan, or any plan: validity is the schema's). */
@@ -67,6 +70,9 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },
   "plan.release": { issue: "I0001", force: true },
+  "plan.create": { kind: "issue", milestone: "m", title: "t", set: { priority: "p1" }, add: { scope: ["x"] }, dry_run: true },
+  "plan.edit": { id: "I0001", set: { priority: "p1" }, unset: ["risk"], add: { scope: ["x"] }, remove: { scope: ["y"] }, if_version: "v", dry_run: true, allow_findings: true },
+  "plan.commit": { message: "m", push: false, pull_rebase: true, dry_run: true },
 };
 
 let repo: string;
@@ -102,7 +108,7 @@ function request(method: string, target: string, init: RequestInit = {}): Promis
 const PLAN = capabilities.filter((c) => c.id.startsWith("plan."));
 
 describe("the projection table", () => {
-  it("the plan.* capabilities are these, listed first and in this order", () => {
+  it("the plan.* capabilities are these fifteen, listed first and in this order", () => {
     expect(PLAN.map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
     expect(capabilities.slice(0, TABLE.length).map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
   });
@@ -151,9 +157,9 @@ describe("the projection table", () => {
 });
 
 describe("queries and commands", () => {
-  it("among the plan.* capabilities exactly transition, evidence, claim and release are commands", () => {
+  it("among the plan.* capabilities exactly transition, evidence, claim, release, create, edit and commit are commands", () => {
     const commands = capabilities.filter((c) => c.id.startsWith("plan.") && c.kind === "command").map((c) => c.id);
-    expect(commands.sort()).toEqual(["plan.claim", "plan.evidence", "plan.release", "plan.transition"]);
+    expect(commands.sort()).toEqual(["plan.claim", "plan.commit", "plan.create", "plan.edit", "plan.evidence", "plan.release", "plan.transition"]);
     for (const c of capabilities) expect(["query", "command"]).toContain(c.kind);
   });
 

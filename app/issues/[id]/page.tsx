@@ -2,6 +2,8 @@ import { notFound } from "next/navigation";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
+import { RecordEditor } from "@/components/RecordEditor";
+import { editorProps } from "@/app/editor-props";
 import { FieldValue } from "@/components/FieldValue";
 import { LeaseNote } from "@/components/LeaseNote";
 import { RecordTimeline } from "@/components/RecordTimeline";
@@ -122,6 +124,10 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
           </dl>
         </Card>
       </div>
+
+      <Card title="Edit it">
+        <RecordEditor {...editorProps(servedRepo(), "issue", id, file?.fields)} />
+      </Card>
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title={`Evidence: ${issue.evidence_have} had, ${issue.evidence_need} needed`}>

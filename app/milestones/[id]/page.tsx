@@ -2,13 +2,17 @@ import { notFound } from "next/navigation";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
+import { NewIssueForm } from "@/components/NewIssueForm";
+import { RecordEditor } from "@/components/RecordEditor";
+import { editorProps } from "@/app/editor-props";
+import { readRecordFileFields } from "@/lib/plan/record-file";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { RecordTimeline } from "@/components/RecordTimeline";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { LeaseNote } from "@/components/LeaseNote";
 import { StatusBadge } from "@/components/StatusBadge";
 import type { PlanRecord } from "@/lib/plan/shapes";
-import { servedState } from "@/lib/surfaces/pages";
+import { servedRepo, servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 
@@ -98,6 +102,14 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
         </ul>
         <EvidenceForm record={m.id} tokens={raw?.evidence_required ?? []} />
       </Card>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card title="Edit it">
+          <RecordEditor {...editorProps(servedRepo(), "milestone", id, readRecordFileFields(servedRepo(), "milestone", id)?.fields)} />
+        </Card>
+        <Card title="New issue">
+          <NewIssueForm milestone={id} />
+        </Card>
+      </div>
       <RecordTimeline id={m.id} kind="milestone" />
     </main>
   );

@@ -1,0 +1,113 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import { runCapability } from "@/app/actions";
+import type { PlanDiff } from "@/lib/plan/plan-diff";
+import { EditPreview } from "./EditPreview";
+
+interface CreateAnswer {
+  id: string;
+  written: boolean;
+  refused?: string;
+  preview: PlanDiff;
+}
+
+/** A new issue of one milestone: preview (its id, what it changes, whether it would be refused), then confirm. */
+export function NewIssueForm({ milestone }: { milestone: string }) {
+  const router = useRouter();
+  const [busy, start] = useTransition();
+  const [input, setInput] = useState<Record<string, unknown> | null>(null);
+  const [answer, setAnswer] = useState<CreateAnswer | null>(null);
+  const [error, setError] = useState("");
+
+  const send = (body: Record<string, unknown>, dryRun: boolean) =>
+    start(async () => {
+      setError("");
+      const r = await runCapability("plan.create", { ...body, ...(dryRun ? { dry_run: true } : {}) });
+      if (!r.ok) {
+        setError(`Refused: ${r.error.message}`);
+        return;
+      }
+      setAnswer(r.value as CreateAnswer);
+      if (!dryRun) router.refresh();
+    });
+
+  const control = "rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900";
+  return (
+    <div className="flex flex-col gap-2 text-sm" data-testid="new-issue">
+      <form
+        className="grid grid-cols-[10rem_1fr] items-center gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const form = new FormData(e.currentTarget);
+          const text = (k: string) => String(form.get(k) ?? "").trim();
+          const add: Record<string, string[]> = {};
+          for (const k of ["acceptance_criteria", "validation", "scope", "evidence_required", "depends_on"]) if (text(k)) add[k] = [text(k)];
+          const body = {
+            kind: "issue",
+            milestone,
+            title: text("title"),
+            ...(text("priority") ? { set: { priority: text("priority") } } : {}),
+            ...(Object.keys(add).length ? { add } : {}),
+          };
+          setInput(body);
+          setAnswer(null);
+          send(body, true);
+        }}
+      >
+        <label htmlFor="ni-title">Title</label>
+        <input id="ni-title" name="title" required className={control} />
+        <label htmlFor="ni-priority">Priority</label>
+        <select id="ni-priority" name="priority" defaultValue="p2" className={control}>
+          {["p0", "p1", "p2", "p3"].map((p) => (
+            <option key={p}>{p}</option>
+          ))}
+        </select>
+        <label htmlFor="ni-ac">Acceptance criterion</label>
+        <input id="ni-ac" name="acceptance_criteria" className={control} />
+        <label htmlFor="ni-validation">Validation command</label>
+        <input id="ni-validation" name="validation" className={`${control} font-mono`} />
+        <label htmlFor="ni-evidence">Evidence required</label>
+        <input id="ni-evidence" name="evidence_required" className={`${control} font-mono`} />
+        <label htmlFor="ni-scope">Scope</label>
+        <input id="ni-scope" name="scope" className={`${control} font-mono`} />
+        <label htmlFor="ni-deps">Depends on</label>
+        <input id="ni-deps" name="depends_on" className={`${control} font-mono`} />
+        <span />
+        <button type="submit" disabled={busy} data-testid="new-issue-preview" className="justify-self-start rounded-md bg-slate-800 px-3 py-1.5 font-medium text-white disabled:opacity-60 dark:bg-slate-200 dark:text-slate-900">
+          Preview
+        </button>
+      </form>
+      {answer && (
+        <div className="flex flex-col gap-2">
+          <p data-testid="new-issue-id">
+            {answer.written ? (
+              <>
+                Created <Link className="font-mono underline" href={`/issues/${encodeURIComponent(answer.id)}`}>{answer.id}</Link>.
+              </>
+            ) : (
+              <>Would create <span className="font-mono">{answer.id}</span>.</>
+            )}
+          </p>
+          <EditPreview preview={answer.preview} refused={answer.written ? undefined : answer.refused} testId="new-issue-changes" />
+          {!answer.written && input && (
+            <button
+              type="button"
+              disabled={busy || answer.refused !== undefined}
+              data-testid="new-issue-confirm"
+              onClick={() => send(input, false)}
+              className="self-start rounded-md bg-blue-700 px-3 py-1.5 font-medium text-white disabled:bg-slate-300 disabled:text-slate-700"
+            >
+              Confirm: create {answer.id}
+            </button>
+          )}
+        </div>
+      )}
+      <p role="status" aria-live="polite" className="min-h-5 font-medium text-red-700 dark:text-red-400">
+        {error}
+      </p>
+    </div>
+  );
+}

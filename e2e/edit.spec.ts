@@ -1,0 +1,110 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { expect, test } from "./fixtures";
+
+// Editing the plan in the browser, on the demo copy: a new issue, an inline edit with its preview,
+// a refused edit, the undo, and the commit of what the browser changed.
+
+const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" }).trim();
+
+test.describe("editing @demo", () => {
+  test("create an issue, edit a field with its preview, undo it, and commit the records", async ({ page, visit, repo }) => {
+    const issue = repo.issue("BK-005");
+    const created = repo.issue("BK-034");
+    repo.restore(issue);
+    git(repo.dir, "config", "user.name", "Lead in a browser");
+    git(repo.dir, "config", "user.email", "lead@cockpit.invalid");
+    const start = git(repo.dir, "rev-parse", "HEAD");
+    try {
+      // A new issue, previewed, then created.
+      await visit("/milestones/booking");
+      const form = page.getByTestId("new-issue");
+      await form.getByLabel("Title").fill("Refund a booking");
+      await form.getByLabel("Acceptance criterion").fill("A refund returns the payment");
+      await form.getByLabel("Validation command").fill("pnpm test refunds");
+      await form.getByLabel("Evidence required").fill("refund_test");
+      await page.getByTestId("new-issue-preview").click();
+      await expect(page.getByTestId("new-issue-id")).toHaveText("Would create BK-034.");
+      await expect(page.getByTestId("new-issue-changes")).toContainText("BK-034: added, status – → ");
+      expect(existsSync(created)).toBe(false);
+      await page.getByTestId("new-issue-confirm").click();
+      await expect(page.getByTestId("new-issue-id")).toHaveText("Created BK-034.");
+      expect(readFileSync(created, "utf8")).toMatch(/^id: BK-034\nmilestone: booking\ntitle: Refund a booking\n/);
+
+      // An inline edit: preview first, nothing written, then confirm.
+      await visit("/issues/BK-005");
+      const editor = page.getByTestId("record-editor");
+      await editor.getByLabel("Field").selectOption("priority");
+      await editor.getByLabel("Value").fill("p0");
+      const before = readFileSync(issue, "utf8");
+      await page.getByTestId("edit-preview-button").click();
+      await expect(page.getByTestId("edit-preview")).toContainText("nothing derived changes");
+      expect(readFileSync(issue, "utf8")).toBe(before);
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-005 set priority: set priority=p0.");
+      expect(readFileSync(issue, "utf8")).toMatch(/^priority: p0$/m);
+
+      // An edit that would add a FAIL finding is explained and cannot be confirmed.
+      await editor.getByLabel("Field").selectOption("depends_on");
+      await editor.getByLabel("Value").fill("BK-999");
+      await page.getByTestId("edit-preview-button").click();
+      await expect(page.getByTestId("edit-preview")).toContainText("Would be refused");
+      await expect(page.getByTestId("edit-preview")).toContainText("unknown_dependency");
+      await expect(page.getByTestId("edit-confirm")).toBeDisabled();
+
+      // Undo, itself previewed.
+      await page.getByTestId("edit-undo").click();
+      await expect(page.getByTestId("edit-preview")).toBeVisible();
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-005 undo of set priority: set priority=p1.");
+      expect(readFileSync(issue, "utf8")).toMatch(/^priority: p1$/m);
+
+      // The header counts the changed records; commit them.
+      await visit("/");
+      await expect(page.getByTestId("uncommitted")).toHaveText(/^2 uncommitted$/);
+      await page.getByTestId("uncommitted").click();
+      await expect(page.getByTestId("uncommitted-list")).toContainText("BK-005 (modified): edit: set priority=p0; edit: set priority=p1");
+      await page.getByTestId("commit-confirm").click();
+      await expect(page.getByTestId("commit-outcome")).toContainText("Committed 2 change(s)");
+      const message = git(repo.dir, "log", "-1", "--format=%an%n%B");
+      expect(message).toContain("Lead in a browser");
+      expect(message).toContain("- BK-034: create:");
+      expect(git(repo.dir, "show", "--name-only", "--format=", "HEAD").split("\n").sort()).toEqual([
+        ".ai/repo/project/issues/BK-005.yaml",
+        ".ai/repo/project/issues/BK-034.yaml",
+      ]);
+    } finally {
+      // The copy back as it was: its commit, the new issue gone.
+      git(repo.dir, "reset", "-q", "--hard", start);
+      rmSync(created, { force: true });
+      repo.restore(issue);
+    }
+  });
+
+  test("an edit made against a record that changed since is refused, and re-applied to the current record", async ({ page, visit, repo }) => {
+    const issue = repo.issue("BK-006");
+    repo.restore(issue);
+    try {
+      await visit("/issues/BK-006");
+      const editor = page.getByTestId("record-editor");
+      await editor.getByLabel("Field").selectOption("owner");
+      await editor.getByLabel("Value").fill("browser");
+      await page.getByTestId("edit-preview-button").click();
+      await expect(page.getByTestId("edit-preview")).toBeVisible();
+      // Someone else edits the record between the preview and the confirm.
+      repo.cockpit("plan", "edit", "BK-006", "--set", "priority=p3");
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toContainText("Refused: BK-006 changed since version");
+      expect(readFileSync(issue, "utf8")).not.toMatch(/^owner: browser$/m);
+      await page.getByTestId("edit-reapply").click();
+      await expect(page.getByTestId("edit-confirm")).toBeEnabled();
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-006 set owner: set owner=browser.");
+      const text = readFileSync(issue, "utf8");
+      expect(text).toMatch(/^owner: browser$/m);
+      expect(text).toMatch(/^priority: p3$/m);
+    } finally {
+      repo.restore(issue);
+    }
+  });
+});

@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { PlanFindingSchema } from "../plan/shapes";
+
+// Inputs and outputs of plan.create and plan.edit. Field names are checked by the core against
+// the allowlists (so the refusal names the fields there are); here only the shape is strict.
+
+const id = (what: string) => z.string().min(1, `${what} is an id, not empty`).max(200, `${what} is at most 200 characters`);
+const fieldName = z.string().min(1).max(100);
+const entries = z.array(z.string().max(10_000)).min(1).max(100);
+
+const SetFields = z
+  .record(fieldName, z.union([z.string().max(10_000), z.boolean(), z.number()]))
+  .describe("Fields to set, by name: { priority: 'p0', cancelled: true }.");
+const ListEntries = (what: string) => z.record(fieldName, entries).describe(`Entries to ${what}, by list field: { depends_on: ['I0002'] }.`);
+
+export const EditInput = z.strictObject({
+  id: id("The milestone or issue").describe("The milestone or issue to edit."),
+  set: SetFields.optional(),
+  unset: z.array(fieldName).max(100).optional().describe("Fields to remove."),
+  add: ListEntries("add").optional(),
+  remove: ListEntries("remove").optional(),
+  if_version: z.string().min(1).max(100).optional().describe("The record's version the edit was made against (plan.record's ETag); a changed record is refused."),
+  dry_run: z.boolean().optional().describe("Answer with the preview; write nothing."),
+  allow_findings: z.boolean().optional().describe("Write even if the change adds FAIL findings."),
+});
+
+export const CreateInput = z.strictObject({
+  kind: z.enum(["issue", "milestone"]),
+  id: id("The new record").optional().describe("The new record's id; minted in the plan's own pattern when absent."),
+  title: z.string().min(1, "a new record has a title").max(10_000),
+  milestone: id("The milestone").optional().describe("The milestone of a new issue (required for an issue)."),
+  set: SetFields.optional(),
+  add: ListEntries("write").optional(),
+  dry_run: z.boolean().optional().describe("Answer with the preview; write nothing."),
+  allow_findings: z.boolean().optional().describe("Write even if the record adds FAIL findings."),
+});
+
+const change = <T extends z.ZodType>(t: T) => z.object({ from: t, to: t });
+
+export const PlanDiffSchema = z.object({
+  issues: z.array(
+    z.object({
+      id: z.string(),
+      presence: z.enum(["added", "removed"]).optional(),
+      status: change(z.string()).optional(),
+      wave: change(z.number().int()).optional(),
+      milestone: change(z.string()).optional(),
+    }),
+  ),
+  milestones: z.array(z.object({ id: z.string(), presence: z.enum(["added", "removed"]).optional(), status: change(z.string()).optional() })),
+  findings: z.object({ added: z.array(PlanFindingSchema), resolved: z.array(PlanFindingSchema) }),
+  scope_conflicts: z.array(PlanFindingSchema),
+  next_issue: change(z.string()).optional(),
+  roadmap: z.object({ now: change(z.string()).optional(), next: change(z.string()).optional() }),
+  is_empty: z.boolean(),
+});
+
+export const RecordWriteResultSchema = z.object({
+  id: z.string(),
+  kind: z.enum(["issue", "milestone"]),
+  action: z.enum(["created", "edited"]),
+  path: z.string(),
+  dry_run: z.boolean(),
+  written: z.boolean(),
+  refused: z.string().optional(),
+  fail_findings: z.array(PlanFindingSchema),
+  previous_version: z.string().optional(),
+  version: z.string(),
+  preview: PlanDiffSchema,
+  changes: z.array(z.string()),
+  event: z.string().optional(),
+  at: z.string().optional(),
+});
+
+export const CommitInput = z.strictObject({
+  message: z.string().min(1).max(500).optional().describe("The first line of the commit message (default: what changed, in words)."),
+  push: z.boolean().optional().describe("Push when a remote is configured (default true)."),
+  pull_rebase: z.boolean().optional().describe("When the push is behind: git pull --rebase, then push (a conflict is shown and undone)."),
+  dry_run: z.boolean().optional().describe("List the uncommitted record changes; commit nothing."),
+});
+
+const PendingEventSchema = z.object({ ts: z.string(), event: z.string(), by: z.string(), summary: z.string() });
+
+export const CommitResultSchema = z.object({
+  dry_run: z.boolean(),
+  committed: z.boolean(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      status: z.enum(["modified", "added", "deleted"]),
+      record: z.string(),
+      events: z.array(PendingEventSchema),
+    }),
+  ),
+  count: z.number().int(),
+  message: z.string(),
+  commit: z.string().optional(),
+  author: z.string().optional(),
+  push: z
+    .object({
+      remote: z.string(),
+      branch: z.string(),
+      status: z.enum(["pushed", "behind", "conflict", "failed"]),
+      message: z.string(),
+      conflicts: z.array(z.string()).optional(),
+    })
+    .optional(),
+});
