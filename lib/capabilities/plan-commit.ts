@@ -10,5 +10,5 @@ export const planCommitCapability = defineCapability({
     "Commits the records' folder only, with a message listing the moves and edits behind each change, then pushes when a remote is configured (a push that is behind says so). dry_run lists the uncommitted changes.",
   input: CommitInput,
   output: CommitResultSchema,
-  handler: (ctx, input) => commitRecords(ctx.repo, input, { author: process.env.COCKPIT_AUTHOR || undefined, by: ctx.by }),
+  handler: (ctx, input) => commitRecords(ctx.repo, input, { author: process.env.COCKPIT_AUTHOR || undefined, by: ctx.by, actor: ctx.by }),
 });

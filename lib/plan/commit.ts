@@ -62,6 +62,8 @@ export interface CommitOptions {
   /** `Name <email>`: the commit's author (and committer) instead of git's config. */
   author?: string;
   by?: string;
+  /** The person or agent who asked for the commit (a signed-in user): the commit's author name. */
+  actor?: string;
 }
 
 interface Git {
@@ -236,7 +238,8 @@ function push(repo: string, target: { remote: string; branch: string }, pullReba
  * the plan lock, so no move or edit lands between the listing and the commit.
  */
 export async function commitRecords(repo: string, request: CommitRequest, o: CommitOptions = {}): Promise<CommitResult> {
-  const env = authorEnv(o.author);
+  // A named caller is the author; the server's identity (--author, or git's config) commits.
+  const env = { ...authorEnv(o.author), ...(o.actor ? { GIT_AUTHOR_NAME: o.actor } : {}) };
   const run = (): CommitResult => {
     const files = pendingChanges(repo);
     const message = commitMessage(files, request.message);

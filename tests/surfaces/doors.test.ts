@@ -120,6 +120,10 @@ describe("beyond loopback, every request needs a caller", () => {
 
   beforeAll(async () => {
     repo = copyRepo("cockpit-doors-open-");
+    // A git work tree, so that plan.commit can commit what the users moved.
+    for (const args of [["init", "-q", "-b", "main"], ["config", "user.name", "Cockpit server"], ["config", "user.email", "server@cockpit.invalid"], ["add", "-A"], ["commit", "-q", "-m", "the plan"]]) {
+      execFileSync("git", args, { cwd: repo, stdio: "ignore" });
+    }
     usersFile = join(repo, "..", `${repo.split("/").pop()}-users.yaml`);
     for (const name of ["ada", "bob"]) {
       tokens[name] = execFileSync(process.execPath, [CLI, "users", "add", name, "--users", usersFile], { encoding: "utf8" }).trim();
@@ -222,6 +226,14 @@ describe("beyond loopback, every request needs a caller", () => {
     const shared = await claim({ authorization: `Bearer ${TOKEN}` });
     expect(shared.status, shared.text).toBe(200);
     expect(lastLedgerLine(repo).by).toMatch(/^cockpit\//);
+
+    // bob commits the moves: he is the commit's author, the server's identity its committer.
+    const commit = await send(`${url}/api/v1/plan/commit`, { method: "POST", headers: { ...json, authorization: `Bearer ${tokens.bob}` }, body: JSON.stringify({ push: false }) });
+    expect(commit.status, commit.text).toBe(200);
+    const who = execFileSync("git", ["log", "-1", "--format=%an|%cn|%s%n%b"], { cwd: repo, encoding: "utf8" });
+    expect(who).toMatch(/^bob\|Cockpit server\|/);
+    expect(who).toMatch(/\[bob\]/);
+    expect(who).toMatch(/\[ada\]/);
   });
 
   it("signing in issues an HttpOnly, SameSite=Strict, expiring cookie that opens the pages and the stream", async () => {
