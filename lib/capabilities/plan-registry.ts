@@ -1,5 +1,6 @@
 import type { AnyCapability } from "./capability";
 import { planClaimCapability } from "./plan-claim";
+import { planCriticalPathCapability } from "./plan-critical-path";
 import { planEvidenceCapability } from "./plan-evidence";
 import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
@@ -22,6 +23,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planWavesCapability,
   planNextCapability,
   planRoadmapCapability,
+  planCriticalPathCapability,
   planValidateCapability,
   planRecordCapability,
   planTransitionCapability,

@@ -7,6 +7,7 @@ import { loadPlan } from "../plan/index";
 import type { Move } from "../plan/seal";
 import type {
   Plan,
+  PlanCriticalPath,
   PlanIssueList,
   PlanNextIssue,
   PlanRecord,
@@ -19,6 +20,7 @@ import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type Transiti
 import { COCKPIT_VERSION } from "../version";
 import { UsageError, parseArgs, type ParsedArgs } from "./cli-args";
 import {
+  renderCriticalPath,
   renderIssues,
   renderModel,
   renderNext,
@@ -128,6 +130,12 @@ const VERBS: Record<string, Verb> = {
     options: { ...COMMON },
     input: () => ({}),
     text: (v) => renderRoadmap(v as PlanRoadmap),
+  }),
+  "critical-path": capabilityVerb("plan.critical_path", {
+    summary: "the longest chain of unfinished issues (ending in --milestone M), first to do first",
+    options: { ...COMMON, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => renderCriticalPath(v as PlanCriticalPath),
   }),
   validate: capabilityVerb("plan.validate", {
     summary: "every finding; exits 10 when one is a failure",
