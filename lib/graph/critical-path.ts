@@ -91,50 +91,50 @@ function walkCriticalPath(plan: Plan, options: CriticalPathOptions, weights: Map
   const unfinished = new Set(UNFINISHED_STATUSES);
   // Waves hold every issue outside a cycle and its downstream, each after all it depends on.
   const order: PlanIssue[] = [];
+  const at = new Map<string, number>();
   for (const wave of plan.waves) {
     for (const id of wave.issues) {
       const issue = byId.get(id);
-      if (issue && unfinished.has(issue.status)) order.push(issue);
-    }
-  }
-  const counted = new Set(order.map((i) => i.id));
-  const next = new Map<string, string[]>();
-  for (const issue of order) {
-    for (const dep of new Set(issue.depends_on)) {
-      if (dep === issue.id || !counted.has(dep)) continue;
-      const list = next.get(dep);
-      if (list) list.push(issue.id);
-      else next.set(dep, [issue.id]);
-    }
-  }
-  // best[id]: the heaviest path starting at id (and ending in the milestone, when one is asked);
-  // -1 when no such path exists. Dependents sit in later waves, so they are settled first.
-  const best = new Map<string, number>();
-  const step = new Map<string, string>();
-  for (let k = order.length - 1; k >= 0; k--) {
-    const issue = order[k];
-    let tail = options.milestone === undefined || issue.milestone === options.milestone ? 0 : -1;
-    let choice: string | undefined;
-    for (const d of next.get(issue.id) ?? []) {
-      const f = best.get(d)!;
-      if (f > tail || (f === tail && f > 0 && choice !== undefined && compareBytes(d, choice) < 0)) {
-        tail = f;
-        choice = d;
+      if (issue && unfinished.has(issue.status)) {
+        at.set(id, order.length);
+        order.push(issue);
       }
     }
-    best.set(issue.id, tail < 0 ? -1 : tail + (weights.get(issue.milestone) ?? PER_DAY));
-    if (choice !== undefined) step.set(issue.id, choice);
   }
-  let start: string | undefined;
+  const n = order.length;
+  const next: number[][] = Array.from({ length: n }, () => []);
+  for (let k = 0; k < n; k++) {
+    for (const dep of order[k].depends_on) {
+      const d = at.get(dep);
+      // A repeated dependency was pushed just before (k grows): once is enough.
+      if (d !== undefined && d !== k && next[d][next[d].length - 1] !== k) next[d].push(k);
+    }
+  }
+  // best[k]: the heaviest path starting at order[k] (and ending in the milestone, when one is
+  // asked); -1 when there is none. Dependents sit in later waves, so they are settled first.
+  const best = new Float64Array(n);
+  const step = new Int32Array(n).fill(-1);
+  for (let k = n - 1; k >= 0; k--) {
+    const issue = order[k];
+    let tail = options.milestone === undefined || issue.milestone === options.milestone ? 0 : -1;
+    for (const d of next[k]) {
+      const f = best[d];
+      if (f > tail || (f === tail && f > 0 && compareBytes(order[d].id, order[step[k]].id) < 0)) {
+        tail = f;
+        step[k] = d;
+      }
+    }
+    best[k] = tail < 0 ? -1 : tail + (weights.get(issue.milestone) ?? PER_DAY);
+  }
+  let start = -1;
   let total = 0;
-  for (const issue of order) {
-    const f = best.get(issue.id)!;
-    if (f > total || (f === total && f > 0 && start !== undefined && compareBytes(issue.id, start) < 0)) {
-      total = f;
-      start = issue.id;
+  for (let k = 0; k < n; k++) {
+    if (best[k] > total || (best[k] === total && best[k] > 0 && compareBytes(order[k].id, order[start].id) < 0)) {
+      total = best[k];
+      start = k;
     }
   }
   const ids: string[] = [];
-  for (let at = start; at !== undefined; at = step.get(at)) ids.push(at);
+  for (let k = start; k !== -1; k = step[k]) ids.push(order[k].id);
   return { ids, total };
 }
