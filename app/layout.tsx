@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { CommandPalette } from "@/components/CommandPalette";
 import { Nav } from "@/components/Nav";
 import { Providers } from "@/components/Providers";
+import { Shortcuts } from "@/components/Shortcuts";
 import { servedState } from "@/lib/surfaces/pages";
 import "./globals.css";
 
@@ -18,7 +20,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers>
-          <Nav project={plan.project.name} />
+          <Nav project={plan.project.name}>
+            <CommandPalette />
+          </Nav>
+          <Shortcuts />
           <div className="mx-auto max-w-7xl px-6 py-6">{children}</div>
         </Providers>
       </body>

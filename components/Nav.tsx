@@ -1,14 +1,9 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
+import { PAGES } from "./pages";
 
-const LINKS = [
-  ["/", "Overview"],
-  ["/roadmap", "Roadmap"],
-  ["/waves", "Waves"],
-  ["/findings", "Findings"],
-  ["/plans", "Execution plans"],
-] as const;
-
-export function Nav({ project }: { project: string }) {
+/** The main navigation; `children` sit at its right end (the command palette's button). */
+export function Nav({ project, children }: { project: string; children?: ReactNode }) {
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3" aria-label="Main">
@@ -19,7 +14,7 @@ export function Nav({ project }: { project: string }) {
           {project && <span className="font-normal text-slate-600 dark:text-slate-400">· {project}</span>}
         </Link>
         <ul className="flex gap-4 text-sm">
-          {LINKS.map(([href, label]) => (
+          {PAGES.map(({ href, label }) => (
             <li key={href}>
               <Link href={href} className="text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white">
                 {label}
@@ -27,6 +22,7 @@ export function Nav({ project }: { project: string }) {
             </li>
           ))}
         </ul>
+        {children}
       </nav>
     </header>
   );
