@@ -8,10 +8,10 @@ import { layoutByWave } from "./layout";
 /** Statuses folded into a chip: finished work, kept out of the way of what is left. */
 export const FOLDED_STATUSES: ReadonlySet<string> = new Set(["DONE", "CANCELLED"]);
 
-export const COLUMN_WIDTH = 280;
-export const NODE_WIDTH = 240;
-export const NODE_HEIGHT = 56;
-export const ROW_HEIGHT = 68;
+export const COLUMN_WIDTH = 250;
+export const NODE_WIDTH = 220;
+export const NODE_HEIGHT = 64;
+export const ROW_HEIGHT = 76;
 export const COLUMN_HEADER_HEIGHT = 40;
 export const LANE_HEADER_HEIGHT = 44;
 export const LANE_GAP = 20;
