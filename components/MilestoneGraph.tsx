@@ -18,6 +18,7 @@ import { useRouter } from "next/navigation";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { firstViewport, readableZoom } from "@/lib/graph/viewport";
 import { MILESTONE_STATUS_STYLE } from "./status";
+import { useSystemColorMode } from "./useSystemColorMode";
 
 export interface MilestoneNodeData extends Record<string, unknown> {
   id: string;
@@ -26,10 +27,10 @@ export interface MilestoneNodeData extends Record<string, unknown> {
   mark?: "now" | "next";
 }
 
-const NODE_WIDTH = 220;
-const NODE_HEIGHT = 60;
-const COLUMN_WIDTH = 260;
-const ROW_HEIGHT = 76;
+const NODE_WIDTH = 260;
+const NODE_HEIGHT = 72;
+const COLUMN_WIDTH = 310;
+const ROW_HEIGHT = 86;
 /** The smallest text in a node (the badges), in CSS pixels; titles are 14 px. */
 const SMALLEST_NODE_FONT_PX = 13;
 const PAN_STEP_PX = 120;
@@ -37,7 +38,7 @@ const PAN_STEP_PX = 120;
 const MilestoneNode = memo(function MilestoneNode({ data }: NodeProps<Node<MilestoneNodeData>>) {
   return (
     <div
-      className="box-border flex h-[60px] w-[220px] flex-col justify-center gap-0.5 rounded-md border border-slate-300 bg-white px-2 text-left shadow-sm dark:border-slate-600 dark:bg-slate-900"
+      className="box-border flex h-[72px] w-[260px] flex-col justify-center gap-0.5 rounded-md border border-slate-300 bg-white px-2 text-left shadow-sm dark:border-slate-600 dark:bg-slate-900"
       data-mark={data.mark ?? ""}
     >
       <Handle type="target" position={Position.Left} />
@@ -45,7 +46,7 @@ const MilestoneNode = memo(function MilestoneNode({ data }: NodeProps<Node<Miles
         <span className={`rounded px-1 text-[13px] font-semibold ${MILESTONE_STATUS_STYLE[data.status] ?? ""}`}>{data.status}</span>
         {data.mark && <span className="rounded bg-emerald-700 px-1 text-[13px] font-semibold text-white">{data.mark.toUpperCase()}</span>}
       </div>
-      <div className="truncate text-[14px] font-medium leading-5" title={data.title} data-text="title">
+      <div className="line-clamp-2 text-[14px] font-medium leading-[18px]" title={data.title} data-text="title">
         {data.title || data.id}
       </div>
       <Handle type="source" position={Position.Right} />
@@ -68,6 +69,7 @@ export function MilestoneGraph(props: Props) {
 function MilestoneFlow({ milestones, edges }: Props) {
   const router = useRouter();
   const flow = useReactFlow();
+  const colorMode = useSystemColorMode();
   const paneRef = useRef<HTMLDivElement>(null);
   const nodes = useMemo<Node<MilestoneNodeData>[]>(() => {
     const rows = new Map<number, number>();
@@ -157,7 +159,7 @@ function MilestoneFlow({ milestones, edges }: Props) {
           onNodeClick={(_, n) => router.push(`/milestones/${encodeURIComponent(n.id)}`)}
           minZoom={0.02}
           maxZoom={2.5}
-          colorMode="system"
+          colorMode={colorMode}
           proOptions={{ hideAttribution: true }}
         >
           <Background />

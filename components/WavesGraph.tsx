@@ -36,6 +36,7 @@ import { formatWavesView, parseWavesView, type WavesView } from "@/lib/graph/vie
 import { firstViewport, readableZoom, sameViewport } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { ISSUE_STATUS_ORDER, ISSUE_STATUS_STYLE } from "./status";
+import { useSystemColorMode } from "./useSystemColorMode";
 
 /** A view that would draw more issues than this starts with every lane but the focus collapsed. */
 export const COLLAPSE_ABOVE = 1000;
@@ -150,7 +151,7 @@ const LaneNode = memo(function LaneNode({ data, width }: NodeProps<Node<LaneNode
         {data.isCollapsed ? "▸" : "▾"} {data.title}
       </span>
       <span className="font-mono text-[13px] text-slate-700 dark:text-slate-300">{data.id}</span>
-      <span className="ml-auto text-[13px]" data-testid="lane-counts">
+      <span className="text-[13px]" data-testid="lane-counts">
         {data.total} issues{data.counts.length > 0 && " · "}
         {data.counts.map(([s, n]) => `${s} ${n}`).join(" · ")}
       </span>
@@ -213,6 +214,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   const { data: plan = initialPlan } = useQuery({ queryKey: ["plan"], queryFn: fetchPlan, initialData: initialPlan });
   const router = useRouter();
   const flow = useReactFlow();
+  const colorMode = useSystemColorMode();
   const params = useSearchParams();
   const searchRef = useRef<HTMLInputElement>(null);
   const paneRef = useRef<HTMLDivElement>(null);
@@ -689,7 +691,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
           {display === "graph" && (
             <div
               ref={paneRef}
-              className="h-[calc(100vh-19rem)] min-h-[420px] w-full rounded border border-slate-200 bg-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:bg-slate-950"
+              className="h-[calc(100vh-21rem)] min-h-[420px] w-full rounded border border-slate-200 bg-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:bg-slate-950"
               onKeyDown={onKeyDown}
               tabIndex={0}
               role="region"
@@ -723,7 +725,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                 defaultViewport={urlViewport ?? undefined}
                 minZoom={0.02}
                 maxZoom={2.5}
-                colorMode="system"
+                colorMode={colorMode}
                 proOptions={{ hideAttribution: true }}
               >
                 <Background />
