@@ -398,6 +398,11 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   const urlViewport = view.viewport;
   const urlViewportKey = urlViewport ? `${urlViewport.x},${urlViewport.y},${urlViewport.zoom}` : "";
   const pendingFocus = useRef<string | null>(null);
+  const firstWorkX = useMemo(() => {
+    let x = Infinity;
+    for (const i of layout.items) if (i.kind === "issue") x = Math.min(x, i.x);
+    return Number.isFinite(x) ? x : 0;
+  }, [layout]);
   const firstView = useCallback((): Viewport => {
     const pane = paneRef.current;
     const anchor = selected ? itemById.get(selected) : undefined;
@@ -406,10 +411,12 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
       maxZoom: 1.25,
       padding: 24,
       anchor,
+      // Columns of finished work alone (chips) are skipped: the view starts where work is left.
+      start: { x: firstWorkX, y: 0 },
     });
     // Only a new scope (or a new viewport in the URL) moves the graph; a new layout within it does not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [scopeKey, selected, layout.bounds]);
+  }, [scopeKey, selected, layout.bounds, firstWorkX]);
   useEffect(() => {
     const target = urlViewport ?? firstView();
     if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);
@@ -747,6 +754,11 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             <li className="flex items-center gap-1" data-testid="critical-legend">
               <span className="inline-block h-1 w-4 bg-violet-600" aria-hidden />
               critical path{critical.length ? ` (${critical.length} issues${showCritical ? "" : ", hidden"})` : " (nothing unfinished)"}
+              {showCritical && critical.some((id) => itemById.has(id)) && (
+                <button type="button" className="underline" onClick={() => focusNode(critical.find((id) => itemById.has(id))!)} data-testid="critical-start">
+                  go to its start
+                </button>
+              )}
             </li>
           </ul>
           <section aria-label="Issues by wave, as a list" className={display === "list" ? "" : "sr-only"} data-testid="waves-list">
