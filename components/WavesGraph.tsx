@@ -398,11 +398,6 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   const urlViewport = view.viewport;
   const urlViewportKey = urlViewport ? `${urlViewport.x},${urlViewport.y},${urlViewport.zoom}` : "";
   const pendingFocus = useRef<string | null>(null);
-  const firstWorkX = useMemo(() => {
-    let x = Infinity;
-    for (const i of layout.items) if (i.kind === "issue") x = Math.min(x, i.x);
-    return Number.isFinite(x) ? x : 0;
-  }, [layout]);
   const firstView = useCallback((): Viewport => {
     const pane = paneRef.current;
     const anchor = selected ? itemById.get(selected) : undefined;
@@ -411,12 +406,10 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
       maxZoom: 1.25,
       padding: 24,
       anchor,
-      // Columns of finished work alone (chips) are skipped: the view starts where work is left.
-      start: { x: firstWorkX, y: 0 },
     });
     // Only a new scope (or a new viewport in the URL) moves the graph; a new layout within it does not.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [scopeKey, selected, layout.bounds, firstWorkX]);
+  }, [scopeKey, selected, layout.bounds]);
   useEffect(() => {
     const target = urlViewport ?? firstView();
     if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);

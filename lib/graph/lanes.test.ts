@@ -122,10 +122,6 @@ describe("firstViewport", () => {
     const v = firstViewport({ x: 0, y: 0, width: 5000, height: 9000 }, pane, options);
     expect(v).toEqual({ x: 20, y: 20, zoom: 0.9 });
   });
-  it("starts at the given point (the first wave with work left) when the graph does not fit", () => {
-    const v = firstViewport({ x: 0, y: 0, width: 5000, height: 9000 }, pane, { ...options, start: { x: 750, y: 0 } });
-    expect(v).toEqual({ x: 20 - 750 * 0.9, y: 20, zoom: 0.9 });
-  });
   it("centres the anchor (the issue in focus) when the graph does not fit", () => {
     const v = firstViewport({ x: 0, y: 0, width: 5000, height: 9000 }, pane, { ...options, anchor: { x: 1000, y: 2000, width: 200, height: 50 } });
     expect(v).toEqual({ x: 500 - 1100 * 0.9, y: 250 - 2025 * 0.9, zoom: 0.9 });

@@ -32,8 +32,6 @@ export interface FirstViewOptions {
    * undefined to start at the graph's top-left corner (the first wave).
    */
   anchor?: Box;
-  /** Without an anchor, the flow point put at the top-left corner instead (the first wave with work left). */
-  start?: { x: number; y: number };
 }
 
 /**
@@ -61,8 +59,7 @@ export function firstViewport(bounds: Box, pane: { width: number; height: number
       zoom,
     };
   }
-  const start = options.start ?? bounds;
-  return { x: padding - start.x * zoom, y: padding - start.y * zoom, zoom };
+  return { x: padding - bounds.x * zoom, y: padding - bounds.y * zoom, zoom };
 }
 
 /** The viewport as the URL carries it: `x,y,zoom` (whole pixels, zoom to 3 decimals). */
