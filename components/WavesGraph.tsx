@@ -202,6 +202,13 @@ const orderedCounts = (counts: Record<string, number>): [string, number][] =>
   );
 
 
+/** The view the address names; a link to a column of the list (`#cycle`) without a milestone means all. */
+function viewFromLocation(active: string | null): WavesView {
+  const params = new URLSearchParams(window.location.search);
+  const view = parseWavesView(params, active);
+  return window.location.hash.length > 1 && !params.has("milestone") ? { ...view, milestone: null } : view;
+}
+
 export function WavesGraph({ initialPlan }: { initialPlan: Plan }) {
   return (
     <ReactFlowProvider>
@@ -226,24 +233,39 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   // written back on every change; back and forward read it again.
   const [view, setView] = useState<WavesView>(() => parseWavesView(new URLSearchParams(params.toString()), active));
   const viewRef = useRef(view);
+  /** Set when the page navigates away: a late write of the view would fight the navigation. */
+  const isLeaving = useRef(false);
   useEffect(() => {
     const onPop = () => {
-      viewRef.current = parseWavesView(new URLSearchParams(window.location.search), active);
+      viewRef.current = viewFromLocation(active);
       setView(viewRef.current);
     };
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, [active]);
 
+  // A link to a column of the list (`/waves#cycle`, `#wave-3`) names no milestone: it means the
+  // whole plan. Known only in the browser, so applied after hydration.
+  useEffect(() => {
+    const next = viewFromLocation(active);
+    if (next.milestone === viewRef.current.milestone) return;
+    viewRef.current = next;
+    setView(next);
+    requestAnimationFrame(() => document.getElementById(window.location.hash.slice(1))?.scrollIntoView());
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   /** Move to another view: a new history entry, or (for the viewport and typing) the same one. */
   const go = useCallback(
     (patch: Partial<WavesView>, how: "push" | "replace" = "push") => {
+      if (isLeaving.current) return;
       const next = { ...viewRef.current, ...patch };
       viewRef.current = next;
       setView(next);
       const query = formatWavesView(next, active);
-      const url = `${window.location.pathname}${query ? `?${query}` : ""}`;
-      if (url === `${window.location.pathname}${window.location.search}`) return;
+      const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
+      if (url === `${window.location.pathname}${window.location.search}${window.location.hash}`) return;
       if (how === "push") window.history.pushState(null, "", url);
       else window.history.replaceState(null, "", url);
     },
@@ -398,6 +420,15 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   const urlViewport = view.viewport;
   const urlViewportKey = urlViewport ? `${urlViewport.x},${urlViewport.y},${urlViewport.zoom}` : "";
   const pendingFocus = useRef<string | null>(null);
+  /** The first view this page placed by itself: not a move of the reader's, so not written into the URL. */
+  const autoViewport = useRef<Viewport | null>(null);
+  const open = useCallback(
+    (id: string) => {
+      isLeaving.current = true;
+      router.push(`/issues/${encodeURIComponent(id)}`);
+    },
+    [router],
+  );
   const firstView = useCallback((): Viewport => {
     const pane = paneRef.current;
     const anchor = selected ? itemById.get(selected) : undefined;
@@ -412,6 +443,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   }, [scopeKey, selected, layout.bounds]);
   useEffect(() => {
     const target = urlViewport ?? firstView();
+    autoViewport.current = urlViewport ? null : target;
     if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);
     setReady(true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -524,7 +556,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
       }
     } else if (e.key === "Enter") {
       e.preventDefault();
-      router.push(`/issues/${encodeURIComponent(id)}`);
+      open(id);
       return;
     } else if (e.key === " ") {
       e.preventDefault();
@@ -715,11 +747,11 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                   else if (n.type === "issue") select(selected === n.id ? null : n.id);
                 }}
                 onNodeDoubleClick={(_, n) => {
-                  if (n.type === "issue") router.push(`/issues/${encodeURIComponent(n.id)}`);
+                  if (n.type === "issue") open(n.id);
                 }}
                 onPaneClick={() => selected && select(null)}
                 onMoveEnd={(_, v) => {
-                  const known = viewRef.current.viewport;
+                  const known = viewRef.current.viewport ?? autoViewport.current;
                   if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
                 }}
                 defaultViewport={urlViewport ?? undefined}
