@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Nav } from "@/components/Nav";
 import { Providers } from "@/components/Providers";
+import { CommandPalette } from "@/components/CommandPalette";
+import { Shortcuts } from "@/components/Shortcuts";
 import { uncommittedCount } from "@/lib/plan/commit";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
 import { currentViewer, maySeePlan } from "./viewer";
@@ -24,7 +26,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers>
-          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} uncommitted={uncommitted} />
+          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} uncommitted={uncommitted}>
+            {visible && <CommandPalette />}
+          </Nav>
+          {visible && <Shortcuts />}
           <div className="mx-auto max-w-7xl px-6 py-6">{children}</div>
         </Providers>
       </body>

@@ -1,21 +1,27 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { CommitPanel } from "./CommitPanel";
 import { LiveUpdates } from "./LiveUpdates";
-
-const LINKS = [
-  ["/", "Overview"],
-  ["/roadmap", "Roadmap"],
-  ["/waves", "Waves"],
-  ["/findings", "Findings"],
-  ["/standup", "Standup"],
-  ["/plans", "Execution plans"],
-] as const;
+import { PAGES } from "./pages";
 
 /**
- * The header: the project, the pages and the live-update stream (once the viewer may see them), and
- * who is signed in. The stream's state is announced from inside the banner landmark.
+ * The header: the project, the pages, the command palette's button (`children`), the uncommitted
+ * changes and the live-update stream (once the viewer may see them), and who is signed in. The
+ * stream's state is announced from inside the banner landmark.
  */
-export function Nav({ project, links = true, user, uncommitted = 0 }: { project: string; links?: boolean; user?: { name?: string }; uncommitted?: number }) {
+export function Nav({
+  project,
+  links = true,
+  user,
+  uncommitted = 0,
+  children,
+}: {
+  project: string;
+  links?: boolean;
+  user?: { name?: string };
+  uncommitted?: number;
+  children?: ReactNode;
+}) {
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3" aria-label="Main">
@@ -28,7 +34,7 @@ export function Nav({ project, links = true, user, uncommitted = 0 }: { project:
         </Link>
         {links && (
           <ul className="flex gap-4 text-sm">
-            {LINKS.map(([href, label]) => (
+            {PAGES.map(({ href, label }) => (
               <li key={href}>
                 <Link href={href} className="text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white">
                   {label}
@@ -38,7 +44,8 @@ export function Nav({ project, links = true, user, uncommitted = 0 }: { project:
           </ul>
         )}
         {links && (
-          <div className="ml-auto">
+          <div className="ml-auto flex items-center gap-4">
+            {children}
             <CommitPanel count={uncommitted} />
           </div>
         )}

@@ -5,6 +5,7 @@ import {
   Background,
   Controls,
   Handle,
+  MiniMap,
   Position,
   ReactFlow,
   ReactFlowProvider,
@@ -12,20 +13,40 @@ import {
   type Edge,
   type Node,
   type NodeProps,
+  type Viewport,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { dependencyIndex, downstreamOf, upstreamOf } from "@/lib/graph/closure";
+import { criticalPath } from "@/lib/graph/critical-path";
 import { groupByPath, partnersByIssue, scopePairs } from "@/lib/graph/conflicts";
 import { toDot, toMermaid } from "@/lib/graph/export";
-import { NODE_HEIGHT, NODE_WIDTH, layoutByWave, type WaveColumn } from "@/lib/graph/layout";
+import {
+  FOLDED_STATUSES,
+  chipKey,
+  defaultCollapsedLanes,
+  laneOrder,
+  laneTitle,
+  layoutWaveLanes,
+  type GraphItem,
+} from "@/lib/graph/lanes";
+import { formatWavesView, parseWavesView, type WavesView } from "@/lib/graph/view-url";
+import { firstViewport, readableZoom, sameViewport } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { ISSUE_STATUS_ORDER, ISSUE_STATUS_STYLE } from "./status";
+import { useSystemColorMode } from "./useSystemColorMode";
 
-/** Beyond this many issues the graph starts collapsed by milestone. */
+/** A view that would draw more issues than this starts with every lane but the focus collapsed. */
 export const COLLAPSE_ABOVE = 1000;
+/** Beyond this many nodes only those in view are put in the page. */
+const DRAW_VISIBLE_ABOVE = 600;
+/** The smallest text inside a node, in CSS pixels (titles and badges; ids are 14 px). */
+const SMALLEST_NODE_FONT_PX = 13;
+/** The first view never zooms out further: every node's text is at least 12 px on screen. */
+export const FIRST_VIEW_MIN_ZOOM = readableZoom(SMALLEST_NODE_FONT_PX);
+const PAN_STEP_PX = 120;
 
 type Highlight = "selected" | "up" | "down" | "partner" | "dim" | undefined;
 
@@ -35,12 +56,29 @@ interface IssueNodeData extends Record<string, unknown> {
   status: string;
   conflicts: number;
   highlight: Highlight;
+  isCritical: boolean;
+  column: number;
+  row: number;
 }
 
-interface MilestoneNodeData extends Record<string, unknown> {
+interface ChipNodeData extends Record<string, unknown> {
+  count: number;
+  counts: [string, number][];
+  isOpen: boolean;
+  column: number;
+  row: number;
+}
+
+interface LaneNodeData extends Record<string, unknown> {
   id: string;
   title: string;
   total: number;
+  counts: [string, number][];
+  isCollapsed: boolean;
+}
+
+interface ColumnNodeData extends Record<string, unknown> {
+  label: string;
 }
 
 const HIGHLIGHT_CLASS: Record<NonNullable<Highlight>, string> = {
@@ -56,21 +94,26 @@ const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData
   const style = ISSUE_STATUS_STYLE[data.status];
   return (
     <div
-      className={`relative box-border flex h-[48px] w-[220px] flex-col justify-center rounded-md border-l-[6px] border border-slate-300 bg-white px-2 text-left text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900 ${style?.ring ?? ""} ${data.highlight ? HIGHLIGHT_CLASS[data.highlight] : ""}`}
+      className={`relative box-border flex h-[64px] w-[220px] flex-col justify-center gap-0.5 rounded-md border-l-[6px] border border-slate-300 bg-white px-2 text-left shadow-sm dark:border-slate-600 dark:bg-slate-900 ${style?.ring ?? ""} ${data.highlight ? HIGHLIGHT_CLASS[data.highlight] : ""} ${data.isCritical ? "outline outline-[3px] outline-offset-2 outline-violet-600 dark:outline-violet-400" : ""}`}
       data-status={data.status}
       data-highlight={data.highlight ?? ""}
+      data-critical={data.isCritical ? "true" : undefined}
+      data-column={data.column}
+      data-row={data.row}
     >
       <Handle type="target" position={Position.Left} isConnectable={false} />
-      <div className="flex items-center gap-1">
-        <span className="font-mono font-semibold">{data.id}</span>
-        <span className={`rounded px-1 text-[10px] font-semibold ${style?.badge ?? ""}`}>{data.status}</span>
+      <div className="flex items-center gap-1 leading-4">
+        <span className="font-mono text-[14px] font-semibold" data-text="id">
+          {data.id}
+        </span>
+        <span className={`rounded px-1 text-[13px] font-semibold ${style?.badge ?? ""}`}>{data.status}</span>
         {data.conflicts > 0 && (
-          <span className="ml-auto rounded-full bg-red-700 px-1.5 text-[10px] font-semibold text-white" title={`${data.conflicts} scope conflict(s)`} data-testid="conflict-badge">
+          <span className="ml-auto rounded-full bg-red-700 px-1.5 text-[13px] font-semibold text-white" title={`${data.conflicts} scope conflict(s)`} data-testid="conflict-badge">
             {data.conflicts}
           </span>
         )}
       </div>
-      <div className="truncate text-slate-700 dark:text-slate-300" title={data.title}>
+      <div className="line-clamp-2 text-[13px] leading-4 text-slate-700 dark:text-slate-300" title={data.title} data-text="title">
         {data.title}
       </div>
       <Handle type="source" position={Position.Right} isConnectable={false} />
@@ -78,21 +121,65 @@ const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData
   );
 });
 
-const MilestoneGroupNode = memo(function MilestoneGroupNode({ data }: NodeProps<Node<MilestoneNodeData>>) {
+const ChipNode = memo(function ChipNode({ data }: NodeProps<Node<ChipNodeData>>) {
   return (
-    <div className="flex h-[48px] w-[220px] flex-col justify-center rounded-md border-2 border-dashed border-indigo-500 bg-indigo-50 px-2 text-left text-xs dark:bg-indigo-950">
-      <Handle type="target" position={Position.Left} isConnectable={false} />
-      <div className="truncate font-semibold" title={data.title}>
-        {data.title || data.id}
+    <div
+      className="box-border flex h-[64px] w-[220px] flex-col justify-center rounded-md border-2 border-dashed border-slate-400 bg-slate-100 px-2 text-left text-[13px] text-slate-800 dark:border-slate-500 dark:bg-slate-800 dark:text-slate-100"
+      data-testid="fold-chip"
+      data-open={data.isOpen ? "true" : "false"}
+      data-column={data.column}
+      data-row={data.row}
+    >
+      <div className="text-[14px] font-semibold" data-text="title">
+        {data.isOpen ? "▾" : "▸"} {data.count} finished
       </div>
-      <div className="text-slate-700 dark:text-slate-300">{data.total} issues · open</div>
-      <Handle type="source" position={Position.Right} isConnectable={false} />
+      <div data-testid="fold-counts">{data.counts.map(([s, n]) => `${s} ${n}`).join(" · ")}</div>
+    </div>
+  );
+});
+
+const LaneNode = memo(function LaneNode({ data, width }: NodeProps<Node<LaneNodeData>>) {
+  return (
+    <div
+      className="box-border flex h-[36px] items-center gap-3 rounded-md border border-indigo-300 bg-indigo-50 px-3 text-[14px] text-slate-900 dark:border-indigo-800 dark:bg-indigo-950 dark:text-slate-100"
+      style={{ width }}
+      data-testid="lane"
+      data-lane={data.id}
+      data-collapsed={data.isCollapsed ? "true" : "false"}
+    >
+      <span className="font-semibold" data-text="title">
+        {data.isCollapsed ? "▸" : "▾"} {data.title}
+      </span>
+      <span className="font-mono text-[13px] text-slate-700 dark:text-slate-300">{data.id}</span>
+      <span className="text-[13px]" data-testid="lane-counts">
+        {data.total} issues{data.counts.length > 0 && " · "}
+        {data.counts.map(([s, n]) => `${s} ${n}`).join(" · ")}
+      </span>
+    </div>
+  );
+});
+
+const ColumnNode = memo(function ColumnNode({ data }: NodeProps<Node<ColumnNodeData>>) {
+  return (
+    <div className="w-[220px] border-b-2 border-slate-300 pb-1 text-[14px] font-semibold text-slate-800 dark:border-slate-600 dark:text-slate-200" data-text="title">
+      {data.label}
     </div>
   );
 });
 
 // At module scope: React Flow re-creates every node when this object changes.
-const nodeTypes = { issue: IssueNode, milestone: MilestoneGroupNode };
+const nodeTypes = { issue: IssueNode, chip: ChipNode, lane: LaneNode, column: ColumnNode };
+
+const MINIMAP_COLOURS: Record<string, string> = {
+  READY: "#16a34a",
+  BLOCKED: "#dc2626",
+  ACTIVE: "#2563eb",
+  VERIFY: "#d97706",
+  DONE: "#64748b",
+  CANCELLED: "#a1a1aa",
+};
+const minimapColour = (n: Node) =>
+  n.type === "issue" ? MINIMAP_COLOURS[(n.data as IssueNodeData).status] ?? "#94a3b8" : n.type === "lane" ? "#818cf8" : n.type === "chip" ? "#cbd5e1" : "transparent";
 
 async function fetchPlan(): Promise<Plan> {
   const res = await fetch("/api/v1/plan", { cache: "no-store" });
@@ -109,6 +196,19 @@ function download(name: string, text: string) {
   URL.revokeObjectURL(url);
 }
 
+const orderedCounts = (counts: Record<string, number>): [string, number][] =>
+  ISSUE_STATUS_ORDER.filter((s) => counts[s]).map((s) => [s, counts[s]] as [string, number]).concat(
+    Object.entries(counts).filter(([s]) => !(ISSUE_STATUS_ORDER as readonly string[]).includes(s)),
+  );
+
+
+/** The view the address names; a link to a column of the list (`#cycle`) without a milestone means all. */
+function viewFromLocation(active: string | null): WavesView {
+  const params = new URLSearchParams(window.location.search);
+  const view = parseWavesView(params, active);
+  return window.location.hash.length > 1 && !params.has("milestone") ? { ...view, milestone: null } : view;
+}
+
 export function WavesGraph({ initialPlan }: { initialPlan: Plan }) {
   return (
     <ReactFlowProvider>
@@ -121,33 +221,99 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   const { data: plan = initialPlan } = useQuery({ queryKey: ["plan"], queryFn: fetchPlan, initialData: initialPlan });
   const router = useRouter();
   const flow = useReactFlow();
+  const colorMode = useSystemColorMode();
+  const params = useSearchParams();
   const searchRef = useRef<HTMLInputElement>(null);
-  const [milestone, setMilestone] = useState("");
-  const [hidden, setHidden] = useState<Set<string>>(new Set());
-  const [selected, setSelected] = useState<string | null>(null);
-  const [query, setQuery] = useState("");
-  const [view, setView] = useState<"graph" | "list">("graph");
+  const paneRef = useRef<HTMLDivElement>(null);
+  const [display, setDisplay] = useState<"graph" | "list">("graph");
+  const [isReady, setReady] = useState(false);
 
-  const collapsed = milestone === "" && plan.issues.length > COLLAPSE_ABOVE;
+  const active = plan.project.active_milestone || null;
+  // The view is the URL's: read once, then kept in state (so a control answers at once) and
+  // written back on every change; back and forward read it again.
+  const [view, setView] = useState<WavesView>(() => parseWavesView(new URLSearchParams(params.toString()), active));
+  const viewRef = useRef(view);
+  /** Set when the page navigates away: a late write of the view would fight the navigation. */
+  const isLeaving = useRef(false);
+  useEffect(() => {
+    const onPop = () => {
+      viewRef.current = viewFromLocation(active);
+      setView(viewRef.current);
+    };
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, [active]);
+
+  // A link to a column of the list (`/waves#cycle`, `#wave-3`) names no milestone: it means the
+  // whole plan. Known only in the browser, so applied after hydration.
+  useEffect(() => {
+    const next = viewFromLocation(active);
+    if (next.milestone === viewRef.current.milestone) return;
+    viewRef.current = next;
+    setView(next);
+    requestAnimationFrame(() => document.getElementById(window.location.hash.slice(1))?.scrollIntoView());
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  /** Move to another view: a new history entry, or (for the viewport and typing) the same one. */
+  const go = useCallback(
+    (patch: Partial<WavesView>, how: "push" | "replace" = "push") => {
+      if (isLeaving.current) return;
+      const next = { ...viewRef.current, ...patch };
+      viewRef.current = next;
+      setView(next);
+      const query = formatWavesView(next, active);
+      const url = `${window.location.pathname}${query ? `?${query}` : ""}${window.location.hash}`;
+      if (url === `${window.location.pathname}${window.location.search}${window.location.hash}`) return;
+      if (how === "push") window.history.pushState(null, "", url);
+      else window.history.replaceState(null, "", url);
+    },
+    [active],
+  );
+
   const byId = useMemo(() => new Map(plan.issues.map((i) => [i.id, i])), [plan]);
   const index = useMemo(() => dependencyIndex(plan.issues), [plan]);
   const pairs = useMemo(() => scopePairs(plan.findings), [plan]);
   const partners = useMemo(() => partnersByIssue(pairs), [pairs]);
+  const statusKey = view.statuses?.join(",") ?? "";
   const include = useCallback(
-    (i: PlanIssue) => (milestone === "" || i.milestone === milestone) && !hidden.has(i.status),
-    [milestone, hidden],
+    (i: PlanIssue) => (view.milestone === null || i.milestone === view.milestone) && (view.statuses === null || view.statuses.includes(i.status)),
+    // statusKey stands for view.statuses, which is a new array on every URL change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [view.milestone, statusKey],
   );
   const visibleIssues = useMemo(() => plan.issues.filter(include), [plan, include]);
-  const layout = useMemo(() => layoutByWave(plan, include), [plan, include]);
+  const collapsedKey = view.collapsed?.join(",") ?? null;
+  const collapsedLanes = useMemo(
+    () => (collapsedKey !== null ? new Set(view.collapsed) : defaultCollapsedLanes(plan, include, view.milestone ?? active, COLLAPSE_ABOVE)),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [collapsedKey, plan, include, view.milestone, active],
+  );
+  const openKey = view.open.join(",");
+  const layout = useMemo(
+    () =>
+      layoutWaveLanes(plan, include, {
+        groupByMilestone: view.groupByMilestone,
+        fold: view.fold,
+        openChips: new Set(openKey ? openKey.split(",") : []),
+        collapsedLanes,
+      }),
+    [plan, include, view.groupByMilestone, view.fold, openKey, collapsedLanes],
+  );
+  const itemById = useMemo(() => new Map(layout.items.map((i) => [i.id, i])), [layout]);
+  const waveOf = useMemo(() => new Map(plan.waves.flatMap((w) => w.issues.map((id) => [id, w.wave] as const))), [plan]);
 
-  const chain = useMemo(() => {
-    if (!selected) return undefined;
-    return { up: upstreamOf(selected, index), down: downstreamOf(selected, index) };
-  }, [selected, index]);
+  const selected = view.issue && byId.has(view.issue) ? view.issue : null;
+  const chain = useMemo(() => (selected ? { up: upstreamOf(selected, index), down: downstreamOf(selected, index) } : undefined), [selected, index]);
   const selectedPartners = useMemo(
     () => new Set((selected ? partners.get(selected) ?? [] : []).map((p) => (p.a === selected ? p.b : p.a))),
     [selected, partners],
   );
+  // The same answer as plan.critical_path for the milestone in focus (the whole plan for all).
+  const critical = useMemo(() => criticalPath(plan, view.milestone === null ? {} : { milestone: view.milestone }), [plan, view.milestone]);
+  const showCritical = view.critical && critical.length > 0;
+  const criticalSet = useMemo(() => new Set(showCritical ? critical : []), [critical, showCritical]);
 
   const highlightOf = useCallback(
     (id: string): Highlight => {
@@ -161,64 +327,77 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
     [selected, chain, selectedPartners],
   );
 
-  const nodes = useMemo<Node[]>(() => {
-    if (collapsed) {
-      const counts = new Map<string, number>();
-      for (const i of plan.issues) counts.set(i.milestone, (counts.get(i.milestone) ?? 0) + 1);
-      const rows = new Map<number, number>();
-      const ms = plan.milestones.filter((m) => counts.has(m.id));
-      const orphanIds = [...counts.keys()].filter((k) => !plan.milestones.some((m) => m.id === k));
-      const groups = [
-        ...ms.map((m) => ({ id: m.id, title: m.title, rank: m.rank })),
-        ...orphanIds.map((id) => ({ id, title: id === "" ? "(no milestone)" : `${id} (unknown milestone)`, rank: 0 })),
-      ];
-      return groups.map((m) => {
-        const row = rows.get(m.rank) ?? 0;
-        rows.set(m.rank, row + 1);
-        return {
-          id: `milestone:${m.id}`,
-          type: "milestone",
-          position: { x: m.rank * 260, y: row * 64 },
-          data: { id: m.id, title: m.title, total: counts.get(m.id) ?? 0 },
-          width: NODE_WIDTH,
-          height: NODE_HEIGHT,
-          ariaLabel: `Milestone ${m.title || m.id}, ${counts.get(m.id) ?? 0} issues; press Enter to open`,
-        } satisfies Node<MilestoneNodeData>;
-      });
-    }
-    return layout.nodes.map((n) => {
-      const issue = byId.get(n.id)!;
-      return {
-        id: n.id,
-        type: "issue",
-        position: { x: n.x, y: n.y + 28 },
-        data: {
-          id: n.id,
-          title: issue.title,
-          status: issue.status,
-          conflicts: partners.get(n.id)?.length ?? 0,
-          highlight: highlightOf(n.id),
-        },
-        width: NODE_WIDTH,
-        height: NODE_HEIGHT,
-        ariaLabel: `${n.id} ${issue.title}, ${issue.status}, wave ${issue.wave}`,
-      } satisfies Node<IssueNodeData>;
-    });
-  }, [collapsed, plan, layout, byId, partners, highlightOf]);
+  const place = useMemo(() => {
+    const at = new Map<string, { column: number; row: number }>();
+    layout.columns.forEach((c, ci) => c.ids.forEach((id, row) => at.set(id, { column: ci, row })));
+    return at;
+  }, [layout]);
+
+  const nodes = useMemo<Node[]>(
+    () =>
+      layout.items.map((it: GraphItem): Node => {
+        const common = { id: it.id, position: { x: it.x, y: it.y }, width: it.width, height: it.height };
+        switch (it.kind) {
+          case "column":
+            return { ...common, type: "column", data: { label: it.label }, focusable: false, selectable: false, ariaLabel: it.label } satisfies Node<ColumnNodeData>;
+          case "lane":
+            return {
+              ...common,
+              type: "lane",
+              data: { id: it.lane, title: it.title, total: it.total, counts: orderedCounts(it.counts), isCollapsed: it.isCollapsed },
+              ariaLabel: `Milestone lane ${it.title}, ${it.total} issues, ${it.isCollapsed ? "collapsed; press Enter to expand" : "press Enter to collapse"}`,
+            } satisfies Node<LaneNodeData>;
+          case "chip":
+            return {
+              ...common,
+              type: "chip",
+              data: { count: it.ids.length, counts: orderedCounts(it.counts), isOpen: it.isOpen, ...place.get(it.id)! },
+              ariaLabel: `${it.ids.length} finished issues of ${it.lane ? `${laneTitle(plan, it.lane)}, ` : ""}${it.column === "cycle" ? "the cycle" : `wave ${it.column}`}, ${it.isOpen ? "shown; press Enter to fold" : "folded; press Enter to show"}`,
+            } satisfies Node<ChipNodeData>;
+          case "issue": {
+            const issue = byId.get(it.id)!;
+            return {
+              ...common,
+              type: "issue",
+              data: {
+                id: it.id,
+                title: issue.title,
+                status: issue.status,
+                conflicts: partners.get(it.id)?.length ?? 0,
+                highlight: highlightOf(it.id),
+                isCritical: criticalSet.has(it.id),
+                ...place.get(it.id)!,
+              },
+              ariaLabel: `${it.id} ${issue.title}, ${issue.status}, wave ${issue.wave}${criticalSet.has(it.id) ? ", on the critical path" : ""}`,
+            } satisfies Node<IssueNodeData>;
+          }
+        }
+      }),
+    [layout, plan, byId, partners, highlightOf, criticalSet, place],
+  );
 
   const edges = useMemo<Edge[]>(() => {
-    if (collapsed) return plan.milestone_edges.map((e) => ({ id: `m:${e.from}->${e.to}`, source: `milestone:${e.from}`, target: `milestone:${e.to}` }));
-    const shown = new Set(layout.nodes.map((n) => n.id));
+    const shown = new Set(layout.issueIds);
+    const criticalEdges = new Set<string>();
+    for (let k = 1; k < critical.length; k++) if (criticalSet.has(critical[k])) criticalEdges.add(`${critical[k - 1]}->${critical[k]}`);
     const dep: Edge[] = plan.edges
       .filter((e) => shown.has(e.from) && shown.has(e.to))
       .map((e) => {
+        const id = `${e.from}->${e.to}`;
         const lit = selected && [e.from, e.to].every((x) => x === selected || chain?.up.has(x) || chain?.down.has(x));
+        const onPath = criticalEdges.has(id);
         return {
-          id: `${e.from}->${e.to}`,
+          id,
           source: e.from,
           target: e.to,
           animated: !!lit,
-          style: selected ? { opacity: lit ? 1 : 0.15, strokeWidth: lit ? 2 : 1 } : undefined,
+          className: onPath ? "critical" : undefined,
+          zIndex: onPath ? 1 : 0,
+          style: onPath
+            ? { stroke: "#7c3aed", strokeWidth: 4, opacity: selected && !lit ? 0.5 : 1 }
+            : selected
+              ? { opacity: lit ? 1 : 0.15, strokeWidth: lit ? 2 : 1 }
+              : undefined,
         };
       });
     const conflictEdges: Edge[] = selected
@@ -233,21 +412,96 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
           }))
       : [];
     return [...dep, ...conflictEdges];
-  }, [collapsed, plan, layout, selected, chain, partners]);
+  }, [plan, layout, selected, chain, partners, critical, criticalSet]);
+
+  // The first view of a scope: everything if it fits at a readable zoom, else readable text from
+  // the first wave (or the selected issue). A viewport in the URL wins (a shared link, back/forward).
+  const scopeKey = `${view.milestone}|${statusKey}|${view.groupByMilestone}|${view.fold}`;
+  const urlViewport = view.viewport;
+  const urlViewportKey = urlViewport ? `${urlViewport.x},${urlViewport.y},${urlViewport.zoom}` : "";
+  const pendingFocus = useRef<string | null>(null);
+  /** The first view this page placed by itself: not a move of the reader's, so not written into the URL. */
+  const autoViewport = useRef<Viewport | null>(null);
+  const open = useCallback(
+    (id: string) => {
+      isLeaving.current = true;
+      router.push(`/issues/${encodeURIComponent(id)}`);
+    },
+    [router],
+  );
+  const firstView = useCallback((): Viewport => {
+    const pane = paneRef.current;
+    const anchor = selected ? itemById.get(selected) : undefined;
+    return firstViewport(layout.bounds, { width: pane?.clientWidth ?? 1000, height: pane?.clientHeight ?? 560 }, {
+      minZoom: FIRST_VIEW_MIN_ZOOM,
+      maxZoom: 1.25,
+      padding: 24,
+      anchor,
+    });
+    // Only a new scope (or a new viewport in the URL) moves the graph; a new layout within it does not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scopeKey, selected, layout.bounds]);
+  useEffect(() => {
+    const target = urlViewport ?? firstView();
+    autoViewport.current = urlViewport ? null : target;
+    if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);
+    setReady(true);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scopeKey, urlViewportKey]);
 
   const focusNode = useCallback(
     (id: string) => {
-      const n = layout.nodes.find((x) => x.id === id);
-      if (!n) return;
-      setSelected(id);
-      void flow.setCenter(n.x + NODE_WIDTH / 2, n.y + 28 + NODE_HEIGHT / 2, { zoom: Math.max(flow.getZoom(), 0.9), duration: 300 });
-      requestAnimationFrame(() => {
-        const el = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`);
-        el?.focus();
-      });
+      const it = itemById.get(id);
+      if (!it) return;
+      void flow.setCenter(it.x + it.width / 2, it.y + it.height / 2, { zoom: Math.max(flow.getZoom(), 1), duration: 250 });
+      requestAnimationFrame(() => document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)?.focus());
     },
-    [layout, flow],
+    [itemById, flow],
   );
+  // After a search or a conflict link changed the scope, focus the issue once it is laid out.
+  useEffect(() => {
+    const id = pendingFocus.current;
+    if (id && itemById.has(id)) {
+      pendingFocus.current = null;
+      focusNode(id);
+    }
+  }, [itemById, focusNode]);
+
+  const select = useCallback((id: string | null, how: "push" | "replace" = "push") => go({ issue: id }, how), [go]);
+  const toggleChip = useCallback(
+    (id: string) => {
+      const it = itemById.get(id);
+      if (it?.kind !== "chip") return;
+      go({ open: it.isOpen ? view.open.filter((k) => k !== it.key) : [...view.open, it.key] });
+    },
+    [itemById, go, view.open],
+  );
+  const toggleLane = useCallback(
+    (lane: string) => go({ collapsed: collapsedLanes.has(lane) ? [...collapsedLanes].filter((l) => l !== lane) : [...collapsedLanes, lane] }),
+    [collapsedLanes, go],
+  );
+
+  /** Show an issue wherever it is: widen the scope, unfold its chip, expand its lane; select and focus it. */
+  const openIssue = (issue: PlanIssue) => {
+    const patch: Partial<WavesView> = { issue: issue.id, q: "" };
+    if (!include(issue)) {
+      patch.milestone = issue.milestone;
+      patch.statuses = null;
+      patch.viewport = null;
+    }
+    const lane = view.groupByMilestone ? issue.milestone : "";
+    if (view.groupByMilestone && collapsedLanes.has(lane)) patch.collapsed = [...collapsedLanes].filter((l) => l !== lane);
+    if (view.fold && FOLDED_STATUSES.has(issue.status)) {
+      const key = chipKey(lane, waveOf.get(issue.id) ?? "cycle");
+      if (!view.open.includes(key)) patch.open = [...view.open, key];
+    }
+    pendingFocus.current = issue.id;
+    go(patch);
+    if (itemById.has(issue.id)) {
+      pendingFocus.current = null;
+      focusNode(issue.id);
+    }
+  };
 
   // `/` searches, from anywhere on the page.
   useEffect(() => {
@@ -264,99 +518,137 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
 
   const neighbour = useCallback(
     (id: string, key: string): string | undefined => {
-      const n = layout.nodes.find((x) => x.id === id);
-      if (!n) return undefined;
-      const colIndex = layout.columns.findIndex((c) => c.key === n.column);
-      const col: WaveColumn = layout.columns[colIndex];
-      if (key === "ArrowUp") return col.ids[n.row - 1];
-      if (key === "ArrowDown") return col.ids[n.row + 1];
-      const other = layout.columns[colIndex + (key === "ArrowRight" ? 1 : -1)];
-      return other ? other.ids[Math.min(n.row, other.ids.length - 1)] : undefined;
+      const at = place.get(id);
+      if (!at) return undefined;
+      const col = layout.columns[at.column];
+      if (key === "ArrowUp") return col.ids[at.row - 1];
+      if (key === "ArrowDown") return col.ids[at.row + 1];
+      const other = layout.columns[at.column + (key === "ArrowRight" ? 1 : -1)];
+      return other ? other.ids[Math.min(at.row, other.ids.length - 1)] : undefined;
     },
-    [layout],
+    [layout, place],
   );
 
   const onKeyDown = (e: React.KeyboardEvent) => {
-    const el = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
-    const id = el?.dataset.id;
-    if (!id) return;
-    if (id.startsWith("milestone:")) {
-      if (e.key === "Enter") setMilestone(id.slice("milestone:".length));
+    // + and - zoom wherever the graph has focus; the arrow keys pan it, or move between nodes.
+    if (e.key === "+" || e.key === "=" || e.key === "-") {
+      e.preventDefault();
+      void (e.key === "-" ? flow.zoomOut({ duration: 0 }) : flow.zoomIn({ duration: 0 }));
       return;
     }
-    if (e.key === "Enter") {
+    const el = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
+    const id = el?.dataset.id;
+    if (!id) {
+      const step: Record<string, [number, number]> = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+      if (step[e.key]) {
+        e.preventDefault();
+        const v = flow.getViewport();
+        void flow.setViewport({ x: v.x + step[e.key][0] * PAN_STEP_PX, y: v.y + step[e.key][1] * PAN_STEP_PX, zoom: v.zoom });
+      }
+      return;
+    }
+    if (id.startsWith("lane:") || id.startsWith("fold:")) {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        if (id.startsWith("lane:")) toggleLane(id.slice("lane:".length));
+        else toggleChip(id);
+        return;
+      }
+    } else if (e.key === "Enter") {
       e.preventDefault();
-      router.push(`/issues/${encodeURIComponent(id)}`);
+      open(id);
+      return;
     } else if (e.key === " ") {
       e.preventDefault();
-      setSelected((s) => (s === id ? null : id));
+      select(selected === id ? null : id);
+      return;
     } else if (e.key === "Escape") {
-      setSelected(null);
-    } else if (e.key.startsWith("Arrow")) {
+      select(null);
+      return;
+    }
+    if (e.key.startsWith("Arrow")) {
       e.preventDefault();
       const next = neighbour(id, e.key);
-      if (next) focusNode(next);
+      if (next) {
+        // Walking the graph selects as it goes; one history entry for the walk, not one per step.
+        if (!next.startsWith("fold:")) select(next, "replace");
+        focusNode(next);
+      }
     }
   };
 
   const matches = useMemo(() => {
-    const q = query.trim().toLowerCase();
+    const q = view.q.trim().toLowerCase();
     if (!q) return [];
     return plan.issues.filter((i) => i.id.toLowerCase().includes(q) || i.title.toLowerCase().includes(q)).slice(0, 8);
-  }, [query, plan]);
-
-  const openMatch = (issue: PlanIssue) => {
-    if (!include(issue)) {
-      setMilestone(issue.milestone);
-      setHidden(new Set());
-    }
-    setQuery("");
-    // The node exists once the filter has been applied.
-    setTimeout(() => focusNode(issue.id), 50);
-  };
+  }, [view.q, plan]);
 
   const groups = useMemo(() => groupByPath(pairs), [pairs]);
-  const milestoneIds = useMemo(() => [...new Set(plan.issues.map((i) => i.milestone))].sort(), [plan]);
+  const milestoneIds = useMemo(() => laneOrder(plan, plan.issues.map((i) => i.milestone)), [plan]);
+  const shownStatuses = view.statuses ?? [...ISSUE_STATUS_ORDER];
+  const isBig = layout.items.length > DRAW_VISIBLE_ABOVE;
+  const button = "rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800";
 
   return (
     <div className="flex flex-col gap-3">
-      <div className="flex flex-wrap items-end gap-4 text-sm">
+      <div className="flex flex-wrap items-end gap-x-4 gap-y-2 text-sm">
         <label className="flex flex-col gap-1">
           <span className="text-xs text-slate-600 dark:text-slate-400">Milestone</span>
           <select
-            value={milestone}
-            onChange={(e) => setMilestone(e.target.value)}
-            className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+            value={view.milestone ?? ""}
+            onChange={(e) => go({ milestone: e.target.value === "" ? null : e.target.value, viewport: null, issue: null, open: [], collapsed: null })}
+            className="max-w-64 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
             data-testid="milestone-filter"
           >
-            <option value="">{plan.issues.length > COLLAPSE_ABOVE ? "All (collapsed by milestone)" : "All milestones"}</option>
+            <option value="">All milestones</option>
             {milestoneIds.map((m) => (
               <option key={m} value={m}>
-                {plan.milestones.find((x) => x.id === m)?.title || m || "(no milestone)"}
+                {laneTitle(plan, m)}
+                {m === active ? " (active)" : ""}
               </option>
             ))}
           </select>
         </label>
+        <button
+          type="button"
+          className={button}
+          onClick={() => go({ milestone: view.milestone === null ? active : null, viewport: null, issue: null, open: [], collapsed: null })}
+          data-testid="scope-toggle"
+          disabled={view.milestone === null && active === null}
+        >
+          {view.milestone === null ? "Active milestone only" : "All milestones"}
+        </button>
         <fieldset className="flex flex-wrap items-center gap-2">
           <legend className="text-xs text-slate-600 dark:text-slate-400">Status</legend>
           {ISSUE_STATUS_ORDER.map((s) => (
             <label key={s} className="flex items-center gap-1 text-xs">
               <input
                 type="checkbox"
-                checked={!hidden.has(s)}
-                onChange={() =>
-                  setHidden((h) => {
-                    const next = new Set(h);
-                    if (next.has(s)) next.delete(s);
-                    else next.add(s);
-                    return next;
-                  })
-                }
+                checked={shownStatuses.includes(s)}
+                onChange={() => {
+                  const next = shownStatuses.includes(s) ? shownStatuses.filter((x) => x !== s) : [...shownStatuses, s];
+                  go({ statuses: next.length === ISSUE_STATUS_ORDER.length ? null : ISSUE_STATUS_ORDER.filter((x) => next.includes(x)), viewport: null });
+                }}
               />
               <span className={`inline-block h-3 w-3 rounded-sm ${ISSUE_STATUS_STYLE[s].bar}`} aria-hidden />
               {s}
             </label>
           ))}
+        </fieldset>
+        <fieldset className="flex items-center gap-3 text-xs">
+          <legend className="text-xs text-slate-600 dark:text-slate-400">Show</legend>
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={view.groupByMilestone} onChange={() => go({ groupByMilestone: !view.groupByMilestone, viewport: null, collapsed: null, open: [] })} data-testid="group-toggle" />
+            lanes by milestone
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={view.fold} onChange={() => go({ fold: !view.fold, viewport: null, open: [] })} data-testid="fold-toggle" />
+            fold finished work
+          </label>
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={view.critical} onChange={() => go({ critical: !view.critical })} data-testid="critical-toggle" />
+            critical path
+          </label>
         </fieldset>
         <div className="relative">
           <label className="flex flex-col gap-1">
@@ -364,14 +656,14 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             <input
               ref={searchRef}
               type="search"
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
+              value={view.q}
+              onChange={(e) => go({ q: e.target.value }, "replace")}
               onKeyDown={(e) => {
-                if (e.key === "Enter" && matches[0]) openMatch(matches[0]);
-                if (e.key === "Escape") setQuery("");
+                if (e.key === "Enter" && matches[0]) openIssue(matches[0]);
+                if (e.key === "Escape") go({ q: "" }, "replace");
               }}
               placeholder="id or title"
-              className="w-56 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+              className="w-48 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
               data-testid="waves-search"
               aria-controls={matches.length > 0 ? "search-results" : undefined}
             />
@@ -380,7 +672,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             <ul id="search-results" className="absolute z-10 mt-1 w-80 rounded border border-slate-300 bg-white text-xs shadow dark:border-slate-700 dark:bg-slate-900">
               {matches.map((m) => (
                 <li key={m.id}>
-                  <button type="button" className="w-full px-2 py-1 text-left hover:bg-slate-100 dark:hover:bg-slate-800" onClick={() => openMatch(m)}>
+                  <button type="button" className="w-full px-2 py-1 text-left hover:bg-slate-100 dark:hover:bg-slate-800" onClick={() => openIssue(m)}>
                     <span className="font-mono">{m.id}</span> {m.title}
                   </button>
                 </li>
@@ -388,40 +680,59 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             </ul>
           )}
         </div>
-        <div className="ml-auto flex gap-2">
-          <button type="button" onClick={() => setView(view === "graph" ? "list" : "graph")} className="rounded border border-slate-300 px-2 py-1 text-xs dark:border-slate-700">
-            {view === "graph" ? "Show as list" : "Show as graph"}
+        <div className="ml-auto flex flex-wrap gap-2">
+          <button type="button" onClick={() => setDisplay(display === "graph" ? "list" : "graph")} className={button}>
+            {display === "graph" ? "Show as list" : "Show as graph"}
           </button>
-          <button type="button" onClick={() => download("waves.mmd", toMermaid(plan, visibleIssues))} className="rounded border border-slate-300 px-2 py-1 text-xs dark:border-slate-700" data-testid="export-mermaid">
+          <button type="button" onClick={() => download("waves.mmd", toMermaid(plan, visibleIssues))} className={button} data-testid="export-mermaid">
             Export Mermaid
           </button>
-          <button type="button" onClick={() => download("waves.dot", toDot(plan, visibleIssues))} className="rounded border border-slate-300 px-2 py-1 text-xs dark:border-slate-700" data-testid="export-dot">
+          <button type="button" onClick={() => download("waves.dot", toDot(plan, visibleIssues))} className={button} data-testid="export-dot">
             Export DOT
           </button>
         </div>
       </div>
 
-      <ul className="flex flex-wrap gap-3 text-xs text-slate-700 dark:text-slate-300" aria-label="Legend">
-        {ISSUE_STATUS_ORDER.map((s) => (
-          <li key={s} className="flex items-center gap-1">
-            <span className={`inline-block h-3 w-3 rounded-sm ${ISSUE_STATUS_STYLE[s].bar}`} aria-hidden />
-            {s}: {ISSUE_STATUS_STYLE[s].label}
-          </li>
-        ))}
-        <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-sm ring-2 ring-sky-500" aria-hidden />waits on (selected)</li>
-        <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-sm ring-2 ring-orange-500" aria-hidden />unblocked by finishing it</li>
-        <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-full bg-red-700" aria-hidden />scope conflicts</li>
-      </ul>
+      <div className="flex min-h-8 flex-wrap items-center gap-3 text-sm">
+        {selected && byId.get(selected) ? (
+          <div className="flex flex-wrap items-center gap-2" data-testid="selection">
+            <Link href={`/issues/${encodeURIComponent(selected)}`} className="font-mono font-semibold text-blue-700 underline dark:text-blue-300">
+              {selected}
+            </Link>
+            <span className="max-w-md truncate">{byId.get(selected)!.title}</span>
+            <span className="text-xs">
+              Waits on {chain?.up.size ?? 0} · unblocks {chain?.down.size ?? 0} · conflicts {partners.get(selected)?.length ?? 0}
+            </span>
+            <button type="button" className="text-xs underline" onClick={() => select(null)}>
+              clear
+            </button>
+          </div>
+        ) : (
+          <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="scope-note">
+            {view.milestone === null ? "All milestones" : `Milestone ${laneTitle(plan, view.milestone)}`}: {layout.issueIds.length} of {visibleIssues.length} issues drawn
+            {view.fold ? "; finished work folded into chips" : ""}. Drag or use the arrow keys to pan, + and - to zoom.
+          </span>
+        )}
+        <button type="button" className={`ml-auto ${button}`} onClick={() => void flow.fitView({ padding: 0.04, minZoom: 0.02, duration: 200 })} data-testid="fit-all">
+          Fit all
+        </button>
+      </div>
 
-      <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
+      <div className="grid gap-4 2xl:grid-cols-[1fr_18rem]">
         <div>
-          {collapsed && (
-            <p className="mb-2 text-sm text-slate-700 dark:text-slate-300" data-testid="collapsed-note">
-              {plan.issues.length} issues: the graph starts collapsed by milestone. Open a milestone (click, or Enter) to see its issues.
-            </p>
-          )}
-          {view === "graph" && (
-            <div className="h-[560px] w-full rounded border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950" onKeyDown={onKeyDown} data-testid="waves-graph" data-node-count={nodes.length}>
+          {display === "graph" && (
+            <div
+              ref={paneRef}
+              className="h-[calc(100vh-21rem)] min-h-[420px] w-full rounded border border-slate-200 bg-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:bg-slate-950"
+              onKeyDown={onKeyDown}
+              tabIndex={0}
+              role="region"
+              aria-label="Waves graph: the arrow keys pan, + and - zoom; Tab moves to the issues"
+              data-testid="waves-graph"
+              data-node-count={nodes.length}
+              data-issue-count={layout.issueIds.length}
+              data-ready={isReady ? "true" : "false"}
+            >
               <ReactFlow
                 nodes={nodes}
                 edges={edges}
@@ -429,33 +740,67 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                 nodesDraggable={false}
                 nodesConnectable={false}
                 elementsSelectable
+                onlyRenderVisibleElements={isBig}
                 onNodeClick={(_, n) => {
-                  if (n.id.startsWith("milestone:")) setMilestone(n.id.slice("milestone:".length));
-                  else setSelected((s) => (s === n.id ? null : n.id));
+                  if (n.type === "lane") toggleLane((n.data as LaneNodeData).id);
+                  else if (n.type === "chip") toggleChip(n.id);
+                  else if (n.type === "issue") select(selected === n.id ? null : n.id);
                 }}
                 onNodeDoubleClick={(_, n) => {
-                  if (!n.id.startsWith("milestone:")) router.push(`/issues/${encodeURIComponent(n.id)}`);
+                  if (n.type === "issue") open(n.id);
                 }}
-                onPaneClick={() => setSelected(null)}
-                fitView
-                minZoom={0.05}
+                onPaneClick={() => selected && select(null)}
+                onMoveEnd={(_, v) => {
+                  const known = viewRef.current.viewport ?? autoViewport.current;
+                  if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
+                }}
+                defaultViewport={urlViewport ?? undefined}
+                minZoom={0.02}
+                maxZoom={2.5}
+                colorMode={colorMode}
                 proOptions={{ hideAttribution: true }}
               >
                 <Background />
-                <Controls showInteractive={false} />
+                <Controls showInteractive={false} showFitView={false} />
+                <MiniMap pannable zoomable ariaLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
               </ReactFlow>
             </div>
           )}
-          <section aria-label="Issues by wave, as a list" className={view === "list" ? "" : "sr-only"} data-testid="waves-list">
+          <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-700 dark:text-slate-300" aria-label="Legend">
+            {ISSUE_STATUS_ORDER.map((s) => (
+              <li key={s} className="flex items-center gap-1">
+                <span className={`inline-block h-3 w-3 rounded-sm ${ISSUE_STATUS_STYLE[s].bar}`} aria-hidden />
+                {s}: {ISSUE_STATUS_STYLE[s].label}
+              </li>
+            ))}
+            <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-sm ring-2 ring-sky-500" aria-hidden />waits on (selected)</li>
+            <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-sm ring-2 ring-orange-500" aria-hidden />unblocked by finishing it</li>
+            <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-full bg-red-700" aria-hidden />scope conflicts</li>
+            <li className="flex items-center gap-1" data-testid="critical-legend">
+              <span className="inline-block h-1 w-4 bg-violet-600" aria-hidden />
+              critical path{critical.length ? ` (${critical.length} issues${showCritical ? "" : ", hidden"})` : " (nothing unfinished)"}
+              {showCritical && critical.some((id) => itemById.has(id)) && (
+                <button type="button" className="underline" onClick={() => focusNode(critical.find((id) => itemById.has(id))!)} data-testid="critical-start">
+                  go to its start
+                </button>
+              )}
+            </li>
+          </ul>
+          <section aria-label="Issues by wave, as a list" className={display === "list" ? "" : "sr-only"} data-testid="waves-list">
             {layout.columns.map((c) => (
               <div key={String(c.key)} id={c.key === "cycle" ? "cycle" : `wave-${c.key}`} className="mb-3">
                 <h3 className="text-sm font-semibold">{c.label}</h3>
                 <ul className="ml-4 list-disc text-sm">
                   {c.ids.map((id) => {
+                    const it = itemById.get(id);
+                    if (it?.kind === "chip") return <li key={id}>{it.ids.length} finished: {it.ids.join(", ")}</li>;
                     const i = byId.get(id)!;
                     return (
                       <li key={id}>
-                        <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline dark:text-blue-300">{id}</Link> {i.status} — {i.title}
+                        <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline dark:text-blue-300">
+                          {id}
+                        </Link>{" "}
+                        {i.status} — {i.title}
                         {i.blocked_by.length > 0 && <> (waits on {i.blocked_by.join(", ")})</>}
                       </li>
                     );
@@ -467,16 +812,6 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
         </div>
 
         <aside className="flex flex-col gap-3 text-sm">
-          {selected && byId.get(selected) && (
-            <div className="rounded border border-slate-200 p-3 dark:border-slate-800" data-testid="selection">
-              <div className="flex items-center gap-2">
-                <Link href={`/issues/${encodeURIComponent(selected)}`} className="font-mono font-semibold text-blue-700 underline dark:text-blue-300">{selected}</Link>
-                <button type="button" className="ml-auto text-xs underline" onClick={() => setSelected(null)}>clear</button>
-              </div>
-              <p className="text-xs">{byId.get(selected)!.title}</p>
-              <p className="mt-1 text-xs">Waits on {chain?.up.size ?? 0} · unblocks {chain?.down.size ?? 0} · conflicts {partners.get(selected)?.length ?? 0}</p>
-            </div>
-          )}
           <div className="rounded border border-slate-200 p-3 dark:border-slate-800">
             <h2 className="mb-2 font-semibold">Scope conflicts ({pairs.length})</h2>
             <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">Issues of one wave that share a path may not run at once. Select an issue to draw its conflicts.</p>
@@ -489,9 +824,13 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                   <ul className="ml-3 text-xs">
                     {g.pairs.slice(0, 50).map((p) => (
                       <li key={`${p.a}-${p.b}`}>
-                        <button type="button" className="font-mono text-blue-700 underline dark:text-blue-300" onClick={() => openMatch(byId.get(p.a)!)}>{p.a}</button>
+                        <button type="button" className="font-mono text-blue-700 underline dark:text-blue-300" onClick={() => openIssue(byId.get(p.a)!)}>
+                          {p.a}
+                        </button>
                         {" ↔ "}
-                        <button type="button" className="font-mono text-blue-700 underline dark:text-blue-300" onClick={() => openMatch(byId.get(p.b)!)}>{p.b}</button>
+                        <button type="button" className="font-mono text-blue-700 underline dark:text-blue-300" onClick={() => openIssue(byId.get(p.b)!)}>
+                          {p.b}
+                        </button>
                       </li>
                     ))}
                   </ul>
@@ -505,3 +844,4 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
     </div>
   );
 }
+

@@ -60,7 +60,8 @@ test.describe("live updates @demo", () => {
     repo.restore(file);
     await waitForPlan(page, (p) => p.issues.find((i) => i.id === "BK-016")?.status === "READY");
     try {
-      await visit("/waves");
+      // Unfolded: a CANCELLED issue would otherwise fold into its wave's chip.
+      await visit("/waves?fold=off");
       const node = page.locator('.react-flow__node[data-id="BK-016"] [data-status]');
       await expect(node).toHaveAttribute("data-status", "READY");
       writeFileSync(file, readFileSync(file, "utf8") + "cancelled: true\n");

@@ -8,12 +8,18 @@ export const metadata = { title: "Waves" };
 export default async function WavesPage() {
   const plan = await call<Plan>("plan.model");
   return (
-    <main className="flex flex-col gap-3">
+    <main className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold">Waves</h1>
-      <p className="text-sm text-slate-600 dark:text-slate-400">
-        One column per wave: an issue enters a wave once everything it depends on has left the earlier ones. Select an issue to see what it
-        waits on and what finishing it unblocks. Keyboard: Tab and the arrow keys move between issues, Space selects, Enter opens, / searches.
-      </p>
+      <details className="text-sm text-slate-700 dark:text-slate-300">
+        <summary className="cursor-pointer">How to read and drive the graph</summary>
+        <p className="mt-1">
+          One column per wave, one lane per milestone: an issue enters a wave once everything it depends on has left the earlier ones. Finished
+          work is folded into a chip per cell; open a chip to see it. Select an issue to see what it waits on and what finishing it unblocks.
+          Keys: Tab and the arrows move between issues, Space selects, Enter opens (or opens a chip or a lane), / searches; with the graph
+          itself focused, the arrows pan and + and - zoom. The address bar carries the view (milestone, statuses, lanes, search, selection,
+          position): copy it to share it.
+        </p>
+      </details>
       <WavesGraph initialPlan={plan} />
     </main>
   );

@@ -5,6 +5,7 @@ import { planClaimCapability } from "./plan-claim";
 import { planCommitCapability } from "./plan-commit";
 import { planCreateCapability } from "./plan-create";
 import { planEditCapability } from "./plan-edit";
+import { planCriticalPathCapability } from "./plan-critical-path";
 import { planEvidenceCapability } from "./plan-evidence";
 import { planForecastCapability } from "./plan-forecast";
 import { planHistoryCapability } from "./plan-history";
@@ -30,6 +31,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planWavesCapability,
   planNextCapability,
   planRoadmapCapability,
+  planCriticalPathCapability,
   planValidateCapability,
   planRecordCapability,
   planChangesCapability,

@@ -139,6 +139,20 @@ export const PlanRecordSchema = z.union([
   z.object({ issue: PlanIssueSchema, depends_on: z.array(PlanIssueSchema) }),
 ]);
 
+export const PlanCriticalPathStepSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.string(),
+  /** Days: the median cycle time of the issue's milestone, or 1 where it has no history. */
+  weight: z.number(),
+});
+
+export const PlanCriticalPathSchema = z.object({
+  milestone: z.string().nullable(),
+  path: z.array(PlanCriticalPathStepSchema),
+  total: z.number(),
+});
+
 export type StatusVocabulary = z.infer<typeof StatusVocabularySchema>;
 export type PlanProject = z.infer<typeof PlanProjectSchema>;
 export type PlanCounts = z.infer<typeof PlanCountsSchema>;
@@ -156,3 +170,5 @@ export type PlanNextIssue = z.infer<typeof PlanNextIssueSchema>;
 export type PlanRoadmap = z.infer<typeof PlanRoadmapSchema>;
 export type PlanValidation = z.infer<typeof PlanValidationSchema>;
 export type PlanRecord = z.infer<typeof PlanRecordSchema>;
+export type PlanCriticalPathStep = z.infer<typeof PlanCriticalPathStepSchema>;
+export type PlanCriticalPath = z.infer<typeof PlanCriticalPathSchema>;

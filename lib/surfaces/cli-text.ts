@@ -1,5 +1,6 @@
 import type {
   Plan,
+  PlanCriticalPath,
   PlanIssue,
   PlanIssueList,
   PlanMilestone,
@@ -107,6 +108,19 @@ export function renderRoadmap(r: PlanRoadmap): string {
     "",
     line("now: ", r.now),
     line("next:", r.next),
+  ].join("\n");
+}
+
+export function renderCriticalPath(r: PlanCriticalPath): string {
+  const where = r.milestone === null ? "the plan" : `milestone ${r.milestone}`;
+  if (r.path.length === 0) return `critical path of ${where}: nothing unfinished`;
+  return [
+    table(
+      r.path.map((s, i) => [String(i + 1), s.id, s.status, String(s.weight), s.title]),
+      ["STEP", "ISSUE", "STATUS", "DAYS", "TITLE"],
+    ),
+    "",
+    `critical path of ${where}: ${r.path.length} issue(s), ${r.total} day(s); each waits on the one above it`,
   ].join("\n");
 }
 

@@ -7,6 +7,7 @@ import { loadPlan } from "../plan/index";
 import type { Move } from "../plan/seal";
 import type {
   Plan,
+  PlanCriticalPath,
   PlanIssueList,
   PlanNextIssue,
   PlanRecord,
@@ -25,6 +26,7 @@ import type { CommitResult } from "../plan/commit";
 import type { RecordWriteResult } from "../plan/plan-edit";
 import { currentVersion } from "../plan/plan-edit";
 import {
+  renderCriticalPath,
   renderIssues,
   renderModel,
   renderNext,
@@ -163,6 +165,12 @@ const VERBS: Record<string, Verb> = {
     options: { ...READ },
     input: (a) => fields(a, { at: "at" }),
     text: (v) => renderRoadmap(v as PlanRoadmap),
+  }),
+  "critical-path": capabilityVerb("plan.critical_path", {
+    summary: "the longest chain of unfinished issues (ending in --milestone M), first to do first",
+    options: { ...COMMON, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => renderCriticalPath(v as PlanCriticalPath),
   }),
   validate: capabilityVerb("plan.validate", {
     summary: "every finding; exits 10 when one is a failure",

@@ -1,13 +1,19 @@
-// Benchmark section "waves": how long the browser takes to draw the waves graph. Plans of 100,
-// 1,000 and 3,000 issues (milestones of 100, every dependency on an earlier wave: the generator of
+// Benchmark section "waves": how long the browser takes to make /waves usable. Plans of 1,000 and
+// 10,000 issues (milestones of 100, every dependency on an earlier wave: the generator of
 // tests/support/plan-fixture.ts) are each served by the production server (`next start`), and headless
-// Chromium (Debian's /usr/bin/chromium, driven by playwright-core) loads /waves: the figure is the
-// time from the start of the navigation until every node is in the page (`.react-flow__node`
-// count = the issue count, none hidden) for 100 and 1,000 issues, and until the collapsed graph
-// (one node per milestone) is for 3,000, where the page starts collapsed. Median of 3 loads each,
-// after one untimed load (the scripts cached, the server warm). Target: 1,000 issues in at most 2 s.
+// Chromium (Debian's /usr/bin/chromium, driven by playwright-core) loads three views:
+//   - default: /waves as it opens (the active milestone, finished work folded);
+//   - all milestones: /waves?milestone=all (lanes; above 1,000 issues every lane but the active
+//     one starts collapsed);
+//   - 1,000 drawn: /waves?milestone=all&fold=off&group=none zoomed out (the `v` parameter) so that
+//     every one of the 1,000 issues of the 1k plan is a node in the page (1k plan only).
+// The figure is the time from the start of the navigation until the graph is interactive: the
+// page has hydrated and placed its first view (`data-ready`), and every node the graph draws
+// (`data-node-count`) is in the page, none hidden. Median of 3 loads each, after one untimed load
+// (the scripts cached, the server warm). Targets: the default view of 10k issues interactive
+// within 3 s; 1,000 drawn nodes within 2 s.
 //
-//   node scripts/bench/waves.mjs [--sizes 100,1000,3000] [--runs 3] [--no-build]
+//   node scripts/bench/waves.mjs [--sizes 1000,10000] [--runs 3] [--no-build]
 //
 // Part of `npm run bench` (scripts/bench.mjs) as the section `waves`; writes reports/bench-waves.json.
 
@@ -19,12 +25,20 @@ import { pathToFileURL } from "node:url";
 import { BENCH_TMP, ROOT, environment, fmtMs, loadPlanFixtures, requireFromRoot, summary, table, writeReport } from "./lib.mjs";
 
 export const name = "waves";
-export const description = "the /waves graph in headless Chromium: navigation → every node drawn, for 100, 1k and 3k (collapsed) issues";
+export const description = "the /waves graph in headless Chromium: navigation → interactive, default focus and all milestones on 1k and 10k issues, 1,000 nodes drawn";
 
-export const DEFAULT_SIZES = [100, 1000, 3000];
-/** Above this many issues the page starts collapsed by milestone (COLLAPSE_ABOVE in components/WavesGraph.tsx). */
-const COLLAPSE_ABOVE = 1000;
-export const TARGETS = { render_1k_ms: 2000 };
+export const DEFAULT_SIZES = [1000, 10000];
+export const TARGETS = { default_10k_ms: 3000, drawn_1k_ms: 2000 };
+
+/** The views timed on a plan of `n` issues. */
+function viewsOf(n) {
+  const views = [
+    { key: "default", label: "default (active milestone)", path: "/waves" },
+    { key: "all", label: "all milestones (lanes)", path: "/waves?milestone=all" },
+  ];
+  if (n === 1000) views.push({ key: "drawn", label: "1,000 drawn (all, unfolded, zoomed out)", path: "/waves?milestone=all&fold=off&group=none&v=10%2C10%2C0.04" });
+  return views;
+}
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -83,36 +97,39 @@ async function stopServer(child) {
 }
 
 // Runs in the page before any of its scripts: records performance.now() (ms since the navigation
-// started) on the first animation frame where the graph holds `expected` nodes, none hidden.
-function installProbe({ selector, expected }) {
+// started) on the first animation frame where the graph has placed its first view and every node
+// it draws is in the page, none hidden.
+function installProbe() {
   const tick = () => {
-    const nodes = document.querySelectorAll(selector);
-    if (nodes.length === expected && !document.querySelector(`${selector}[style*="visibility: hidden"]`)) {
+    const graph = document.querySelector('[data-testid="waves-graph"]');
+    const nodes = document.querySelectorAll(".react-flow__node");
+    const expected = graph ? Number(graph.getAttribute("data-node-count")) : -1;
+    if (graph?.getAttribute("data-ready") === "true" && nodes.length === expected && !document.querySelector('.react-flow__node[style*="visibility: hidden"]')) {
       window.__wavesDrawn = performance.now();
+      window.__wavesNodes = nodes.length;
+      window.__wavesIssues = Number(graph.getAttribute("data-issue-count"));
       return;
     }
-    window.__wavesSeen = nodes.length;
+    window.__wavesSeen = `${nodes.length} of ${expected}`;
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
 }
 
-/** One timed load of /waves: ms from the navigation's start until the graph is drawn. */
-async function timeLoad(context, url, expected) {
+/** One timed load: ms from the navigation's start until the graph is interactive, and what it drew. */
+async function timeLoad(context, url) {
   const page = await context.newPage();
   try {
-    await page.addInitScript(installProbe, { selector: ".react-flow__node", expected });
+    await page.addInitScript(installProbe);
     const t0 = process.hrtime.bigint();
-    await page.goto(url, { waitUntil: "commit" });
+    await page.goto(url, { waitUntil: "commit", timeout: 120_000 });
     await page.waitForFunction(() => window.__wavesDrawn !== undefined, undefined, { timeout: 120_000, polling: 50 }).catch(async (error) => {
       const seen = await page.evaluate(() => window.__wavesSeen).catch(() => "?");
-      throw new Error(`${url}: the graph never showed ${expected} nodes (last seen ${seen}): ${error.message}`);
+      throw new Error(`${url}: the graph never became interactive (nodes seen: ${seen}): ${error.message}`);
     });
     const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-    const inPageMs = await page.evaluate(() => window.__wavesDrawn);
-    const count = Number(await page.getByTestId("waves-graph").getAttribute("data-node-count"));
-    if (count !== expected) throw new Error(`${url}: data-node-count is ${count}, not ${expected}`);
-    return { ms: inPageMs, wallMs };
+    const [ms, nodes, issues] = await page.evaluate(() => [window.__wavesDrawn, window.__wavesNodes, window.__wavesIssues]);
+    return { ms, wallMs, nodes, issues };
   } finally {
     await page.close();
   }
@@ -159,22 +176,23 @@ export async function run(options = {}) {
       const repo = join(BENCH_TMP, `waves-${n}-${process.pid}`);
       rmSync(repo, { recursive: true, force: true });
       cpSync(fixture.dir, repo, { recursive: true });
-      const collapsed = n > COLLAPSE_ABOVE;
-      const expected = collapsed ? Math.ceil(n / ISSUES_PER_MILESTONE) : n;
       const port = await freePort();
       const server = startServer(repo, port);
       try {
         await waitForServer(port, server);
         const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-        const url = `http://127.0.0.1:${port}/waves`;
-        await timeLoad(context, url, expected); // untimed: scripts cached, server and JIT warm
-        const samples = [];
-        for (let k = 0; k < runs; k++) samples.push(await timeLoad(context, url, expected));
+        for (const view of viewsOf(n)) {
+          const url = `http://127.0.0.1:${port}${view.path}`;
+          await timeLoad(context, url); // untimed: scripts cached, server and JIT warm
+          const samples = [];
+          for (let k = 0; k < runs; k++) samples.push(await timeLoad(context, url));
+          const ms = summary(samples.map((s) => s.ms));
+          const wall = summary(samples.map((s) => s.wallMs));
+          const last = samples.at(-1);
+          results.push({ issues: n, milestones: fixture.milestones, view: view.key, label: view.label, nodes: last.nodes, issues_drawn: last.issues, ms, wall_ms: wall });
+          log(`${n} issues, ${view.label}: ${last.nodes} nodes (${last.issues} issues) interactive in ${fmtMs(ms.median)} (median of ${runs})`);
+        }
         await context.close();
-        const ms = summary(samples.map((s) => s.ms));
-        const wall = summary(samples.map((s) => s.wallMs));
-        results.push({ issues: n, milestones: fixture.milestones, collapsed, nodes: expected, ms, wall_ms: wall });
-        log(`${n} issues: ${expected} nodes drawn in ${fmtMs(ms.median)} (median of ${runs})`);
       } finally {
         await stopServer(server);
         rmSync(repo, { recursive: true, force: true });
@@ -184,23 +202,31 @@ export async function run(options = {}) {
     await browser.close();
   }
 
-  const at1k = results.find((r) => r.issues === 1000);
-  const ok = !at1k || at1k.ms.median <= TARGETS.render_1k_ms;
+  const default10k = results.find((r) => r.issues === 10000 && r.view === "default");
+  const drawn1k = results.find((r) => r.issues === 1000 && r.view === "drawn");
+  const checks = [
+    default10k
+      ? `10,000 issues, default view interactive in at most ${fmtMs(TARGETS.default_10k_ms)}: ${default10k.ms.median <= TARGETS.default_10k_ms ? "met" : "MISSED"} (${fmtMs(default10k.ms.median)})`
+      : "10,000 issues, default view within 3 s: not measured (10000 is not among the sizes)",
+    drawn1k
+      ? `1,000 drawn nodes interactive in at most ${fmtMs(TARGETS.drawn_1k_ms)}: ${drawn1k.ms.median <= TARGETS.drawn_1k_ms ? "met" : "MISSED"} (${fmtMs(drawn1k.ms.median)}, ${drawn1k.issues_drawn} issues)`
+      : "1,000 drawn nodes within 2 s: not measured (1000 is not among the sizes)",
+  ];
+  const ok = (!default10k || default10k.ms.median <= TARGETS.default_10k_ms) && (!drawn1k || drawn1k.ms.median <= TARGETS.drawn_1k_ms);
   const report = { section: name, generated_at: new Date().toISOString(), environment: env, runs, targets: TARGETS, results };
   writeReport(`bench-${name}`, report);
   const rows = results.map((r) => [
     r.issues.toLocaleString("en"),
-    r.collapsed ? `${r.nodes} milestones (collapsed)` : `${r.nodes} issues`,
+    r.label,
+    `${r.nodes} (${r.issues_drawn} issues)`,
     fmtMs(r.ms.median),
     `${fmtMs(r.ms.min)} – ${fmtMs(r.ms.max)}`,
     fmtMs(r.wall_ms.median),
   ]);
   const text = [
-    `Waves graph in headless Chromium, navigation → every node drawn (median of ${runs}; ${env.cpus} cores, load ${env.load_average.join(" ")})`,
-    table(["issues", "nodes drawn", "median", "range", "wall (goto → seen)"], rows),
-    at1k
-      ? `target: 1,000 issues drawn in at most ${fmtMs(TARGETS.render_1k_ms)}: ${ok ? "met" : "MISSED"} (${fmtMs(at1k.ms.median)})`
-      : "target: 1,000 issues in at most 2 s (not measured: 1000 is not among the sizes)",
+    `Waves graph in headless Chromium at 1280×800, navigation → interactive (median of ${runs}; ${env.cpus} cores, load ${env.load_average.join(" ")})`,
+    table(["plan", "view", "nodes drawn", "median", "range", "wall (goto → seen)"], rows),
+    ...checks,
   ].join("\n");
   return { name, text, report, ok };
 }

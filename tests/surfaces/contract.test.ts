@@ -86,6 +86,10 @@ const QUERY_CASES: Case[] = [
   { name: "next in a milestone with nothing ready", capability: "plan.next", input: { milestone: STUCK_MILESTONE }, expect: "ok" },
   { name: "next in an unknown milestone", capability: "plan.next", input: { milestone: "no-such-milestone" }, expect: "ok" },
   { name: "roadmap", capability: "plan.roadmap", input: {}, expect: "ok" },
+  { name: "critical path", capability: "plan.critical_path", input: {}, expect: "ok" },
+  { name: "critical path of one milestone", capability: "plan.critical_path", input: { milestone: ACTIVE }, expect: "ok" },
+  { name: "critical path of an unknown milestone", capability: "plan.critical_path", input: { milestone: "no-such-milestone" }, expect: "not_found" },
+  { name: "critical path with an unknown field", capability: "plan.critical_path", input: { colour: "red" }, expect: "invalid_input", cliCodeOnly: true },
   { name: "validate", capability: "plan.validate", input: {}, expect: "ok" },
   { name: "record of a milestone", capability: "plan.record", input: { id: ACTIVE }, expect: "ok" },
   { name: "record of an issue", capability: "plan.record", input: { id: WITH_DEPS.id }, expect: "ok" },
@@ -315,6 +319,8 @@ function cliWords(c: Case): string[] {
       return ["history", String(input.id), ...options(["limit"])];
     case "plan.transition":
       return [String(input.transition), String(input.issue)];
+    case "plan.critical_path":
+      return ["critical-path", ...options(Object.keys(input))];
     case "plan.evidence":
       return ["evidence", String(input.record), ...options(["covers", "type", "command", "artifact", "result"])];
     case "plan.release":

@@ -172,7 +172,7 @@ function badQueryParts(c: AnyCapability, sizes: Sizes): fc.Arbitrary<{ parts: st
   if (fields.includes("status")) {
     options.push(text.filter((s) => !(ISSUE_STATUSES as readonly string[]).includes(s)).map((s) => ({ parts: [pair("status", s)], why: "an invalid status" })));
   }
-  if (c.id === "plan.status") {
+  if (c.id === "plan.status" || c.id === "plan.critical_path") {
     options.push(text.filter((s) => !MILESTONES.includes(s)).map((s) => ({ parts: [pair("milestone", s)], why: "an unknown milestone" })));
   }
   if (c.id === "plan.record") {

@@ -29,6 +29,15 @@ const TABLE: readonly Row[] = [
   { id: "plan.waves", kind: "query", method: "GET", route: "/api/v1/plan/waves", tool: "majordomus_plan_waves", cli: "cockpit plan waves", verbs: ["waves"] },
   { id: "plan.next", kind: "query", method: "GET", route: "/api/v1/plan/next", tool: "majordomus_plan_next", cli: "cockpit plan next", verbs: ["next"] },
   { id: "plan.roadmap", kind: "query", method: "GET", route: "/api/v1/plan/roadmap", tool: "majordomus_plan_roadmap", cli: "cockpit plan roadmap", verbs: ["roadmap"] },
+  {
+    id: "plan.critical_path",
+    kind: "query",
+    method: "GET",
+    route: "/api/v1/plan/critical_path",
+    tool: "majordomus_plan_critical_path",
+    cli: "cockpit plan critical-path",
+    verbs: ["critical-path"],
+  },
   { id: "plan.validate", kind: "query", method: "GET", route: "/api/v1/plan/validate", tool: "majordomus_plan_validate", cli: "cockpit plan validate", verbs: ["validate"] },
   { id: "plan.record", kind: "query", method: "GET", route: "/api/v1/plan/record", tool: "majordomus_plan_record", cli: "cockpit plan record", verbs: ["record"] },
   { id: "plan.changes", kind: "query", method: "GET", route: "/api/v1/plan/changes", tool: "majordomus_plan_changes", cli: "cockpit plan changes", verbs: ["changes"] },
@@ -60,6 +69,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.waves": { milestone: "m", at: "2026-11-30" },
   "plan.next": { milestone: "m", at: "2026-11-30T09:00:00Z" },
   "plan.roadmap": { at: "v1.0" },
+  "plan.critical_path": { milestone: "m" },
   "plan.validate": { at: "HEAD" },
   "plan.record": { id: "I0001", at: "HEAD" },
   "plan.changes": { since: "HEAD~1", until: "HEAD", milestone: "m" },
@@ -108,7 +118,7 @@ function request(method: string, target: string, init: RequestInit = {}): Promis
 const PLAN = capabilities.filter((c) => c.id.startsWith("plan."));
 
 describe("the projection table", () => {
-  it("the plan.* capabilities are these fifteen, listed first and in this order", () => {
+  it("the plan.* capabilities are these sixteen, listed first and in this order", () => {
     expect(PLAN.map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
     expect(capabilities.slice(0, TABLE.length).map((c) => c.id)).toEqual(TABLE.map((r) => r.id));
   });

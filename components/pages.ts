@@ -1,0 +1,16 @@
+/** The pages of the Cockpit, as the main navigation, the command palette and the `g` shortcuts list them. */
+export const PAGES = [
+  { href: "/", label: "Overview", key: "o" },
+  { href: "/roadmap", label: "Roadmap", key: "r" },
+  { href: "/waves", label: "Waves", key: "w" },
+  { href: "/findings", label: "Findings", key: "f" },
+  { href: "/standup", label: "Standup", key: "s" },
+  { href: "/plans", label: "Execution plans", key: "p" },
+] as const;
+
+/** Whether a key press belongs to a text field (or an editable element), where shortcuts stay out. */
+export function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || typeof el.tagName !== "string") return false;
+  return el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable;
+}

@@ -1,0 +1,81 @@
+// The first view of a graph: everything, when it fits at a zoom where its text stays readable;
+// otherwise readable text, starting at the anchor (the first wave, or the issue in focus).
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
+
+/** The smallest text a first view may draw, in screen pixels. */
+export const MIN_SCREEN_TEXT_PX = 12;
+
+/** The zoom at which text of `fontPx` is drawn `MIN_SCREEN_TEXT_PX` high (rounded up a little). */
+export const readableZoom = (fontPx: number) => Math.ceil((MIN_SCREEN_TEXT_PX / fontPx) * 100) / 100;
+
+export interface FirstViewOptions {
+  /** The zoom below which the text is unreadable. */
+  minZoom: number;
+  /** Never magnify more than this, even for a tiny graph. */
+  maxZoom: number;
+  /** Screen pixels kept free around the graph. */
+  padding: number;
+  /**
+   * Where to start when everything does not fit: a box to centre (the issue in focus), or
+   * undefined to start at the graph's top-left corner (the first wave).
+   */
+  anchor?: Box;
+}
+
+/**
+ * The viewport (React Flow's: screen = flow × zoom + x/y) of the first view of `bounds` in a pane
+ * of `pane` pixels. Fits everything when the fitting zoom is readable; else zooms to `minZoom`
+ * and shows the anchor.
+ */
+export function firstViewport(bounds: Box, pane: { width: number; height: number }, options: FirstViewOptions): Viewport {
+  const { minZoom, maxZoom, padding, anchor } = options;
+  const room = { width: Math.max(1, pane.width - 2 * padding), height: Math.max(1, pane.height - 2 * padding) };
+  const fit = Math.min(room.width / Math.max(1, bounds.width), room.height / Math.max(1, bounds.height));
+  if (fit >= minZoom) {
+    const zoom = Math.min(fit, maxZoom);
+    return {
+      x: pane.width / 2 - (bounds.x + bounds.width / 2) * zoom,
+      y: pane.height / 2 - (bounds.y + bounds.height / 2) * zoom,
+      zoom,
+    };
+  }
+  const zoom = minZoom;
+  if (anchor) {
+    return {
+      x: pane.width / 2 - (anchor.x + anchor.width / 2) * zoom,
+      y: pane.height / 2 - (anchor.y + anchor.height / 2) * zoom,
+      zoom,
+    };
+  }
+  return { x: padding - bounds.x * zoom, y: padding - bounds.y * zoom, zoom };
+}
+
+/** The viewport as the URL carries it: `x,y,zoom` (whole pixels, zoom to 3 decimals). */
+export function formatViewport(v: Viewport): string {
+  return `${Math.round(v.x)},${Math.round(v.y)},${Math.round(v.zoom * 1000) / 1000}`;
+}
+
+/** `x,y,zoom` back into a viewport; undefined for anything else (a bad link falls back to the first view). */
+export function parseViewport(text: string | null | undefined): Viewport | undefined {
+  if (!text) return undefined;
+  const parts = text.split(",");
+  if (parts.length !== 3 || parts.some((p) => p.trim() === "")) return undefined;
+  const [x, y, zoom] = parts.map(Number);
+  if (![x, y, zoom].every(Number.isFinite) || zoom <= 0 || zoom > 8) return undefined;
+  return { x, y, zoom };
+}
+
+/** Two viewports the same once written into the URL. */
+export const sameViewport = (a: Viewport, b: Viewport) => formatViewport(a) === formatViewport(b);
