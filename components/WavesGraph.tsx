@@ -787,6 +787,8 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             </li>
           </ul>
           <section aria-label="Issues by wave, as a list" className={display === "list" ? "" : "sr-only"} data-testid="waves-list">
+            {/* The waves below are its h3s: the outline goes h1, h2, h3 without a gap. */}
+            <h2 className="mb-2 font-semibold">Issues by wave</h2>
             {layout.columns.map((c) => (
               <div key={String(c.key)} id={c.key === "cycle" ? "cycle" : `wave-${c.key}`} className="mb-3">
                 <h3 className="text-sm font-semibold">{c.label}</h3>

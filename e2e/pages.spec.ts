@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, quiet, seriousViolations, test, type PlanJson } from "./fixtures";
 
 // Every page renders on both repositories with no console error, no page error and no failed
@@ -37,6 +38,16 @@ for (const [project, pages] of Object.entries(PAGES)) {
       expect(await seriousViolations(page)).toEqual([]);
     });
   }
+}
+
+// Two of axe's moderate rules once failed here: `region` (the live-state announcement sat outside
+// every landmark) and `heading-order` (the waves list's h3s followed the page's h1).
+for (const path of ["/", "/waves", "/standup", "/issues/BK-020"]) {
+  test(`${path} keeps every element in a landmark and its headings in order @demo`, async ({ page, visit }) => {
+    await visit(path);
+    const results = await new AxeBuilder({ page }).setLegacyMode(true).withRules(["region", "heading-order"]).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  });
 }
 
 test("a browser's own request for /favicon.ico finds the icon @demo", async ({ request }) => {
