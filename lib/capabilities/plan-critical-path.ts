@@ -1,6 +1,7 @@
 import { notFound } from "../errors";
 import { deriveCriticalPath } from "../graph/critical-path";
 import { PlanCriticalPathSchema } from "../plan/shapes";
+import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
 import { MilestoneFilterInput } from "./inputs";
 
@@ -11,12 +12,12 @@ export const planCriticalPathCapability = defineCapability({
   description:
     "The heaviest chain of unfinished issues in the waves, each depending on the one before, first to do first; with a milestone, the heaviest one ending in it. Weights are days: the median sealed start-to-done time of the issue's milestone, else 1; ties go to the byte-wise smallest ids.",
   input: MilestoneFilterInput,
-  output: PlanCriticalPathSchema,
+  output: withAtMember(PlanCriticalPathSchema),
   handler: (ctx, input) => {
-    const plan = ctx.plan();
+    const { plan, at } = planFor(ctx, input.at);
     if (input.milestone !== undefined && !plan.milestones.some((m) => m.id === input.milestone)) {
       throw notFound(`no milestone '${input.milestone}'; the milestones are ${plan.milestones.map((m) => m.id).join(", ") || "none"}`);
     }
-    return deriveCriticalPath(plan, input);
+    return answerAt(deriveCriticalPath(plan, { milestone: input.milestone }), at);
   },
 });

@@ -168,8 +168,8 @@ const VERBS: Record<string, Verb> = {
   }),
   "critical-path": capabilityVerb("plan.critical_path", {
     summary: "the longest chain of unfinished issues (ending in --milestone M), first to do first",
-    options: { ...COMMON, milestone: "value" },
-    input: (a) => fields(a, { milestone: "milestone" }),
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
     text: (v) => renderCriticalPath(v as PlanCriticalPath),
   }),
   validate: capabilityVerb("plan.validate", {

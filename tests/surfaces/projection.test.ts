@@ -69,7 +69,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.waves": { milestone: "m", at: "2026-11-30" },
   "plan.next": { milestone: "m", at: "2026-11-30T09:00:00Z" },
   "plan.roadmap": { at: "v1.0" },
-  "plan.critical_path": { milestone: "m" },
+  "plan.critical_path": { milestone: "m", at: "HEAD" },
   "plan.validate": { at: "HEAD" },
   "plan.record": { id: "I0001", at: "HEAD" },
   "plan.changes": { since: "HEAD~1", until: "HEAD", milestone: "m" },
