@@ -32,7 +32,9 @@ test("an anonymous browser sees only the sign-in page, and is brought back after
   // A wrong token: said so, nothing else shown.
   await page.getByLabel("Token").fill("not-a-token");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That token is not valid. Check it and try again.");
+  const note = page.getByTestId("signin-note");
+  await expect(note).toHaveText("That token is not valid. Check it and try again.");
+  await expect(note).toHaveAttribute("role", "alert");
   await quiet(page);
   await shot("signin-wrong");
 
@@ -55,7 +57,8 @@ test("an anonymous browser sees only the sign-in page, and is brought back after
   // Signing out ends access: the page asks for sign-in again, the API for a token.
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin\?signedout=1$/);
-  await expect(page.getByRole("status")).toHaveText("You are signed out.");
+  await expect(page.getByTestId("signin-note")).toHaveText("You are signed out.");
+  await expect(page.getByTestId("signin-note")).toHaveAttribute("role", "status");
   await page.goto("/waves");
   await expect(page).toHaveURL(/\/signin\?next=%2Fwaves$/);
   await quiet(page);

@@ -40,7 +40,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
               Paste your token: the server&apos;s <code className="font-mono">COCKPIT_TOKEN</code>, or the one <code className="font-mono">cockpit users add NAME</code> printed for you.
             </p>
             {note && (
-              <p role={note.alert ? "alert" : "status"} className={`mb-4 rounded border px-3 py-2 text-sm ${note.alert ? "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100" : "border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-800"}`}>
+              <p role={note.alert ? "alert" : "status"} data-testid="signin-note" className={`mb-4 rounded border px-3 py-2 text-sm ${note.alert ? "border-red-300 bg-red-50 text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100" : "border-slate-300 bg-slate-50 dark:border-slate-700 dark:bg-slate-800"}`}>
                 {note.text}
               </p>
             )}
