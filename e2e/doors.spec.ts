@@ -54,7 +54,9 @@ test("an anonymous browser sees only the sign-in page, and is brought back after
   expect(last).toMatchObject({ event: "plan_start", by: "ada" });
   expect(readFileSync(repo.issue("BK-020"), "utf8")).toMatch(/^started_at: /m);
 
-  // Signing out ends access: the page asks for sign-in again, the API for a token.
+  // Signing out ends access: the page asks for sign-in again, the API for a token. (The page first
+  // finishes the refresh the move started, which leaving would abort.)
+  await quiet(page);
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/signin\?signedout=1$/);
   await expect(page.getByTestId("signin-note")).toHaveText("You are signed out.");
