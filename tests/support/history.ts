@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../../lib/plan/constants";
 import { sealOf } from "../../lib/plan/seal";
+import { seededRandom } from "./random";
 
 export function git(cwd: string, args: readonly string[], env: Record<string, string> = {}): string {
   const r = spawnSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...env } });
@@ -113,17 +114,8 @@ export function projectText(name = "Test"): string {
   return [`name: ${name}`, "repository: test/test", "default_branch: main"].join("\n") + "\n";
 }
 
-/** A small seeded generator (mulberry32) for generated histories. */
-export function randomOf(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator (mulberry32) for generated histories. */
+export const randomOf = seededRandom;
 
 export interface GeneratedCommit {
   sha: string;

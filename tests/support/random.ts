@@ -1,11 +1,3 @@
-/** A deterministic pseudo-random generator (mulberry32): "random" fixtures and delays repeat run to run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tests' deterministic pseudo-random generator is the product's own (mulberry32, as the
+// forecast samples with it): "random" fixtures and delays repeat run to run.
+export { seededRandom } from "../../lib/history/forecast";
