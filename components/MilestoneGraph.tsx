@@ -18,6 +18,7 @@ import { useRouter } from "next/navigation";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { firstViewport, readableZoom } from "@/lib/graph/viewport";
 import { MILESTONE_STATUS_STYLE } from "./status";
+import { panByKey, zoomByKey } from "./graph-keys";
 import { useSystemColorMode } from "./useSystemColorMode";
 
 export interface MilestoneNodeData extends Record<string, unknown> {
@@ -33,7 +34,6 @@ const COLUMN_WIDTH = 310;
 const ROW_HEIGHT = 86;
 /** The smallest text in a node (the badges), in CSS pixels; titles are 14 px. */
 const SMALLEST_NODE_FONT_PX = 13;
-const PAN_STEP_PX = 120;
 
 const MilestoneNode = memo(function MilestoneNode({ data }: NodeProps<Node<MilestoneNodeData>>) {
   return (
@@ -110,22 +110,13 @@ function MilestoneFlow({ milestones, edges }: Props) {
   }, [nodes, flow]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
-    if (e.key === "+" || e.key === "=" || e.key === "-") {
-      e.preventDefault();
-      void (e.key === "-" ? flow.zoomOut({ duration: 0 }) : flow.zoomIn({ duration: 0 }));
-      return;
-    }
+    if (zoomByKey(flow, e)) return;
     const id = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node")?.dataset.id;
     if (id && e.key === "Enter") {
       router.push(`/milestones/${encodeURIComponent(id)}`);
       return;
     }
-    const step: Record<string, [number, number]> = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-    if (!id && step[e.key]) {
-      e.preventDefault();
-      const v = flow.getViewport();
-      void flow.setViewport({ x: v.x + step[e.key][0] * PAN_STEP_PX, y: v.y + step[e.key][1] * PAN_STEP_PX, zoom: v.zoom });
-    }
+    if (!id) panByKey(flow, e);
   };
 
   return (

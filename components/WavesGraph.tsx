@@ -22,7 +22,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { dependencyIndex, downstreamOf, upstreamOf } from "@/lib/graph/closure";
 import { criticalPath } from "@/lib/graph/critical-path";
 import { groupByPath, partnersByIssue, scopePairs } from "@/lib/graph/conflicts";
-import { toDot, toMermaid } from "@/lib/graph/export";
+import { STATUS_COLOURS, toDot, toMermaid } from "@/lib/graph/export";
 import {
   FOLDED_STATUSES,
   chipKey,
@@ -36,6 +36,7 @@ import { formatWavesView, parseWavesView, type WavesView } from "@/lib/graph/vie
 import { firstViewport, readableZoom, sameViewport } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { ISSUE_STATUS_ORDER, ISSUE_STATUS_STYLE } from "./status";
+import { panByKey, zoomByKey } from "./graph-keys";
 import { useSystemColorMode } from "./useSystemColorMode";
 
 /** A view that would draw more issues than this starts with every lane but the focus collapsed. */
@@ -46,7 +47,6 @@ const DRAW_VISIBLE_ABOVE = 600;
 const SMALLEST_NODE_FONT_PX = 13;
 /** The first view never zooms out further: every node's text is at least 12 px on screen. */
 export const FIRST_VIEW_MIN_ZOOM = readableZoom(SMALLEST_NODE_FONT_PX);
-const PAN_STEP_PX = 120;
 
 type Highlight = "selected" | "up" | "down" | "partner" | "dim" | undefined;
 
@@ -170,16 +170,8 @@ const ColumnNode = memo(function ColumnNode({ data }: NodeProps<Node<ColumnNodeD
 // At module scope: React Flow re-creates every node when this object changes.
 const nodeTypes = { issue: IssueNode, chip: ChipNode, lane: LaneNode, column: ColumnNode };
 
-const MINIMAP_COLOURS: Record<string, string> = {
-  READY: "#16a34a",
-  BLOCKED: "#dc2626",
-  ACTIVE: "#2563eb",
-  VERIFY: "#d97706",
-  DONE: "#64748b",
-  CANCELLED: "#a1a1aa",
-};
 const minimapColour = (n: Node) =>
-  n.type === "issue" ? MINIMAP_COLOURS[(n.data as IssueNodeData).status] ?? "#94a3b8" : n.type === "lane" ? "#818cf8" : n.type === "chip" ? "#cbd5e1" : "transparent";
+  n.type === "issue" ? STATUS_COLOURS[(n.data as IssueNodeData).status] ?? "#94a3b8" : n.type === "lane" ? "#818cf8" : n.type === "chip" ? "#cbd5e1" : "transparent";
 
 async function fetchPlan(): Promise<Plan> {
   const res = await fetch("/api/v1/plan", { cache: "no-store" });
@@ -531,20 +523,11 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     // + and - zoom wherever the graph has focus; the arrow keys pan it, or move between nodes.
-    if (e.key === "+" || e.key === "=" || e.key === "-") {
-      e.preventDefault();
-      void (e.key === "-" ? flow.zoomOut({ duration: 0 }) : flow.zoomIn({ duration: 0 }));
-      return;
-    }
+    if (zoomByKey(flow, e)) return;
     const el = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
     const id = el?.dataset.id;
     if (!id) {
-      const step: Record<string, [number, number]> = { ArrowLeft: [1, 0], ArrowRight: [-1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
-      if (step[e.key]) {
-        e.preventDefault();
-        const v = flow.getViewport();
-        void flow.setViewport({ x: v.x + step[e.key][0] * PAN_STEP_PX, y: v.y + step[e.key][1] * PAN_STEP_PX, zoom: v.zoom });
-      }
+      panByKey(flow, e);
       return;
     }
     if (id.startsWith("lane:") || id.startsWith("fold:")) {

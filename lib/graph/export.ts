@@ -6,7 +6,8 @@ const mermaidId = (id: string) => `n_${id.replace(/[^A-Za-z0-9_]/g, (c) => `_${c
 const mermaidText = (s: string) => s.replace(/"/g, "#quot;").replace(/[<>]/g, (c) => (c === "<" ? "#lt;" : "#gt;"));
 const dotString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
 
-const STATUS_COLOURS: Record<string, string> = {
+/** Each issue status's colour, in the exports and on the graph's minimap. */
+export const STATUS_COLOURS: Record<string, string> = {
   READY: "#16a34a",
   BLOCKED: "#dc2626",
   ACTIVE: "#2563eb",

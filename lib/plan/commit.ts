@@ -1,10 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { COCKPIT_VERSION } from "../version";
-import { CapabilityError, invalidInput, refused } from "../errors";
+import { invalidInput, refused } from "../errors";
+import { locked } from "./transition";
 import { LEDGER_FILE, PROJECT_DIR } from "./constants";
-import { LockBusyError, withPlanLock } from "./lock";
 
 // Commit what the Cockpit left in the work tree: the changed files of the records' folder, with
 // the moves and edits behind them (the ledger lines written since HEAD), by git's own commit of
@@ -266,11 +265,5 @@ export async function commitRecords(repo: string, request: CommitRequest, o: Com
     return result;
   };
   if (request.dry_run) return run();
-  try {
-    return await withPlanLock(repo, o.by ?? `cockpit/${COCKPIT_VERSION}`, run);
-  } catch (error) {
-    if (error instanceof LockBusyError) throw refused(error.message);
-    if (error instanceof CapabilityError) throw error;
-    throw error;
-  }
+  return locked(repo, o, run);
 }

@@ -1,13 +1,11 @@
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { CapabilityError, conflict, invalidInput, notFound, refused } from "../errors";
-import { COCKPIT_VERSION } from "../version";
+import { conflict, invalidInput, notFound, refused } from "../errors";
 import { ISSUES_DIR, MILESTONES_DIR } from "./constants";
 import { derivePlan } from "./derive";
 import { EDITABLE_FIELDS, SCHEMA_ORDER, fieldProblem, fieldSpec, type EditableKind } from "./edit-fields";
 import { appendLedger, checkEvent, envelope } from "./ledger";
 import { RecordCache, loadRecords } from "./load";
-import { LockBusyError, withPlanLock } from "./lock";
 import { diffPlans, type PlanDiff } from "./plan-diff";
 import { RecordEditError, editRecordTextAll, type FieldEdit } from "./record-edit";
 import { planRecord } from "./queries";
@@ -15,6 +13,7 @@ import type { PlanRecords } from "./records";
 import { readRecordMap, recordVersion, recordsWithText } from "./records-with";
 import type { PlanFinding } from "./shapes";
 import { compareBytes } from "./text";
+import { by, locked, stampNow } from "./transition";
 import { idProblem, readRecordFile, writeFileAtomic } from "./write";
 
 // Create and edit plan records (plan.create, plan.edit): the edit is applied to the file's text in
@@ -77,28 +76,14 @@ export interface EditOptions {
   cache?: RecordCache;
 }
 
-const stampNow = () => new Date().toISOString().slice(0, 19) + "Z";
-const byOf = (o: EditOptions) => o.by ?? `cockpit/${COCKPIT_VERSION}`;
 const folderOf = (kind: EditableKind) => (kind === "issue" ? ISSUES_DIR : MILESTONES_DIR);
 const MAX_VALUE = 10_000;
 
-async function underLock<T>(repo: string, o: EditOptions, dryRun: boolean, fn: () => T): Promise<T> {
+/** A write under the plan lock (the moves' own); a dry run takes no lock and writes nothing. */
+function underLock<T>(repo: string, o: EditOptions, dryRun: boolean, fn: () => T): Promise<T> {
+  if (!dryRun) return locked(repo, o, fn);
   o.cache ??= new RecordCache();
-  if (dryRun) return fn();
-  let entered = false;
-  try {
-    return await withPlanLock(repo, byOf(o), () => {
-      entered = true;
-      return fn();
-    });
-  } catch (error) {
-    if (error instanceof LockBusyError) throw refused(error.message);
-    if (!entered && !(error instanceof CapabilityError)) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw refused(`the plan lock cannot be taken (${code ?? String(error)}); is the repository writable?`);
-    }
-    throw error;
-  }
+  return Promise.resolve().then(fn);
 }
 
 function checkId(id: string): void {
@@ -253,7 +238,7 @@ function finish(repo: string, p: Prepared, action: "created" | "edited", request
   checkEvent(event, payload);
   writeFileAtomic(p.absolute, p.text);
   try {
-    appendLedger(repo, { ...envelope(repo, at, byOf(o)), event, payload });
+    appendLedger(repo, { ...envelope(repo, at, by(o)), event, payload });
   } catch (error) {
     throw refused(`the record was written but its ledger line was not (${error instanceof Error ? error.message : String(error)})`);
   }

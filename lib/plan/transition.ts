@@ -88,7 +88,8 @@ export function stampNow(): string {
   return new Date().toISOString().slice(0, 19) + "Z";
 }
 
-const by = (o: WriteOptions) => o.by ?? `cockpit/${COCKPIT_VERSION}`;
+/** Who writes, as the ledger and the lock name it. */
+export const by = (o: { by?: string }) => o.by ?? `cockpit/${COCKPIT_VERSION}`;
 const deriveWith = (o: WriteOptions) => o.derive ?? derivePlan;
 
 /** The records as the files are now; called inside the lock. */
@@ -112,7 +113,7 @@ function withRecord<R extends { id: string }>(list: readonly R[], record: R): R[
  * Hold the plan lock, mapping a wait that runs out to a refusal that names the holder, and a lock
  * that cannot be taken at all (a read-only checkout) to a refusal that says why.
  */
-async function locked<T>(repo: string, o: WriteOptions, fn: () => T | Promise<T>): Promise<T> {
+export async function locked<T>(repo: string, o: { by?: string; cache?: RecordCache }, fn: () => T | Promise<T>): Promise<T> {
   // Within one call the plan is read several times (guard, after the write); parsed files are
   // kept for the call so only the record written is read again.
   o.cache ??= new RecordCache();

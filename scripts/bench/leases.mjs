@@ -5,8 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { build } from "esbuild";
-import { BENCH_TMP, ROOT, environment, fmtMs, median, round, table, writeReport } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, median, round, table, writeReport, bundleFile, lineReader } from "./lib.mjs";
 
 export const name = "leases";
 export const description = "claims per second, 8 processes: 2 clones on PostgreSQL leases against the file lock";
@@ -82,20 +81,7 @@ async function race(bundle, repos, env) {
   const children = Array.from({ length: WRITERS }, (_, w) =>
     spawn(process.execPath, [script, bundle, repos[w % repos.length], String(PER_WRITER)], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...env } }),
   );
-  const readers = children.map((c) => {
-    let buffer = "";
-    const waiters = [];
-    c.stdout.on("data", (d) => {
-      buffer += d;
-      let i;
-      while ((i = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 1);
-        waiters.shift()?.(line);
-      }
-    });
-    return () => new Promise((r) => waiters.push(r));
-  });
+  const readers = children.map(lineReader);
   await Promise.all(readers.map((f) => f()));
   const results = readers.map((f) => f());
   const t0 = process.hrtime.bigint();
@@ -116,20 +102,7 @@ async function race(bundle, repos, env) {
 
 export async function run() {
   const env = environment();
-  mkdirSync(BENCH_TMP, { recursive: true });
-  const bundle = join(BENCH_TMP, `leases-lib-${process.pid}.cjs`);
-  await build({
-    entryPoints: [join(ROOT, "scripts/bench/leases-entry.ts")],
-    outfile: bundle,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    logLevel: "warning",
-    absWorkingDir: ROOT,
-    external: ["better-sqlite3", "pg", "esbuild"],
-    banner: { js: `require = require("node:module").createRequire(${JSON.stringify(join(ROOT, "package.json"))});` },
-  });
+  const bundle = await bundleFile("scripts/bench/leases-entry.ts", "leases-lib", ["pg", "esbuild"]);
   const lib = (await import("node:module")).createRequire(bundle)(bundle);
 
   const oneClone = clones("file-one", 1);

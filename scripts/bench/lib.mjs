@@ -155,7 +155,8 @@ export async function loadPlanFixtures() {
   return planFixtures;
 }
 
-export async function loadBundled(entry, name) {
+/** `entry` bundled into BENCH_TMP for node (its native and listed modules left to node_modules); the file's path. */
+export async function bundleFile(entry, name, external = []) {
   const { build } = await import("esbuild");
   mkdirSync(BENCH_TMP, { recursive: true });
   const outfile = join(BENCH_TMP, `${name}-${process.pid}.cjs`);
@@ -170,9 +171,15 @@ export async function loadBundled(entry, name) {
     absWorkingDir: ROOT,
     // As in scripts/build-cli.mjs: a native module is loaded from node_modules, never bundled.
     // The bundle lives outside the repository, so its `require` resolves from the repository root.
-    external: ["better-sqlite3"],
+    external: ["better-sqlite3", ...external],
     banner: { js: `require = require("node:module").createRequire(${JSON.stringify(join(ROOT, "package.json"))});` },
   });
+  return outfile;
+}
+
+/** `entry`, bundled and loaded in this process. */
+export async function loadBundled(entry, name) {
+  const outfile = await bundleFile(entry, name);
   try {
     return createRequire(outfile)(outfile);
   } finally {
@@ -211,4 +218,20 @@ export function environment() {
     cpu_model: cpus()[0]?.model,
     load_average: loadavg().map((x) => round(x)),
   };
+}
+
+/** A child's stdout, line by line: each call of the function returned waits for the next line. */
+export function lineReader(child) {
+  let buffer = "";
+  const waiters = [];
+  child.stdout.on("data", (d) => {
+    buffer += d;
+    let i;
+    while ((i = buffer.indexOf("\n")) >= 0) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      waiters.shift()?.(line);
+    }
+  });
+  return () => new Promise((r) => waiters.push(r));
 }

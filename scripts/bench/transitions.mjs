@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport, lineReader } from "./lib.mjs";
 
 export const name = "transitions";
 export const description = "transitions per second on a 10k-issue plan, alone and with 8 concurrent writers";
@@ -112,20 +112,7 @@ async function concurrentWriters(bundlePath, repo, kind) {
   const children = Array.from({ length: WRITERS }, () =>
     spawn(process.execPath, [script, bundlePath, repo, String(PER_WRITER), kind], { stdio: ["pipe", "pipe", "inherit"] }),
   );
-  const lines = children.map((c) => {
-    let buffer = "";
-    const waiters = [];
-    c.stdout.on("data", (d) => {
-      buffer += d;
-      let i;
-      while ((i = buffer.indexOf("\n")) >= 0) {
-        const line = buffer.slice(0, i);
-        buffer = buffer.slice(i + 1);
-        waiters.shift()?.(line);
-      }
-    });
-    return () => new Promise((r) => waiters.push(r));
-  });
+  const lines = children.map(lineReader);
   const nextLine = lines.map((f) => f());
   await Promise.all(nextLine); // every writer has its files parsed
   const results = lines.map((f) => f());
