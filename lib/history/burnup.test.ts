@@ -10,9 +10,9 @@ afterAll(removeTempDirs);
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 
-const code = (fn: () => unknown) => {
+const code = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof CapabilityError) return e.code;
     throw e;
@@ -21,10 +21,10 @@ const code = (fn: () => unknown) => {
 };
 
 describe("burn-up points are derivations at each day's last commit", () => {
-  it.for([21, 22])("generated history %i: every point equals the count of a checkout of that day's commit", (seed) => {
+  it.for([21, 22])("generated history %i: every point equals the count of a checkout of that day's commit", async (seed) => {
     const { repo, commits } = generateHistory(seed, 18);
     const now = seconds(commits[commits.length - 1].when) + 3 * 86_400;
-    const b = planBurnup(repo, { milestone: "m1" }, () => loadPlan(repo), now);
+    const b = await planBurnup(repo, { milestone: "m1" }, () => loadPlan(repo), now);
     const firstDay = commits[0].when.slice(0, 10);
     expect(b.points[0].date).toBe(firstDay);
     expect(b.points[b.points.length - 1].date).toBe(new Date(now * 1000).toISOString().slice(0, 10));
@@ -40,6 +40,14 @@ describe("burn-up points are derivations at each day's last commit", () => {
     // Consecutive days, no gap.
     for (let i = 1; i < b.points.length; i++) {
       expect(seconds(`${b.points[i].date}T00:00:00Z`) - seconds(`${b.points[i - 1].date}T00:00:00Z`)).toBe(86_400);
+    }
+    // The other milestones come from the counts the first walk kept for every milestone at once.
+    for (const other of ["m2", "m3"]) {
+      const o = await planBurnup(repo, { milestone: other, since: firstDay }, () => loadPlan(repo), now);
+      for (const p of o.points.slice(0, -1)) {
+        const expected = p.commit === null ? { scope: 0, started: 0, done: 0 } : countMilestone(loadPlan(checkout(repo, p.commit)), other);
+        expect({ scope: p.scope, started: p.started, done: p.done }, `${other} ${p.date}`).toEqual(expected);
+      }
     }
   });
 });
@@ -61,10 +69,10 @@ describe("historically true scope", () => {
     return r;
   }
 
-  it("issues added later are not on earlier days; cancelled and removed ones drop out; today is the files now", () => {
+  it("issues added later are not on earlier days; cancelled and removed ones drop out; today is the files now", async () => {
     const r = repo();
     writeFileSync(join(r, issuePath("E")), issueText({ id: "E", milestone: "m1" }));
-    const b = planBurnup(r, { milestone: "m1" }, () => loadPlan(r), seconds("2026-11-07T12:00:00Z"));
+    const b = await planBurnup(r, { milestone: "m1" }, () => loadPlan(r), seconds("2026-11-07T12:00:00Z"));
     expect(b.points.map((p) => [p.date, p.scope, p.started, p.done])).toEqual([
       ["2026-11-02", 2, 0, 0],
       ["2026-11-03", 2, 1, 0],
@@ -77,9 +85,9 @@ describe("historically true scope", () => {
     expect(b.points[2].commit).toBe(b.points[1].commit);
   });
 
-  it("--since before the file appears starts there (before the first commit: zeros, no commit); --until ends there", () => {
+  it("--since before the file appears starts there (before the first commit: zeros, no commit); --until ends there", async () => {
     const r = repo();
-    const b = planBurnup(r, { milestone: "m1", since: "2026-10-31", until: "2026-11-03" }, () => loadPlan(r), seconds("2026-11-07T12:00:00Z"));
+    const b = await planBurnup(r, { milestone: "m1", since: "2026-10-31", until: "2026-11-03" }, () => loadPlan(r), seconds("2026-11-07T12:00:00Z"));
     expect(b.points.map((p) => [p.date, p.commit === null, p.scope])).toEqual([
       ["2026-10-31", true, 0],
       ["2026-11-01", true, 0],
@@ -88,14 +96,14 @@ describe("historically true scope", () => {
     ]);
   });
 
-  it("refuses what it cannot chart", () => {
+  it("refuses what it cannot chart", async () => {
     const r = repo();
     const now = seconds("2026-11-07T12:00:00Z");
-    expect(code(() => planBurnup(r, { milestone: "nope" }, () => loadPlan(r), now))).toBe("not_found");
-    expect(code(() => planBurnup(r, { milestone: "m1", since: "2026-11-05", until: "2026-11-03" }, () => loadPlan(r), now))).toBe("invalid_input");
-    expect(code(() => planBurnup(r, { milestone: "m1", since: "2026-02-31" }, () => loadPlan(r), now))).toBe("invalid_input");
-    expect(code(() => planBurnup(r, { milestone: "m1", since: "1990-01-01" }, () => loadPlan(r), now))).toBe("invalid_input");
+    expect(await code(() => planBurnup(r, { milestone: "nope" }, () => loadPlan(r), now))).toBe("not_found");
+    expect(await code(() => planBurnup(r, { milestone: "m1", since: "2026-11-05", until: "2026-11-03" }, () => loadPlan(r), now))).toBe("invalid_input");
+    expect(await code(() => planBurnup(r, { milestone: "m1", since: "2026-02-31" }, () => loadPlan(r), now))).toBe("invalid_input");
+    expect(await code(() => planBurnup(r, { milestone: "m1", since: "1990-01-01" }, () => loadPlan(r), now))).toBe("invalid_input");
     const plain = tempDir("cockpit-not-git-");
-    expect(() => planBurnup(plain, { milestone: "m1" }, () => loadPlan(plain), now)).toThrow(/not a git repository, so it has no history to read/);
+    await expect(planBurnup(plain, { milestone: "m1" }, () => loadPlan(plain), now)).rejects.toThrow(/not a git repository, so it has no history to read/);
   });
 });

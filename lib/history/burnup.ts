@@ -31,17 +31,39 @@ export function countMilestone(plan: Plan, milestone: string): Counts {
   return { scope, started, done };
 }
 
-/** Counts by commit and milestone: a commit never changes, so neither do they. */
-const countsKept = new Map<string, Map<string, Counts>>();
+/** Every milestone's counts in one plan (an issue may name a milestone that has no record). */
+function countAll(plan: Plan): Map<string, Counts> {
+  const out = new Map<string, Counts>();
+  for (const i of plan.issues) {
+    if (i.status === "CANCELLED") continue;
+    let c = out.get(i.milestone);
+    if (c === undefined) {
+      c = { scope: 0, started: 0, done: 0 };
+      out.set(i.milestone, c);
+    }
+    c.scope++;
+    if (i.status === "ACTIVE" || i.status === "VERIFY" || i.status === "DONE") c.started++;
+    if (i.status === "DONE") c.done++;
+  }
+  return out;
+}
 
-function keptFor(repo: string): Map<string, Counts> {
+/**
+ * Counts by commit, for every milestone at once (a standup draws one burn-up per active
+ * milestone): a commit never changes, so neither do they.
+ */
+const countsKept = new Map<string, Map<string, Map<string, Counts>>>();
+
+function keptFor(repo: string): Map<string, Map<string, Counts>> {
   let m = countsKept.get(repo);
-  if (!m || m.size > 200_000) {
+  if (!m || m.size > 20_000) {
     m = new Map();
     countsKept.set(repo, m);
   }
   return m;
 }
+
+const NONE: Counts = { scope: 0, started: 0, done: 0 };
 
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
@@ -62,7 +84,7 @@ export interface BurnupQuery {
  * The burn-up of a milestone; `current` is the plan of the files now as the caller keeps it (read
  * here when not given, through the blob store); `nowSeconds` fixes "today".
  */
-export function planBurnup(repo: string, query: BurnupQuery, given?: () => Plan, nowSeconds = Math.floor(Date.now() / 1000)): PlanBurnup {
+export async function planBurnup(repo: string, query: BurnupQuery, given?: () => Plan, nowSeconds = Math.floor(Date.now() / 1000)): Promise<PlanBurnup> {
   const { milestone } = query;
   const git = repoGit(repo);
   let kept: Plan | undefined;
@@ -93,14 +115,12 @@ export function planBurnup(repo: string, query: BurnupQuery, given?: () => Plan,
     commits.push(date === today ? null : (history.find(([, time]) => time <= end)?.[0] ?? null));
   }
   const counted = keptFor(repo);
-  const key = (c: string) => `${c}\u0000${milestone}`;
-  const wanted = [...new Set(commits.filter((c): c is string => c !== null && !counted.has(key(c))))];
-  mapPlansAtCommits(repo, git, wanted, (plan, i) => counted.set(key(wanted[i]), countMilestone(plan, milestone)));
-  const empty: Counts = { scope: 0, started: 0, done: 0 };
+  const wanted = [...new Set(commits.filter((c): c is string => c !== null && !counted.has(c)))];
+  await mapPlansAtCommits(repo, git, wanted, (plan, i) => counted.set(wanted[i], countAll(plan)));
   let now: Counts | undefined;
   const points = dates.map((date, i) => {
     const c = commits[i];
-    const counts = date === today ? (now ??= countMilestone(current(), milestone)) : c === null ? empty : counted.get(key(c))!;
+    const counts = date === today ? (now ??= countMilestone(current(), milestone)) : c === null ? NONE : (counted.get(c)!.get(milestone) ?? NONE);
     return { date, commit: c, ...counts };
   });
   return { milestone, points };

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 // Reading git's object store: commits' trees and blobs, in batches (one `git cat-file` process for
 // any number of objects), never the work tree or the index.
@@ -63,18 +63,53 @@ export interface BatchObject {
  */
 export function catFileBatch(repo: string, specs: readonly string[]): (BatchObject | undefined)[] {
   if (specs.length === 0) return [];
-  for (const s of specs) if (s.includes("\n")) throw new GitError("an object name holds a line break");
   const r = spawnSync("git", ["cat-file", "--batch"], {
     cwd: repo,
-    input: specs.join("\n") + "\n",
+    input: batchInput(specs),
     maxBuffer: MAX_BUFFER,
     stdio: ["pipe", "pipe", "pipe"],
   });
   if (r.error || r.status !== 0) throw new GitError(`git cat-file failed: ${r.error?.message ?? r.stderr.toString().trim()}`);
-  const out = r.stdout;
+  return parseBatch(r.stdout, specs.length);
+}
+
+/**
+ * As `catFileBatch`, without holding the event loop while git works: for a server reading many
+ * commits (a burn-up), which goes on answering other requests meanwhile.
+ */
+export function catFileBatchAsync(repo: string, specs: readonly string[]): Promise<(BatchObject | undefined)[]> {
+  if (specs.length === 0) return Promise.resolve([]);
+  const input = batchInput(specs);
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", ["cat-file", "--batch"], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    child.on("error", (e) => reject(new GitError(`git cat-file failed: ${e.message}`)));
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new GitError(`git cat-file failed: ${Buffer.concat(err).toString().trim()}`));
+      try {
+        resolve(parseBatch(Buffer.concat(out), specs.length));
+      } catch (e) {
+        reject(e);
+      }
+    });
+    child.stdin.on("error", () => undefined); // git gone early: its exit code says why
+    child.stdin.end(input);
+  });
+}
+
+function batchInput(specs: readonly string[]): string {
+  for (const s of specs) if (s.includes("\n")) throw new GitError("an object name holds a line break");
+  return specs.join("\n") + "\n";
+}
+
+/** `git cat-file --batch`'s answer for `count` names, in order; a name git cannot find is undefined. */
+function parseBatch(out: Buffer, count: number): (BatchObject | undefined)[] {
   const objects: (BatchObject | undefined)[] = [];
   let i = 0;
-  for (let k = 0; k < specs.length; k++) {
+  for (let k = 0; k < count; k++) {
     const eol = out.indexOf(0x0a, i);
     if (eol < 0) throw new GitError("git cat-file answered fewer objects than asked");
     const header = out.toString("utf8", i, eol);

@@ -23,9 +23,9 @@ function repoWithHistory(): { repo: string; shas: string[] } {
   return { repo, shas };
 }
 
-const refusal = (fn: () => unknown) => {
+const refusal = async (fn: () => unknown) => {
   try {
-    fn();
+    await fn();
   } catch (e) {
     if (e instanceof CapabilityError) return e.code;
     throw e;
@@ -34,9 +34,9 @@ const refusal = (fn: () => unknown) => {
 };
 
 describe("the timeline of one record", () => {
-  it("lists each commit that changed the record's file, newest first, with its status after it", () => {
+  it("lists each commit that changed the record's file, newest first, with its status after it", async () => {
     const { repo, shas } = repoWithHistory();
-    const h = planHistory(repo, { id: "I1" }, () => loadPlan(repo));
+    const h = await planHistory(repo, { id: "I1" }, () => loadPlan(repo));
     expect(h.kind).toBe("issue");
     expect(h.path).toBe(".ai/repo/project/issues/I1.yaml");
     expect(h.entries.map((e) => [e.commit, e.time, e.message, e.status, e.author, e.uncommitted])).toEqual([
@@ -45,43 +45,43 @@ describe("the timeline of one record", () => {
       [shas[0], "2026-11-02T09:00:00Z", "add the plan", "READY", "Test Author", false],
     ]);
     // I2's status changed with I1 (a commit that did not touch I2's file is not in its timeline).
-    expect(planHistory(repo, { id: "I2" }, () => loadPlan(repo)).entries.map((e) => [e.message, e.status])).toEqual([
+    expect((await planHistory(repo, { id: "I2" }, () => loadPlan(repo))).entries.map((e) => [e.message, e.status])).toEqual([
       ["rename I2", "BLOCKED"],
       ["add the plan", "BLOCKED"],
     ]);
   });
 
-  it("a milestone's timeline carries the milestone's status", () => {
+  it("a milestone's timeline carries the milestone's status", async () => {
     const { repo } = repoWithHistory();
-    const h = planHistory(repo, { id: "m1" }, () => loadPlan(repo));
+    const h = await planHistory(repo, { id: "m1" }, () => loadPlan(repo));
     expect(h.kind).toBe("milestone");
     expect(h.entries.map((e) => e.status)).toEqual(["PLANNED"]);
   });
 
-  it("--limit keeps the newest entries and says that older ones were left out", () => {
+  it("--limit keeps the newest entries and says that older ones were left out", async () => {
     const { repo, shas } = repoWithHistory();
-    const h = planHistory(repo, { id: "I1", limit: 2 }, () => loadPlan(repo));
+    const h = await planHistory(repo, { id: "I1", limit: 2 }, () => loadPlan(repo));
     expect(h.entries.map((e) => e.commit)).toEqual([shas[3], shas[1]]);
     expect(h.truncated).toBe(true);
-    expect(planHistory(repo, { id: "I1", limit: 3 }, () => loadPlan(repo)).truncated).toBe(false);
+    expect((await planHistory(repo, { id: "I1", limit: 3 }, () => loadPlan(repo))).truncated).toBe(false);
   });
 
   it("a move in this clone's ledger that no commit carries comes first, marked uncommitted, until it is committed", async () => {
     const { repo } = repoWithHistory();
     const r = await transition(repo, "I2", "start", { by: "tester" });
-    const h = planHistory(repo, { id: "I2" }, () => loadPlan(repo));
+    const h = await planHistory(repo, { id: "I2" }, () => loadPlan(repo));
     expect(h.entries[0]).toEqual({ uncommitted: true, commit: null, author: "tester", time: r.at, message: "start (not yet committed)", event: "plan_start", status: "ACTIVE" });
     expect(h.entries.slice(1).every((e) => !e.uncommitted)).toBe(true);
     commitAt(repo, "2026-11-06T09:00:00Z", {}, "commit the start");
-    const after = planHistory(repo, { id: "I2" }, () => loadPlan(repo));
+    const after = await planHistory(repo, { id: "I2" }, () => loadPlan(repo));
     expect(after.entries.map((e) => [e.uncommitted, e.message, e.status])[0]).toEqual([false, "commit the start", "ACTIVE"]);
   });
 
-  it("an id with no file and no history is not found; a path is not an id; a folder without git says so", () => {
+  it("an id with no file and no history is not found; a path is not an id; a folder without git says so", async () => {
     const { repo } = repoWithHistory();
-    expect(refusal(() => planHistory(repo, { id: "NOPE" }, () => loadPlan(repo)))).toBe("not_found");
-    expect(refusal(() => planHistory(repo, { id: "../x" }, () => loadPlan(repo)))).toBe("invalid_input");
+    expect(await refusal(() => planHistory(repo, { id: "NOPE" }, () => loadPlan(repo)))).toBe("not_found");
+    expect(await refusal(() => planHistory(repo, { id: "../x" }, () => loadPlan(repo)))).toBe("invalid_input");
     const plain = tempDir("cockpit-not-git-");
-    expect(refusal(() => planHistory(plain, { id: "I1" }, () => loadPlan(plain)))).toBe("invalid_input");
+    expect(await refusal(() => planHistory(plain, { id: "I1" }, () => loadPlan(plain)))).toBe("invalid_input");
   });
 });

@@ -67,7 +67,7 @@ const statusIn = (plan: Plan, kind: "issue" | "milestone", id: string): string |
   (kind === "issue" ? plan.issues.find((i) => i.id === id) : plan.milestones.find((m) => m.id === id))?.status ?? null;
 
 /** A record's timeline; `current` is the plan of the files now (the status after an uncommitted move). */
-export function planHistory(repo: string, input: { id: string; limit?: number }, current: () => Plan): PlanHistory {
+export async function planHistory(repo: string, input: { id: string; limit?: number }, current: () => Plan): Promise<PlanHistory> {
   const { id } = input;
   const problem = idProblem(id);
   if (problem) throw invalidInput(problem);
@@ -99,7 +99,7 @@ export function planHistory(repo: string, input: { id: string; limit?: number },
   }));
 
   const shown = found.commits.slice(0, Math.max(0, limit - entries.length));
-  const statuses = mapPlansAtCommits(repo, git, shown.map((c) => c.sha), (plan) => statusIn(plan, kind, id));
+  const statuses = await mapPlansAtCommits(repo, git, shown.map((c) => c.sha), (plan) => statusIn(plan, kind, id));
   shown.forEach((c, i) =>
     entries.push({ uncommitted: false, commit: c.sha, author: c.author, time: isoOfSeconds(c.time), message: c.message, event: null, status: statuses[i] }),
   );

@@ -1,11 +1,11 @@
 import { posix } from "node:path";
-import { derivePlan } from "../plan/derive";
+import { DerivationMemory, derivePlan } from "../plan/derive";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../plan/constants";
 import { type FileSource, type ParsedFile, REFUSED, RecordCache, loadRecords, loadRecordsFrom, parseRecordBytes } from "../plan/load";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
-import { type TreeEntry, catFileBatch, parseTree } from "./git-objects";
+import { type BatchObject, type TreeEntry, catFileBatch, catFileBatchAsync, parseTree } from "./git-objects";
 import type { RepoGit } from "./revision";
 
 // The records of a commit, read from git's object store through the loader's own parsing, so that
@@ -16,6 +16,8 @@ const FOLDERS = [MILESTONES_DIR, ISSUES_DIR] as const;
 /** Past this many parsed blobs a repository's store starts again (a bound on memory, not on answers). */
 const MAX_BLOBS = 400_000;
 const MAX_PLANS = 6;
+/** How long a walk over many commits works before it lets other requests run. */
+const YIELD_AFTER_MS = 12;
 
 const NOT_A_FILE: ParsedFile = { ok: false, reason: REFUSED.notAFile };
 const LEAVES_REPOSITORY: ParsedFile = { ok: false, reason: REFUSED.leavesRepository };
@@ -52,20 +54,23 @@ interface CommitFiles {
   folders: (TreeEntry[] | undefined)[];
 }
 
-/** The plan files of several commits, in two batches of `git cat-file` whatever their number. */
-function filesOf(repo: string, git: RepoGit, commits: readonly string[]): CommitFiles[] {
-  const store = storeOf(repo);
+/** The names asked of git for the commits' plan files: per commit its header and its two folders. */
+function folderSpecs(git: RepoGit, commits: readonly string[]): string[] {
   const specs: string[] = [];
   for (const c of commits) {
     specs.push(`${c}:${git.prefix}${PROJECT_FILE}`);
     for (const f of FOLDERS) specs.push(`${c}:${git.prefix}${f}`);
   }
-  const objects = catFileBatch(repo, specs);
-  const out: CommitFiles[] = [];
-  for (let k = 0; k < commits.length; k++) {
+  return specs;
+}
+
+/** The commits' files from git's answer to `folderSpecs`, and the blob ids not parsed yet. */
+function takeFolders(store: Store, git: RepoGit, count: number, objects: readonly (BatchObject | undefined)[]): { files: CommitFiles[]; missing: string[] } {
+  const files: CommitFiles[] = [];
+  for (let k = 0; k < count; k++) {
     const [h, ...folders] = objects.slice(k * 3, k * 3 + 3);
     if (h?.type === "blob" && !store.blobs.has(h.id)) store.blobs.set(h.id, parseRecordBytes(h.bytes));
-    out.push({
+    files.push({
       header: h && (h.type === "blob" || h.type === "tree") ? { id: h.id, isTree: h.type === "tree" } : undefined,
       folders: folders.map((o) => {
         if (o?.type !== "tree") return undefined;
@@ -78,16 +83,31 @@ function filesOf(repo: string, git: RepoGit, commits: readonly string[]): Commit
       }),
     });
   }
-  // Every blob not yet parsed, once, in one batch.
   const missing = new Set<string>();
-  for (const f of out) for (const entries of f.folders) for (const e of entries ?? []) if ((e.kind === "blob" || e.kind === "link") && !store.blobs.has(e.id)) missing.add(e.id);
-  const ids = [...missing];
-  const blobs = catFileBatch(repo, ids);
+  for (const f of files) for (const entries of f.folders) for (const e of entries ?? []) if ((e.kind === "blob" || e.kind === "link") && !store.blobs.has(e.id)) missing.add(e.id);
+  return { files, missing: [...missing] };
+}
+
+function takeBlobs(store: Store, ids: readonly string[], blobs: readonly (BatchObject | undefined)[]): void {
   for (let i = 0; i < ids.length; i++) {
     const b = blobs[i];
     if (b) store.blobs.set(ids[i], parseRecordBytes(b.bytes));
   }
-  return out;
+}
+
+/** The plan files of several commits, in two batches of `git cat-file` whatever their number. */
+function filesOf(repo: string, git: RepoGit, commits: readonly string[]): CommitFiles[] {
+  const store = storeOf(repo);
+  const { files, missing } = takeFolders(store, git, commits.length, catFileBatch(repo, folderSpecs(git, commits)));
+  takeBlobs(store, missing, catFileBatch(repo, missing));
+  return files;
+}
+
+/** As `filesOf`, with git's reads off the event loop. */
+async function filesOfAsync(repo: string, git: RepoGit, commits: readonly string[]): Promise<CommitFiles[]> {
+  const { files, missing } = takeFolders(storeOf(repo), git, commits.length, await catFileBatchAsync(repo, folderSpecs(git, commits)));
+  takeBlobs(storeOf(repo), missing, await catFileBatchAsync(repo, missing));
+  return files;
 }
 
 /** The loader's view of one commit's files. */
@@ -162,7 +182,10 @@ const EMPTY: PlanRecords = { project: { name: "", repository: "", default_branch
 /** The records of each commit (null: before the first commit, the empty plan). */
 export function recordsAtCommits(repo: string, git: RepoGit, commits: readonly (string | null)[]): PlanRecords[] {
   const real = [...new Set(commits.filter((c): c is string => c !== null))];
-  const files = filesOf(repo, git, real);
+  return recordsOf(repo, git, commits, real, filesOf(repo, git, real));
+}
+
+function recordsOf(repo: string, git: RepoGit, commits: readonly (string | null)[], real: readonly string[], files: readonly CommitFiles[]): PlanRecords[] {
   const byCommit = new Map(real.map((c, i) => [c, files[i]]));
   return commits.map((c) => (c === null ? { ...EMPTY, milestones: [], issues: [], loadFindings: [] } : loadRecordsFrom(commitSource(repo, git, c, byCommit.get(c)!), "")));
 }
@@ -198,15 +221,29 @@ export function recordsNow(repo: string, _git: RepoGit): PlanRecords {
  * `fn` of the derived plan of each commit, one plan alive at a time (the files of all of them are
  * read in one batch): for answers over many commits, where keeping every plan would not fit.
  */
-export function mapPlansAtCommits<T>(repo: string, git: RepoGit, commits: readonly (string | null)[], fn: (plan: Plan, index: number) => T): T[] {
+export async function mapPlansAtCommits<T>(
+  repo: string,
+  git: RepoGit,
+  commits: readonly (string | null)[],
+  fn: (plan: Plan, index: number) => T,
+): Promise<T[]> {
   const store = storeOf(repo);
-  const missing = commits.filter((c): c is string => c !== null && !store.plans.has(c));
-  const records = new Map<string, PlanRecords>();
-  const read = recordsAtCommits(repo, git, [...new Set(missing)]);
-  [...new Set(missing)].forEach((c, i) => records.set(c, read[i]));
-  return commits.map((c, i) => {
-    if (c === null) return fn(derivePlan(recordsAtCommits(repo, git, [null])[0]), i);
-    const kept = store.plans.get(c);
-    return fn(kept ?? derivePlan(records.get(c)!), i);
-  });
+  const missing = [...new Set(commits.filter((c): c is string => c !== null && !store.plans.has(c)))];
+  const read = recordsOf(repo, git, missing, missing, await filesOfAsync(repo, git, missing));
+  const records = new Map(missing.map((c, i) => [c, read[i]]));
+  // One memory for the walk: neighbouring commits share most records (and their seals).
+  const memory = new DerivationMemory();
+  const out: T[] = [];
+  let slice = performance.now();
+  for (let i = 0; i < commits.length; i++) {
+    const c = commits[i];
+    const plan = c === null ? derivePlan(recordsOf(repo, git, [null], [], [])[0]) : (store.plans.get(c) ?? derivePlan(records.get(c)!, memory));
+    out.push(fn(plan, i));
+    // Let the server answer other requests between derivations (a page's scripts, its stream).
+    if (performance.now() - slice > YIELD_AFTER_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
+  }
+  return out;
 }
