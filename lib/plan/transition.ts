@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { CapabilityError, invalidInput, notFound, refused } from "../errors";
 import { COCKPIT_VERSION } from "../version";
 import { ISSUES_DIR, MILESTONES_DIR, SEALED_FROM } from "./constants";
-import { derivePlan } from "./derive";
+import { DerivationMemory, derivePlan } from "./derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "./edit";
 import { checkEvent, appendLedger, envelope } from "./ledger";
 import { RecordCache, loadRecords, recordFromText } from "./load";
@@ -113,10 +113,19 @@ function withRecord<R extends { id: string }>(list: readonly R[], record: R): R[
  * Hold the plan lock, mapping a wait that runs out to a refusal that names the holder, and a lock
  * that cannot be taken at all (a read-only checkout) to a refusal that says why.
  */
-export async function locked<T>(repo: string, o: { by?: string; cache?: RecordCache }, fn: () => T | Promise<T>): Promise<T> {
+export async function locked<T>(
+  repo: string,
+  o: { by?: string; cache?: RecordCache; derive?: (records: PlanRecords) => Plan },
+  fn: () => T | Promise<T>,
+): Promise<T> {
   // Within one call the plan is read several times (guard, after the write); parsed files are
-  // kept for the call so only the record written is read again.
+  // kept for the call so only the record written is read again, and a derivation memory for the
+  // call lets the plan after the write reuse what the one before it read of every other record.
   o.cache ??= new RecordCache();
+  if (o.derive === undefined) {
+    const memory = new DerivationMemory();
+    o.derive = (records) => derivePlan(records, memory);
+  }
   let entered = false;
   try {
     return await withPlanLock(repo, by(o), () => {

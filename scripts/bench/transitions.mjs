@@ -79,16 +79,18 @@ function readyIssues(plan, n) {
   return plan.issues.filter((i) => i.status === "READY").slice(0, n).map((i) => i.id);
 }
 
-// A writer process: "plain" keeps its parsed files and looks at every file inside the lock (an
-// agent's own process); "served" claims through a served context, as a \`cockpit mcp\` server does.
+// A writer process: "plain" keeps its parsed files and its derivation memory and looks at every
+// file inside the lock (an agent's own process); "served" claims through a served context, as a \`cockpit mcp\` server does.
 const WRITER = `
 const lib = require(process.argv[2]);
 const [repo, count, kind] = [process.argv[3], Number(process.argv[4]), process.argv[5]];
 const cache = new lib.RecordCache();
-if (kind === "served") lib.currentState(repo); else lib.loadRecords(repo, cache);
+const memory = new lib.DerivationMemory();
+const derive = (records) => lib.derivePlan(records, memory);
+if (kind === "served") lib.currentState(repo); else derive(lib.loadRecords(repo, cache));
 const claimOnce = kind === "served"
   ? async () => { const r = await lib.invoke(lib.findCapability("plan.claim"), lib.contextFor(repo), {}); if (!r.ok) throw new Error(r.error.message); }
-  : () => lib.claim(repo, undefined, { cache });
+  : () => lib.claim(repo, undefined, { cache, derive });
 process.stdout.write("ready\\n");
 process.stdin.once("data", async () => {
   const times = [];
@@ -156,15 +158,15 @@ export async function run() {
     rmSync(repo, { recursive: true, force: true });
   }
 
-  // One writer keeping its parsed files: what the server does for every POST.
+  // One writer keeping its parsed files and its derivation memory, watching nothing.
   const aloneRepo = freshCopy(fixture.dir, "alone");
   const cache = new lib.RecordCache();
-  lib.loadRecords(aloneRepo, cache);
-  const ids = readyIssues(lib.loadPlan(aloneRepo, cache), ALONE);
+  const memory = new lib.DerivationMemory();
+  const ids = readyIssues(lib.loadPlan(aloneRepo, cache, memory), ALONE);
   const alone = [];
   for (const id of ids) {
     const t = process.hrtime.bigint();
-    await lib.transition(aloneRepo, id, "start", { cache });
+    await lib.transition(aloneRepo, id, "start", { cache, derive: (records) => lib.derivePlan(records, memory) });
     alone.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   const aloneLedger = readFileSync(join(aloneRepo, ".ai/local/state/ledger.jsonl"), "utf8").trim().split("\n").length;
