@@ -144,6 +144,20 @@ test.describe("editing dependencies on the graph @demo", () => {
     }
   });
 
+  test("clicking one issue's right handle and then another's left handle proposes the same dependency", async ({ page, visit, repo }) => {
+    const file = repo.issue("BK-020");
+    repo.restore(file);
+    await openWaves(page, visit);
+    const before = readFileSync(file, "utf8");
+    await node(page, "BK-016").locator(".react-flow__handle.source").click();
+    await node(page, "BK-020").locator(".react-flow__handle.target").click();
+    await expect(page.getByTestId("graph-edit-dialog")).toContainText("will wait on BK-016");
+    await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status READY → BLOCKED");
+    await page.getByTestId("edit-cancel").click();
+    await expect(page.getByTestId("edit-preview")).toHaveCount(0);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
   // The preview after a drag, light and dark, at 1280×800, for a person to look at.
   test("screenshots of the preview after a drag", async ({ page, visit, repo }) => {
     const dir = process.env.COCKPIT_SHOTS_DIR;
