@@ -144,6 +144,29 @@ test.describe("editing dependencies on the graph @demo", () => {
     }
   });
 
+  test("the confirm carries the version it previewed: a record changed since is refused, then re-applied to it", async ({ page, visit, repo }) => {
+    const file = repo.issue("BK-020");
+    repo.restore(file);
+    try {
+      await openWaves(page, visit);
+      await dragDependency(page, "BK-016", "BK-020");
+      await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status READY → BLOCKED");
+      // Someone else edits the record between the preview and the confirm.
+      repo.cockpit("plan", "edit", "BK-020", "--set", "priority=p3");
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toContainText("Refused: BK-020 changed since version");
+      expect(dependsOn(file)).not.toContain("BK-016");
+      await page.getByTestId("edit-reapply").click();
+      await expect(page.getByTestId("edit-confirm")).toBeEnabled();
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-020 add depends_on BK-016: add depends_on=BK-016.");
+      expect(dependsOn(file)).toContain("BK-016");
+      expect(readFileSync(file, "utf8")).toMatch(/^priority: p3$/m);
+    } finally {
+      repo.restore(file);
+    }
+  });
+
   test("clicking one issue's right handle and then another's left handle proposes the same dependency", async ({ page, visit, repo }) => {
     const file = repo.issue("BK-020");
     repo.restore(file);
