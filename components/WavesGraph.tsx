@@ -832,84 +832,84 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
         <div>
           {display === "graph" && (
             <div className="relative">
-            <div
-              ref={paneRef}
-              className="h-[calc(100vh-21rem)] min-h-[420px] w-full rounded border border-slate-200 bg-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:bg-slate-950"
-              onKeyDown={onKeyDown}
-              tabIndex={0}
-              role="region"
-              aria-label="Waves graph: the arrow keys pan, + and - zoom; Tab moves to the issues"
-              data-testid="waves-graph"
-              data-node-count={nodes.length}
-              data-issue-count={layout.issueIds.length}
-              data-ready={isReady ? "true" : "false"}
-            >
-              <ReactFlow
-                nodes={nodes}
-                edges={edges}
-                nodeTypes={nodeTypes}
-                nodesDraggable={false}
-                nodesConnectable
-                onConnect={onConnect}
-                onConnectEnd={onConnectEnd}
-                onEdgesChange={onEdgesChange}
-                onEdgeClick={(_, edge) => dependencyOf(edge.id) && setSelectedEdge(selectedEdge === edge.id ? null : edge.id)}
-                deleteKeyCode={null}
-                elementsSelectable
-                onlyRenderVisibleElements={isBig}
-                onNodeClick={(_, n) => {
-                  if (n.type === "lane") toggleLane((n.data as LaneNodeData).id);
-                  else if (n.type === "chip") toggleChip(n.id);
-                  else if (n.type === "issue") select(selected === n.id ? null : n.id);
-                }}
-                onNodeDoubleClick={(_, n) => {
-                  if (n.type === "issue") open(n.id);
-                }}
-                onPaneClick={() => {
-                  if (selected) select(null);
-                  setSelectedEdge(null);
-                }}
-                onMoveEnd={(_, v) => {
-                  const known = viewRef.current.viewport ?? autoViewport.current;
-                  if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
-                }}
-                defaultViewport={urlViewport ?? undefined}
-                minZoom={0.02}
-                maxZoom={2.5}
-                colorMode={colorMode}
-                proOptions={{ hideAttribution: true }}
-              >
-                <Background />
-                <Controls showInteractive={false} showFitView={false} />
-                <MiniMap pannable zoomable ariaLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
-              </ReactFlow>
-            </div>
-            {intent && (edit.pending || edit.outcome) && (
               <div
-                ref={dialogRef}
-                role="dialog"
-                aria-labelledby="graph-edit-title"
-                aria-describedby="graph-edit-sentence"
-                tabIndex={-1}
-                data-testid="graph-edit-dialog"
-                onKeyDown={(e) => {
-                  if (e.key === "Escape") closeDialog();
-                }}
-                className="absolute right-3 top-3 z-10 flex max-h-[calc(100%-1.5rem)] w-[30rem] max-w-[calc(100%-1.5rem)] flex-col gap-2 overflow-auto rounded-md border border-slate-300 bg-white p-3 text-sm shadow-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+                ref={paneRef}
+                className="h-[calc(100vh-21rem)] min-h-[420px] w-full rounded border border-slate-200 bg-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:bg-slate-950"
+                onKeyDown={onKeyDown}
+                tabIndex={0}
+                role="region"
+                aria-label="Waves graph: the arrow keys pan, + and - zoom; Tab moves to the issues"
+                data-testid="waves-graph"
+                data-node-count={nodes.length}
+                data-issue-count={layout.issueIds.length}
+                data-ready={isReady ? "true" : "false"}
               >
-                <div className="flex items-start gap-2">
-                  <h2 id="graph-edit-title" className="font-semibold">
-                    {intent.title}
-                  </h2>
-                  <button type="button" onClick={closeDialog} className="ml-auto rounded px-1 text-xs underline" data-testid="graph-edit-close">
-                    Close
-                  </button>
-                </div>
-                <p id="graph-edit-sentence">{intent.sentence}</p>
-                {edit.busy && !edit.pending?.preview && <p>Deriving what it would change…</p>}
-                <EditReview flow={edit} />
+                <ReactFlow
+                  nodes={nodes}
+                  edges={edges}
+                  nodeTypes={nodeTypes}
+                  nodesDraggable={false}
+                  nodesConnectable
+                  onConnect={onConnect}
+                  onConnectEnd={onConnectEnd}
+                  onEdgesChange={onEdgesChange}
+                  onEdgeClick={(_, edge) => dependencyOf(edge.id) && setSelectedEdge(selectedEdge === edge.id ? null : edge.id)}
+                  deleteKeyCode={null}
+                  elementsSelectable
+                  onlyRenderVisibleElements={isBig}
+                  onNodeClick={(_, n) => {
+                    if (n.type === "lane") toggleLane((n.data as LaneNodeData).id);
+                    else if (n.type === "chip") toggleChip(n.id);
+                    else if (n.type === "issue") select(selected === n.id ? null : n.id);
+                  }}
+                  onNodeDoubleClick={(_, n) => {
+                    if (n.type === "issue") open(n.id);
+                  }}
+                  onPaneClick={() => {
+                    if (selected) select(null);
+                    setSelectedEdge(null);
+                  }}
+                  onMoveEnd={(_, v) => {
+                    const known = viewRef.current.viewport ?? autoViewport.current;
+                    if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
+                  }}
+                  defaultViewport={urlViewport ?? undefined}
+                  minZoom={0.02}
+                  maxZoom={2.5}
+                  colorMode={colorMode}
+                  proOptions={{ hideAttribution: true }}
+                >
+                  <Background />
+                  <Controls showInteractive={false} showFitView={false} />
+                  <MiniMap pannable zoomable ariaLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
+                </ReactFlow>
               </div>
-            )}
+              {intent && (edit.busy || edit.pending || edit.outcome) && (
+                <div
+                  ref={dialogRef}
+                  role="dialog"
+                  aria-labelledby="graph-edit-title"
+                  aria-describedby="graph-edit-sentence"
+                  tabIndex={-1}
+                  data-testid="graph-edit-dialog"
+                  onKeyDown={(e) => {
+                    if (e.key === "Escape") closeDialog();
+                  }}
+                  className="absolute right-3 top-3 z-10 flex max-h-[calc(100%-1.5rem)] w-[30rem] max-w-[calc(100%-1.5rem)] flex-col gap-2 overflow-auto rounded-md border border-slate-300 bg-white p-3 text-sm shadow-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+                >
+                  <div className="flex items-start gap-2">
+                    <h2 id="graph-edit-title" className="font-semibold">
+                      {intent.title}
+                    </h2>
+                    <button type="button" onClick={closeDialog} className="ml-auto rounded px-1 text-xs underline" data-testid="graph-edit-close">
+                      Close
+                    </button>
+                  </div>
+                  <p id="graph-edit-sentence">{intent.sentence}</p>
+                  {edit.busy && !edit.pending?.preview && <p>Deriving what it would change…</p>}
+                  <EditReview flow={edit} />
+                </div>
+              )}
             </div>
           )}
           <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-700 dark:text-slate-300" aria-label="Legend">
