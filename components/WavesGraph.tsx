@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   Background,
   Controls,
@@ -10,7 +10,10 @@ import {
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  type Connection,
   type Edge,
+  type EdgeChange,
+  type FinalConnectionState,
   type Node,
   type NodeProps,
   type Viewport,
@@ -35,7 +38,9 @@ import {
 import { formatWavesView, parseWavesView, type WavesView } from "@/lib/graph/view-url";
 import { firstViewport, readableZoom, sameViewport } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
+import { EditReview } from "./EditReview";
 import { ISSUE_STATUS_ORDER, ISSUE_STATUS_STYLE } from "./status";
+import { useEditFlow, useTabUndo } from "./useEditFlow";
 import { panByKey, zoomByKey } from "./graph-keys";
 import { useSystemColorMode } from "./useSystemColorMode";
 
@@ -90,6 +95,16 @@ const HIGHLIGHT_CLASS: Record<NonNullable<Highlight>, string> = {
   dim: "!border-slate-200 !bg-slate-100 grayscale dark:!border-slate-800 dark:!bg-slate-900",
 };
 
+/** Larger than React Flow's 6 px, with a ring, so the handle a dependency is dragged from is seen. */
+const HANDLE_CLASS = "!h-3 !w-3 !border-2 !border-white !bg-slate-600 dark:!border-slate-900 dark:!bg-slate-300";
+
+/** A dependency edge's id names both ends: the dependency (from) and the issue that waits on it (to). */
+const dependencyOf = (edgeId: string): { dependency: string; dependent: string } | undefined => {
+  if (edgeId.startsWith("conflict:")) return undefined;
+  const at = edgeId.indexOf("->");
+  return at > 0 ? { dependency: edgeId.slice(0, at), dependent: edgeId.slice(at + 2) } : undefined;
+};
+
 const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData>>) {
   const style = ISSUE_STATUS_STYLE[data.status];
   return (
@@ -101,7 +116,8 @@ const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData
       data-column={data.column}
       data-row={data.row}
     >
-      <Handle type="target" position={Position.Left} isConnectable={false} />
+      {/* Arrows run from a dependency to what waits on it: a drag starts on the right and ends on the left. */}
+      <Handle type="target" position={Position.Left} isConnectableStart={false} className={HANDLE_CLASS} title={`Drop here: ${data.id} waits on the issue dragged from`} />
       <div className="flex items-center gap-1 leading-4">
         <span className="font-mono text-[14px] font-semibold" data-text="id">
           {data.id}
@@ -116,7 +132,7 @@ const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData
       <div className="line-clamp-2 text-[13px] leading-4 text-slate-700 dark:text-slate-300" title={data.title} data-text="title">
         {data.title}
       </div>
-      <Handle type="source" position={Position.Right} isConnectable={false} />
+      <Handle type="source" position={Position.Right} isConnectableEnd={false} className={HANDLE_CLASS} title={`Drag to an issue that should wait on ${data.id}`} />
     </div>
   );
 });
@@ -219,6 +235,19 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
   const paneRef = useRef<HTMLDivElement>(null);
   const [display, setDisplay] = useState<"graph" | "list">("graph");
   const [isReady, setReady] = useState(false);
+
+  // Editing dependencies: a drag adds one, Delete on a selected edge removes one; both go through
+  // the editor's preview-then-confirm flow and share the tab's one undo.
+  const queryClient = useQueryClient();
+  const refreshAfterEdit = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ["plan"] });
+    router.refresh();
+  }, [queryClient, router]);
+  const edit = useEditFlow(refreshAfterEdit);
+  const undo = useTabUndo();
+  const [selectedEdge, setSelectedEdge] = useState<string | null>(null);
+  const [intent, setIntent] = useState<{ title: string; sentence: string } | null>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
 
   const active = plan.project.active_milestone || null;
   // The view is the URL's: read once, then kept in state (so a control answers at once) and
@@ -378,18 +407,26 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
         const id = `${e.from}->${e.to}`;
         const lit = selected && [e.from, e.to].every((x) => x === selected || chain?.up.has(x) || chain?.down.has(x));
         const onPath = criticalEdges.has(id);
+        const isChosen = id === selectedEdge;
         return {
           id,
           source: e.from,
           target: e.to,
           animated: !!lit,
-          className: onPath ? "critical" : undefined,
-          zIndex: onPath ? 1 : 0,
-          style: onPath
-            ? { stroke: "#7c3aed", strokeWidth: 4, opacity: selected && !lit ? 0.5 : 1 }
-            : selected
-              ? { opacity: lit ? 1 : 0.15, strokeWidth: lit ? 2 : 1 }
-              : undefined,
+          selected: isChosen,
+          focusable: true,
+          ariaLabel: `${e.to} depends on ${e.from}; press Delete to remove the dependency`,
+          className: [onPath ? "critical" : "", isChosen ? "chosen" : ""].join(" ").trim() || undefined,
+          zIndex: isChosen ? 2 : onPath ? 1 : 0,
+          interactionWidth: 16,
+          ...(isChosen ? { label: "Delete removes", labelStyle: { fontSize: 13, fontWeight: 600 } } : {}),
+          style: isChosen
+            ? { stroke: "#c026d3", strokeWidth: 5 }
+            : onPath
+              ? { stroke: "#7c3aed", strokeWidth: 4, opacity: selected && !lit ? 0.5 : 1 }
+              : selected
+                ? { opacity: lit ? 1 : 0.15, strokeWidth: lit ? 2 : 1 }
+                : undefined,
         };
       });
     const conflictEdges: Edge[] = selected
@@ -400,11 +437,13 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             source: p.a,
             target: p.b,
             label: p.path,
+            selectable: false,
+            focusable: false,
             style: { stroke: "#dc2626", strokeDasharray: "6 4" },
           }))
       : [];
     return [...dep, ...conflictEdges];
-  }, [plan, layout, selected, chain, partners, critical, criticalSet]);
+  }, [plan, layout, selected, chain, partners, critical, criticalSet, selectedEdge]);
 
   // The first view of a scope: everything if it fits at a readable zoom, else readable text from
   // the first wave (or the selected issue). A viewport in the URL wins (a shared link, back/forward).
@@ -521,7 +560,79 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
     [layout, place],
   );
 
+  const titled = (id: string) => `${id} ${byId.get(id)?.title ?? ""}`.trim();
+
+  /** Propose "dependent depends on dependency": previewed, written only on Confirm. */
+  const proposeDependency = (dependency: string, dependent: string) => {
+    if (dependency === dependent || !byId.has(dependency) || !byId.has(dependent)) return;
+    setIntent({ title: "Add a dependency", sentence: `${titled(dependent)} will wait on ${titled(dependency)} (the arrow ${dependency} → ${dependent}).` });
+    edit.preview({
+      id: dependent,
+      input: { add: { depends_on: [dependency] } },
+      label: `add depends_on ${dependency}`,
+      undo: { id: dependent, input: { remove: { depends_on: [dependency] } }, label: `undo of add depends_on ${dependency}` },
+    });
+  };
+
+  /** Propose removing the dependency an edge draws: previewed, written only on Confirm. */
+  const proposeRemoval = (edgeId: string) => {
+    const d = dependencyOf(edgeId);
+    if (!d) return;
+    setIntent({ title: "Remove a dependency", sentence: `${titled(d.dependent)} will no longer wait on ${titled(d.dependency)} (the arrow ${d.dependency} → ${d.dependent}).` });
+    edit.preview({
+      id: d.dependent,
+      input: { remove: { depends_on: [d.dependency] } },
+      label: `remove depends_on ${d.dependency}`,
+      undo: { id: d.dependent, input: { add: { depends_on: [d.dependency] } }, label: `undo of remove depends_on ${d.dependency}` },
+    });
+  };
+
+  const proposeUndo = () => {
+    if (!undo) return;
+    setIntent({ title: "Undo the last edit", sentence: `${undo.label} on ${titled(undo.id)}.` });
+    edit.preview({ id: undo.id, input: undo.input, label: undo.label });
+  };
+
+  const closeDialog = () => {
+    edit.dismiss();
+    setIntent(null);
+  };
+
+  // A drag ends on a handle (onConnect), or anywhere on an issue's card (onConnectEnd).
+  const onConnect = (c: Connection) => proposeDependency(c.source, c.target);
+  const onConnectEnd = (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+    if (state.isValid || !state.fromNode || state.fromHandle?.type !== "source") return;
+    const point = "changedTouches" in event ? event.changedTouches[0] : event;
+    const card = document.elementFromPoint(point.clientX, point.clientY)?.closest<HTMLElement>(".react-flow__node-issue");
+    const to = state.toNode?.id ?? card?.dataset.id;
+    if (to) proposeDependency(state.fromNode.id, to);
+  };
+  const onEdgesChange = (changes: EdgeChange[]) => {
+    for (const c of changes) if (c.type === "select" && c.selected && dependencyOf(c.id)) setSelectedEdge(c.id);
+  };
+
+  // The dialog takes the focus when a preview opens; Escape cancels it.
+  const previewShown = edit.pending?.preview;
+  useEffect(() => {
+    if (previewShown && !previewShown.written) dialogRef.current?.focus();
+  }, [previewShown]);
+  // An edge the plan no longer has is no longer selected.
+  useEffect(() => {
+    if (selectedEdge && !plan.edges.some((e) => `${e.from}->${e.to}` === selectedEdge)) setSelectedEdge(null);
+  }, [plan, selectedEdge]);
+
   const onKeyDown = (e: React.KeyboardEvent) => {
+    // Delete (or Backspace) on a focused or selected dependency edge proposes removing it.
+    if (e.key === "Delete" || e.key === "Backspace") {
+      const focused = (e.target as Element).closest<HTMLElement>(".react-flow__edge")?.dataset.id;
+      const target = focused && dependencyOf(focused) ? focused : selectedEdge;
+      if (target) {
+        e.preventDefault();
+        setSelectedEdge(target);
+        proposeRemoval(target);
+        return;
+      }
+    }
     // + and - zoom wherever the graph has focus; the arrow keys pan it, or move between nodes.
     if (zoomByKey(flow, e)) return;
     const el = (e.target as HTMLElement).closest<HTMLElement>(".react-flow__node");
@@ -696,7 +807,23 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             {view.fold ? "; finished work folded into chips" : ""}. Drag or use the arrow keys to pan, + and - to zoom.
           </span>
         )}
-        <button type="button" className={`ml-auto ${button}`} onClick={() => void flow.fitView({ padding: 0.04, minZoom: 0.02, duration: 200 })} data-testid="fit-all">
+        {selectedEdge && dependencyOf(selectedEdge) && (
+          <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="edge-selection">
+            <span>
+              Dependency <span className="font-mono font-semibold">{dependencyOf(selectedEdge)!.dependency} → {dependencyOf(selectedEdge)!.dependent}</span> selected
+              ({dependencyOf(selectedEdge)!.dependent} waits on {dependencyOf(selectedEdge)!.dependency}): Delete removes it
+            </span>
+            <button type="button" className={button} onClick={() => proposeRemoval(selectedEdge)} data-testid="edge-remove">
+              Remove…
+            </button>
+          </div>
+        )}
+        {undo && (
+          <button type="button" className={`ml-auto ${button}`} disabled={edit.busy} onClick={proposeUndo} data-testid="edit-undo" title={`${undo.label} on ${undo.id}`}>
+            Undo last edit ({undo.id})
+          </button>
+        )}
+        <button type="button" className={`${undo ? "" : "ml-auto "}${button}`} onClick={() => void flow.fitView({ padding: 0.04, minZoom: 0.02, duration: 200 })} data-testid="fit-all">
           Fit all
         </button>
       </div>
@@ -704,49 +831,85 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
       <div className="grid gap-4 2xl:grid-cols-[1fr_18rem]">
         <div>
           {display === "graph" && (
-            <div
-              ref={paneRef}
-              className="h-[calc(100vh-21rem)] min-h-[420px] w-full rounded border border-slate-200 bg-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:bg-slate-950"
-              onKeyDown={onKeyDown}
-              tabIndex={0}
-              role="region"
-              aria-label="Waves graph: the arrow keys pan, + and - zoom; Tab moves to the issues"
-              data-testid="waves-graph"
-              data-node-count={nodes.length}
-              data-issue-count={layout.issueIds.length}
-              data-ready={isReady ? "true" : "false"}
-            >
-              <ReactFlow
-                nodes={nodes}
-                edges={edges}
-                nodeTypes={nodeTypes}
-                nodesDraggable={false}
-                nodesConnectable={false}
-                elementsSelectable
-                onlyRenderVisibleElements={isBig}
-                onNodeClick={(_, n) => {
-                  if (n.type === "lane") toggleLane((n.data as LaneNodeData).id);
-                  else if (n.type === "chip") toggleChip(n.id);
-                  else if (n.type === "issue") select(selected === n.id ? null : n.id);
-                }}
-                onNodeDoubleClick={(_, n) => {
-                  if (n.type === "issue") open(n.id);
-                }}
-                onPaneClick={() => selected && select(null)}
-                onMoveEnd={(_, v) => {
-                  const known = viewRef.current.viewport ?? autoViewport.current;
-                  if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
-                }}
-                defaultViewport={urlViewport ?? undefined}
-                minZoom={0.02}
-                maxZoom={2.5}
-                colorMode={colorMode}
-                proOptions={{ hideAttribution: true }}
+            <div className="relative">
+              <div
+                ref={paneRef}
+                className="h-[calc(100vh-21rem)] min-h-[420px] w-full rounded border border-slate-200 bg-white focus-visible:outline focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-slate-800 dark:bg-slate-950"
+                onKeyDown={onKeyDown}
+                tabIndex={0}
+                role="region"
+                aria-label="Waves graph: the arrow keys pan, + and - zoom; Tab moves to the issues"
+                data-testid="waves-graph"
+                data-node-count={nodes.length}
+                data-issue-count={layout.issueIds.length}
+                data-ready={isReady ? "true" : "false"}
               >
-                <Background />
-                <Controls showInteractive={false} showFitView={false} />
-                <MiniMap pannable zoomable ariaLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
-              </ReactFlow>
+                <ReactFlow
+                  nodes={nodes}
+                  edges={edges}
+                  nodeTypes={nodeTypes}
+                  nodesDraggable={false}
+                  nodesConnectable
+                  onConnect={onConnect}
+                  onConnectEnd={onConnectEnd}
+                  onEdgesChange={onEdgesChange}
+                  onEdgeClick={(_, edge) => dependencyOf(edge.id) && setSelectedEdge(selectedEdge === edge.id ? null : edge.id)}
+                  deleteKeyCode={null}
+                  elementsSelectable
+                  onlyRenderVisibleElements={isBig}
+                  onNodeClick={(_, n) => {
+                    if (n.type === "lane") toggleLane((n.data as LaneNodeData).id);
+                    else if (n.type === "chip") toggleChip(n.id);
+                    else if (n.type === "issue") select(selected === n.id ? null : n.id);
+                  }}
+                  onNodeDoubleClick={(_, n) => {
+                    if (n.type === "issue") open(n.id);
+                  }}
+                  onPaneClick={() => {
+                    if (selected) select(null);
+                    setSelectedEdge(null);
+                  }}
+                  onMoveEnd={(_, v) => {
+                    const known = viewRef.current.viewport ?? autoViewport.current;
+                    if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
+                  }}
+                  defaultViewport={urlViewport ?? undefined}
+                  minZoom={0.02}
+                  maxZoom={2.5}
+                  colorMode={colorMode}
+                  proOptions={{ hideAttribution: true }}
+                >
+                  <Background />
+                  <Controls showInteractive={false} showFitView={false} />
+                  <MiniMap pannable zoomable ariaLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
+                </ReactFlow>
+              </div>
+              {intent && (edit.busy || edit.pending || edit.outcome) && (
+                <div
+                  ref={dialogRef}
+                  role="dialog"
+                  aria-labelledby="graph-edit-title"
+                  aria-describedby="graph-edit-sentence"
+                  tabIndex={-1}
+                  data-testid="graph-edit-dialog"
+                  onKeyDown={(e) => {
+                    if (e.key === "Escape") closeDialog();
+                  }}
+                  className="absolute right-3 top-3 z-10 flex max-h-[calc(100%-1.5rem)] w-[30rem] max-w-[calc(100%-1.5rem)] flex-col gap-2 overflow-auto rounded-md border border-slate-300 bg-white p-3 text-sm shadow-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-blue-600 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+                >
+                  <div className="flex items-start gap-2">
+                    <h2 id="graph-edit-title" className="font-semibold">
+                      {intent.title}
+                    </h2>
+                    <button type="button" onClick={closeDialog} className="ml-auto rounded px-1 text-xs underline" data-testid="graph-edit-close">
+                      Close
+                    </button>
+                  </div>
+                  <p id="graph-edit-sentence">{intent.sentence}</p>
+                  {edit.busy && !edit.pending?.preview && <p>Deriving what it would change…</p>}
+                  <EditReview flow={edit} />
+                </div>
+              )}
             </div>
           )}
           <ul className="mt-2 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-700 dark:text-slate-300" aria-label="Legend">
@@ -759,6 +922,10 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-sm ring-2 ring-sky-500" aria-hidden />waits on (selected)</li>
             <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-sm ring-2 ring-orange-500" aria-hidden />unblocked by finishing it</li>
             <li className="flex items-center gap-1"><span className="inline-block h-3 w-3 rounded-full bg-red-700" aria-hidden />scope conflicts</li>
+            <li className="flex items-center gap-1" data-testid="edit-hint">
+              <span className="inline-block h-3 w-3 rounded-full border-2 border-white bg-slate-600 ring-1 ring-slate-400" aria-hidden />
+              to add a dependency, drag from an issue&apos;s right handle onto the issue that waits on it (arrows run from a dependency to what waits on it); select an arrow and press Delete to remove one
+            </li>
             <li className="flex items-center gap-1" data-testid="critical-legend">
               <span className="inline-block h-1 w-4 bg-violet-600" aria-hidden />
               critical path{critical.length ? ` (${critical.length} issues${showCritical ? "" : ", hidden"})` : " (nothing unfinished)"}

@@ -19,6 +19,11 @@ export default async function WavesPage() {
           itself focused, the arrows pan and + and - zoom. The address bar carries the view (milestone, statuses, lanes, search, selection,
           position): copy it to share it.
         </p>
+        <p className="mt-1">
+          Editing: drag from an issue&apos;s right handle onto another issue, and that issue then depends on (waits on) the first, as the
+          arrows run. Select an arrow (click it, or Tab to it and press Enter) and press Delete to remove that dependency. Nothing is written
+          until you confirm the preview of what it changes; the last edit of the tab can be undone. The issue page edits depends_on too.
+        </p>
       </details>
       <WavesGraph initialPlan={plan} />
     </main>

@@ -47,6 +47,17 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     )`,
   },
   { version: 2, sql: `CREATE INDEX cockpit_leases_holder ON cockpit_leases (project, holder)` },
+  // Record ids minted or given by plan.create, so that two clones of one origin never write the same one.
+  {
+    version: 3,
+    sql: `CREATE TABLE cockpit_record_ids (
+      project  text        NOT NULL,
+      id       text        NOT NULL,
+      holder   text        NOT NULL,
+      reserved timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (project, id)
+    )`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

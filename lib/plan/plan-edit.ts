@@ -74,13 +74,25 @@ export interface EditOptions {
   now?: () => string;
   by?: string;
   cache?: RecordCache;
+  /** With a shared database: new ids are reserved there (see lib/coordination/record-ids.ts). */
+  ids?: IdReserver;
+}
+
+/** Where new ids are reserved beyond this clone's files, so that clones never mint the same one. */
+export interface IdReserver {
+  /** Reserve and answer the next id after the files' ids and the reserved ones; undefined without a pattern. */
+  mint(fileIds: readonly string[], fallbackPrefix: string): Promise<string | undefined>;
+  /** Reserve a given id (true when newly reserved); refused when another writer holds it. */
+  reserve(id: string): Promise<boolean>;
+  /** Give back a reservation the write did not use. */
+  release(id: string): Promise<void>;
 }
 
 const folderOf = (kind: EditableKind) => (kind === "issue" ? ISSUES_DIR : MILESTONES_DIR);
 const MAX_VALUE = 10_000;
 
 /** A write under the plan lock (the moves' own); a dry run takes no lock and writes nothing. */
-function underLock<T>(repo: string, o: EditOptions, dryRun: boolean, fn: () => T): Promise<T> {
+function underLock<T>(repo: string, o: EditOptions, dryRun: boolean, fn: () => T | Promise<T>): Promise<T> {
   if (!dryRun) return locked(repo, o, fn);
   o.cache ??= new RecordCache();
   return Promise.resolve().then(fn);
@@ -353,7 +365,7 @@ export async function createRecord(repo: string, request: CreateRequest, o: Edit
   if (request.kind === "issue" && !request.milestone) throw invalidInput("a new issue names its milestone (--milestone M)");
   if (request.kind === "milestone" && request.milestone !== undefined) throw invalidInput("a milestone belongs to no milestone; leave out milestone");
   if (request.title.trim() === "") throw invalidInput("a new record has a title");
-  return underLock(repo, o, request.dry_run === true, () => {
+  return underLock(repo, o, request.dry_run === true, async () => {
     const records = loadRecords(repo, o.cache);
     const kind = request.kind;
     const set: Record<string, SetValue> = { ...(request.set ?? {}) };
@@ -365,28 +377,54 @@ export async function createRecord(repo: string, request: CreateRequest, o: Edit
     if (!Object.hasOwn(set, "slug")) set.slug = slugOf(request.title);
     const { edits, words } = fieldEdits(kind, { set, add: request.add }, new Set(records.milestones.map((m) => m.id)));
     const taken = new Set([...idsIn(repo, "issue"), ...idsIn(repo, "milestone")]);
+    // A dry run reserves nothing: its id is the one the files alone would give.
+    const reserver = request.dry_run ? undefined : o.ids;
     let id = request.id;
+    let reserved: string | undefined;
     if (id === undefined) {
-      id = nextId(idsIn(repo, kind), kind === "issue" ? "I" : "M") ?? (kind === "milestone" ? String(set.slug) : undefined);
+      const prefix = kind === "issue" ? "I" : "M";
+      id = reserver ? await reserver.mint(idsIn(repo, kind), prefix) : nextId(idsIn(repo, kind), prefix);
+      if (id !== undefined && reserver) reserved = id;
+      else if (id === undefined) id = kind === "milestone" ? String(set.slug) : undefined;
       if (id === undefined) throw invalidInput(`no id pattern to follow among the ${kind}s; give one (--id)`);
-      checkId(id);
     }
-    if (taken.has(id)) throw invalidInput(`'${id}' is already the id of a record; give another (--id) or leave it out to mint one`);
-    const at = (o.now ?? stampNow)();
-    const order = houseOrder(repo, kind);
-    const text = applyEdits(
-      id,
-      `id: ${id}\n`,
-      [...edits, { op: "set", field: "created_at", value: at, plain: true }, { op: "set", field: "updated_at", value: at, plain: true }],
-      kind,
-      order,
-    );
-    // The id line was written by hand: check it reads back as the id.
-    if (readRecordMap(text).map?.get("id") !== id) throw invalidInput(`'${id}' cannot be written as a plain id; choose letters, digits, '-' and '_'`);
-    const rel = `${folderOf(kind)}/${id}.yaml`;
-    if (!request.dry_run) mkdirSync(join(repo, folderOf(kind)), { recursive: true });
-    return finish(repo, { kind, id, path: rel, absolute: join(repo, rel), text, words: [`${kind} ${id}`, ...words], records }, "created", request, at, o);
+    try {
+      checkId(id);
+      if (taken.has(id)) throw invalidInput(`'${id}' is already the id of a record; give another (--id) or leave it out to mint one`);
+      if (reserver && reserved === undefined && (await reserver.reserve(id))) reserved = id;
+      return writeNew(repo, kind, id, edits, words, records, request, o);
+    } catch (error) {
+      if (reserved !== undefined) await reserver!.release(reserved).catch(() => undefined);
+      throw error;
+    }
   });
+}
+
+/** The new record's text in the house's key order, previewed and (unless a dry run) written. */
+function writeNew(
+  repo: string,
+  kind: EditableKind,
+  id: string,
+  edits: FieldEdit[],
+  words: string[],
+  records: PlanRecords,
+  request: CreateRequest,
+  o: EditOptions,
+): RecordWriteResult {
+  const at = (o.now ?? stampNow)();
+  const order = houseOrder(repo, kind);
+  const text = applyEdits(
+    id,
+    `id: ${id}\n`,
+    [...edits, { op: "set", field: "created_at", value: at, plain: true }, { op: "set", field: "updated_at", value: at, plain: true }],
+    kind,
+    order,
+  );
+  // The id line was written by hand: check it reads back as the id.
+  if (readRecordMap(text).map?.get("id") !== id) throw invalidInput(`'${id}' cannot be written as a plain id; choose letters, digits, '-' and '_'`);
+  const rel = `${folderOf(kind)}/${id}.yaml`;
+  if (!request.dry_run) mkdirSync(join(repo, folderOf(kind)), { recursive: true });
+  return finish(repo, { kind, id, path: rel, absolute: join(repo, rel), text, words: [`${kind} ${id}`, ...words], records }, "created", request, at, o);
 }
 
 export { EDITABLE_FIELDS };

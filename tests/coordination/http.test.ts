@@ -58,6 +58,27 @@ describe("the served Cockpit on a shared database", () => {
     expect(milestone.match(/data-testid="lease"/g)?.length).toBe(1);
   }, 120_000);
 
+  it("plan.create over HTTP reserves its id: an id another clone reserved is 422 naming it, a minted one goes past it", async () => {
+    pgServer.createDatabase("http_ids");
+    const url = pgServer.urlFor("http_ids");
+    const origin = makeOrigin(2);
+    const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
+    const criteria = { acceptance_criteria: ["ok"], validation: ["true"] };
+    const inA = await spawnCli(["new", "issue", "--milestone", "M1", "--title", "Made in a", "--add", "acceptance_criteria=ok", "--add", "validation=true", "--json", "--repo", a], {
+      env: { COCKPIT_DATABASE_URL: url },
+    });
+    expect(JSON.parse(inA.stdout).id).toBe("I0003");
+
+    const served = await startServer(dist, b, { COCKPIT_DATABASE_URL: url });
+    servers.push(served);
+    const clash = await post(`${served.url}/api/v1/plan/create`, { kind: "issue", id: "I0003", milestone: "M1", title: "Made in b", add: criteria });
+    expect(clash.status).toBe(422);
+    expect(JSON.stringify(await clash.json())).toContain(`'I0003' is reserved by ${holderIdOf(a)}`);
+    const minted = await post(`${served.url}/api/v1/plan/create`, { kind: "issue", milestone: "M1", title: "Made in b", add: criteria });
+    expect(minted.status).toBe(200);
+    expect(((await minted.json()) as { id: string }).id).toBe("I0004");
+  }, 120_000);
+
   it("a database that cannot be reached: reads answer from the files, commands are 422 naming the URL without its password", async () => {
     const origin = makeOrigin(2);
     const clone = cloneOf(origin, "a");

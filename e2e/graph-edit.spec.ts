@@ -1,0 +1,199 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, seriousViolations, test } from "./fixtures";
+
+// Editing dependencies on the waves graph, on the demo copy: a drag from one issue's handle to
+// another proposes a dependency (previewed, written on Confirm), a drag that would close a cycle is
+// refused by its preview, an edge selected and deleted removes one, and the tab's undo takes the
+// last edit back. Every write is checked in the record file on disk.
+
+const node = (page: Page, id: string) => page.locator(`.react-flow__node[data-id="${id}"]`);
+const edge = (page: Page, from: string, to: string) => page.getByTestId(`rf__edge-${from}->${to}`);
+
+/** The depends_on list of a record file, as written. */
+function dependsOn(path: string): string[] {
+  const m = /^depends_on:\n((?: {2}- .*\n)*)/m.exec(readFileSync(path, "utf8"));
+  return m ? m[1].split("\n").filter(Boolean).map((l) => l.replace(/^ {2}- /, "").trim()) : [];
+}
+
+/** Drag with the mouse from `from`'s right handle (where its arrows leave) to `to`'s left handle. */
+async function dragDependency(page: Page, from: string, to: string) {
+  const start = (await node(page, from).locator(".react-flow__handle.source").boundingBox())!;
+  const end = (await node(page, to).locator(".react-flow__handle.target").boundingBox())!;
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((start.x + end.x) / 2, (start.y + end.y) / 2 + 20, { steps: 8 });
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Click the middle of an edge (a level edge has no height, so Playwright's own click calls it hidden). */
+async function clickEdge(page: Page, from: string, to: string) {
+  const box = await edge(page, from, to)
+    .locator(".react-flow__edge-path")
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    });
+  await page.mouse.click(box.x, box.y);
+}
+
+async function openWaves(page: Page, visit: (path: string) => Promise<void>) {
+  await visit("/waves?milestone=booking");
+  await expect(page.getByTestId("waves-graph")).toHaveAttribute("data-ready", "true");
+  for (const id of ["BK-016", "BK-020", "BK-013", "BK-014"]) await expect(node(page, id)).toBeVisible();
+}
+
+test.describe("editing dependencies on the graph @demo", () => {
+  test("drag adds a dependency after its preview, a cycle is refused, cancel writes nothing, undo takes it back", async ({ page, visit, repo }) => {
+    const waiting = repo.issue("BK-020");
+    const other = repo.issue("BK-016");
+    repo.restore(waiting, other);
+    try {
+      await openWaves(page, visit);
+      const before = readFileSync(waiting, "utf8");
+      const deps = dependsOn(waiting);
+      expect(deps).not.toContain("BK-016");
+
+      // BK-016 → BK-020: BK-020 (READY) would wait on BK-016 (READY), so it becomes BLOCKED.
+      await dragDependency(page, "BK-016", "BK-020");
+      const dialog = page.getByTestId("graph-edit-dialog");
+      await expect(dialog).toBeVisible();
+      await expect(dialog).toContainText("BK-020 Live calendar feed");
+      await expect(dialog).toContainText("will wait on BK-016");
+      await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status READY → BLOCKED");
+      await expect(page.getByTestId("edit-confirm")).toBeEnabled();
+      expect(readFileSync(waiting, "utf8")).toBe(before);
+      expect(await seriousViolations(page, "/waves with the dependency preview")).toEqual([]);
+
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-020 add depends_on BK-016: add depends_on=BK-016.");
+      expect(dependsOn(waiting)).toEqual([...deps, "BK-016"]);
+      await expect(edge(page, "BK-016", "BK-020")).toHaveCount(1);
+      await expect(node(page, "BK-020").locator("[data-status]")).toHaveAttribute("data-status", "BLOCKED");
+      await page.getByTestId("graph-edit-close").click();
+      await expect(dialog).toHaveCount(0);
+
+      // The other way round closes a cycle: the preview names the FAIL finding and offers no confirm.
+      const otherBefore = readFileSync(other, "utf8");
+      await dragDependency(page, "BK-020", "BK-016");
+      await expect(page.getByTestId("edit-preview")).toContainText("Would be refused");
+      await expect(page.getByTestId("edit-preview")).toContainText("cycle");
+      await expect(page.getByTestId("edit-confirm")).toBeDisabled();
+      await page.getByTestId("edit-cancel").click();
+      await expect(page.getByTestId("edit-preview")).toHaveCount(0);
+      expect(readFileSync(other, "utf8")).toBe(otherBefore);
+
+      // Undo: the last edit of the tab, itself previewed, then written.
+      await page.getByTestId("edit-undo").click();
+      await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status BLOCKED → READY");
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-020 undo of add depends_on BK-016: remove depends_on=BK-016.");
+      expect(dependsOn(waiting)).toEqual(deps);
+      await expect(edge(page, "BK-016", "BK-020")).toHaveCount(0);
+      await expect(node(page, "BK-020").locator("[data-status]")).toHaveAttribute("data-status", "READY");
+    } finally {
+      repo.restore(waiting, other);
+    }
+  });
+
+  test("select an edge and press Delete: the dependency is removed after its preview", async ({ page, visit, repo }) => {
+    const file = repo.issue("BK-014");
+    repo.restore(file);
+    try {
+      await openWaves(page, visit);
+      expect(dependsOn(file)).toContain("BK-013");
+
+      await clickEdge(page, "BK-013", "BK-014");
+      await expect(page.getByTestId("edge-selection")).toContainText("BK-013 → BK-014 selected");
+      await expect(edge(page, "BK-013", "BK-014")).toHaveClass(/chosen/);
+      await page.keyboard.press("Delete");
+      await expect(page.getByTestId("graph-edit-dialog")).toContainText("BK-014 Public booking page");
+      await expect(page.getByTestId("graph-edit-dialog")).toContainText("will no longer wait on BK-013");
+      await expect(page.getByTestId("edit-preview")).toContainText("BK-014: status BLOCKED → READY");
+      expect(dependsOn(file)).toContain("BK-013");
+
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-014 remove depends_on BK-013: remove depends_on=BK-013.");
+      expect(dependsOn(file)).not.toContain("BK-013");
+      await expect(edge(page, "BK-013", "BK-014")).toHaveCount(0);
+      await expect(page.getByTestId("edge-selection")).toHaveCount(0);
+    } finally {
+      repo.restore(file);
+    }
+  });
+
+  test("an edge is reached with the keyboard: Tab to it, Enter selects, Delete proposes its removal; Escape closes", async ({ page, visit, repo }) => {
+    const file = repo.issue("BK-014");
+    repo.restore(file);
+    try {
+      await openWaves(page, visit);
+      const before = readFileSync(file, "utf8");
+      await edge(page, "BK-013", "BK-014").focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByTestId("edge-selection")).toContainText("BK-013 → BK-014 selected");
+      await page.keyboard.press("Delete");
+      await expect(page.getByTestId("graph-edit-dialog")).toBeFocused();
+      await expect(page.getByTestId("edit-preview")).toContainText("BK-014: status BLOCKED → READY");
+      await page.keyboard.press("Escape");
+      await expect(page.getByTestId("graph-edit-dialog")).toHaveCount(0);
+      expect(readFileSync(file, "utf8")).toBe(before);
+    } finally {
+      repo.restore(file);
+    }
+  });
+
+  test("the confirm carries the version it previewed: a record changed since is refused, then re-applied to it", async ({ page, visit, repo }) => {
+    const file = repo.issue("BK-020");
+    repo.restore(file);
+    try {
+      await openWaves(page, visit);
+      await dragDependency(page, "BK-016", "BK-020");
+      await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status READY → BLOCKED");
+      // Someone else edits the record between the preview and the confirm.
+      repo.cockpit("plan", "edit", "BK-020", "--set", "priority=p3");
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toContainText("Refused: BK-020 changed since version");
+      expect(dependsOn(file)).not.toContain("BK-016");
+      await page.getByTestId("edit-reapply").click();
+      await expect(page.getByTestId("edit-confirm")).toBeEnabled();
+      await page.getByTestId("edit-confirm").click();
+      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-020 add depends_on BK-016: add depends_on=BK-016.");
+      expect(dependsOn(file)).toContain("BK-016");
+      expect(readFileSync(file, "utf8")).toMatch(/^priority: p3$/m);
+    } finally {
+      repo.restore(file);
+    }
+  });
+
+  test("clicking one issue's right handle and then another's left handle proposes the same dependency", async ({ page, visit, repo }) => {
+    const file = repo.issue("BK-020");
+    repo.restore(file);
+    await openWaves(page, visit);
+    const before = readFileSync(file, "utf8");
+    await node(page, "BK-016").locator(".react-flow__handle.source").click();
+    await node(page, "BK-020").locator(".react-flow__handle.target").click();
+    await expect(page.getByTestId("graph-edit-dialog")).toContainText("will wait on BK-016");
+    await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status READY → BLOCKED");
+    await page.getByTestId("edit-cancel").click();
+    await expect(page.getByTestId("edit-preview")).toHaveCount(0);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  // The preview after a drag, light and dark, at 1280×800, for a person to look at.
+  test("screenshots of the preview after a drag", async ({ page, visit, repo }) => {
+    const dir = process.env.COCKPIT_SHOTS_DIR;
+    test.skip(!dir, "set COCKPIT_SHOTS_DIR to save them");
+    mkdirSync(dir!, { recursive: true });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openWaves(page, visit);
+      await dragDependency(page, "BK-016", "BK-020");
+      await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status READY → BLOCKED");
+      await page.screenshot({ path: join(dir!, `graph-edit-${scheme}.png`) });
+      await page.getByTestId("edit-cancel").click();
+    }
+    expect(readFileSync(repo.issue("BK-020"), "utf8")).not.toContain("BK-016");
+  });
+});
