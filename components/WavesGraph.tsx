@@ -949,7 +949,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                     const i = byId.get(id)!;
                     return (
                       <li key={id}>
-                        <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline dark:text-blue-300">
+                        <Link href={`/issues/${encodeURIComponent(id)}`} prefetch={false} className="font-mono text-blue-700 underline dark:text-blue-300">
                           {id}
                         </Link>{" "}
                         {i.status} — {i.title}
