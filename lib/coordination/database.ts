@@ -1,5 +1,6 @@
 import pg from "pg";
 import { CapabilityError, refused } from "../errors";
+import { processWide } from "../process-wide";
 
 // The shared coordination database (PostgreSQL): what every clone must decide once for all
 // clones (who holds which issue, which child plan runs where). Git still carries the records.
@@ -97,7 +98,7 @@ export async function migrate(pool: pg.Pool, upTo = SCHEMA_VERSION): Promise<num
   }
 }
 
-const pools = new Map<string, { pool: pg.Pool; ready?: Promise<void> }>();
+const pools = processWide("database-pools", () => new Map<string, { pool: pg.Pool; ready?: Promise<void> }>());
 
 /** A pool for the URL, migrated on first use; a failure names the URL without its password. */
 export async function database(url: string): Promise<pg.Pool> {

@@ -6,6 +6,7 @@ import { derivePlan } from "../plan/derive";
 import { mapPlansAtCommits, recordsNow } from "./records-at";
 import { dayOfSeconds, firstParentHistory, instantOf, repoGit } from "./revision";
 import type { BurnupPoint, PlanBurnup } from "./shapes";
+import { processWide } from "../process-wide";
 
 // Burn-up of one milestone: per UTC day, the milestone's issues as the plan stood at the last
 // commit of that day on HEAD's first-parent history (the files now, for today). Scope is
@@ -52,7 +53,7 @@ function countAll(plan: Plan): Map<string, Counts> {
  * Counts by commit, for every milestone at once (a standup draws one burn-up per active
  * milestone): a commit never changes, so neither do they.
  */
-const countsKept = new Map<string, Map<string, Map<string, Counts>>>();
+const countsKept = processWide("burnup-counts", () => new Map<string, Map<string, Map<string, Counts>>>());
 
 function keptFor(repo: string): Map<string, Map<string, Counts>> {
   let m = countsKept.get(repo);

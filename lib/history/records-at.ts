@@ -7,6 +7,7 @@ import type { Plan } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
 import { type BatchObject, type TreeEntry, catFileBatch, catFileBatchAsync, parseTree } from "./git-objects";
 import type { RepoGit } from "./revision";
+import { processWide } from "../process-wide";
 
 // The records of a commit, read from git's object store through the loader's own parsing, so that
 // a revision's plan is exactly the plan of a checkout of it. Parsed files are kept by blob id and
@@ -31,7 +32,7 @@ interface Store {
   files?: RecordCache;
 }
 
-const stores = new Map<string, Store>();
+const stores = processWide("history-objects", () => new Map<string, Store>());
 
 function storeOf(repo: string): Store {
   let s = stores.get(repo);
@@ -164,7 +165,7 @@ function commitSource(repo: string, git: RepoGit, commit: string, files: CommitF
   };
 }
 
-const linkTargets = new Map<string, string>();
+const linkTargets = processWide("history-link-targets", () => new Map<string, string>());
 
 function linkTarget(repo: string, id: string): string | undefined {
   let t = linkTargets.get(id);

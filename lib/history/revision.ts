@@ -1,5 +1,6 @@
 import { invalidInput } from "../errors";
 import { catFileBatch, gitText } from "./git-objects";
+import { processWide } from "../process-wide";
 
 /** Where an answer was read: the revision as asked, the commit it named, and that commit's time. */
 export interface Revision {
@@ -84,7 +85,7 @@ export function firstParentHistory(repo: string): [string, number][] {
 }
 
 /** Commit times by sha (a commit never changes). */
-const timesKept = new Map<string, number>();
+const timesKept = processWide("commit-times", () => new Map<string, number>());
 
 /** The commit time of each commit, read from the commit objects in one batch. */
 export function commitTimes(repo: string, commits: readonly string[]): number[] {

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { processWide } from "../process-wide";
 
 function git(repo: string, args: string[]): string | undefined {
   const r = spawnSync("git", args, { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
@@ -32,7 +33,7 @@ interface Remembered {
   where?: GitWhere;
 }
 
-const remembered = new Map<string, Remembered>();
+const remembered = processWide("git-heads", () => new Map<string, Remembered>());
 
 function gitDirs(repo: string): Remembered["dirs"] {
   const out = git(repo, ["rev-parse", "--git-dir", "--git-common-dir"]);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeSync, type FSWatcher } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { processWide } from "../process-wide";
 
 /** The one lock a repository's plan writers share. */
 export const LOCK_FILE = ".ai/local/state/plan.lock";
@@ -169,7 +170,7 @@ class LockWake {
 }
 
 // Writers inside one process queue here first, so the file lock is contended only across processes.
-const queues = new Map<string, Promise<unknown>>();
+const queues = processWide("plan-lock-queues", () => new Map<string, Promise<unknown>>());
 
 /**
  * Run `fn` holding the repository's plan lock: derive, guard, write and ledger append happen

@@ -10,6 +10,7 @@ import { idProblem } from "../plan/write";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import type { WriteOptions } from "../plan/transition";
+import { processWide } from "../process-wide";
 
 /**
  * How long a long-running surface serves a plan on its watchers' word alone (no event since the
@@ -129,7 +130,7 @@ interface RepoState {
   fullWalks: number;
 }
 
-const states = new Map<string, RepoState>();
+const states = processWide("served-repositories", () => new Map<string, RepoState>());
 
 /**
  * The plan of a repository as its files are now. Parsed files are kept, keyed by identity, size

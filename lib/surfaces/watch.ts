@@ -2,6 +2,7 @@ import { existsSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { PROJECT_DIR } from "../plan/constants";
 import { RecordCache, loadRecords } from "../plan/load";
+import { processWide } from "../process-wide";
 
 type Listener = () => void;
 
@@ -10,7 +11,7 @@ interface Watch {
   stop(): void;
 }
 
-const watches = new Map<string, Watch>();
+const watches = processWide("record-watches", () => new Map<string, Watch>());
 
 /**
  * Tell `listener` whenever a record of `repo` changes: file-system events on the records folder,
