@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CapabilityError } from "../errors";
 import { loadPlan } from "../plan";
@@ -16,8 +18,8 @@ import {
   type PlanView,
 } from "./coordinator";
 import { PlanValidationError } from "./errors";
-import { closeStores } from "./store";
-import { DATABASE_ENV, closeDatabases } from "../coordination/database";
+import { STORE_FILE, closeStores } from "./store";
+import { DATABASE_ENV, closeDatabases, database } from "../coordination/database";
 import { startPostgres, type PgServer } from "@/tests/support/postgres-server";
 import { PROJECT, projectYaml } from "@/tests/support/record-files";
 import { createTestRepo, git, removeTestRepo, type IssueSpec, type RepoSpec } from "@/tests/support/repo";
@@ -33,6 +35,19 @@ afterAll(async () => {
 
 // Every case runs on the SQLite file and on PostgreSQL; there each repository is its own project.
 const BACKENDS = [{ name: "SQLite" }, { name: "PostgreSQL" }];
+
+/** Everything the store holds for a repository: the SQLite file's bytes, or the project's rows. */
+async function storedState(name: string, repo: string): Promise<string> {
+  if (name === "SQLite") {
+    const files = [STORE_FILE, `${STORE_FILE}-wal`].map((f) => join(repo, f)).filter((f) => existsSync(f));
+    return files.map((f) => `${f}:${readFileSync(f).toString("base64")}`).join("\n");
+  }
+  const pool = await database(process.env[DATABASE_ENV]!);
+  const project = loadPlan(repo).project.repository;
+  const plans = await pool.query("SELECT * FROM cockpit_plans WHERE project = $1 ORDER BY seq", [project]);
+  const events = await pool.query("SELECT * FROM cockpit_plan_events WHERE project = $1 ORDER BY id", [project]);
+  return JSON.stringify([plans.rows, events.rows]);
+}
 
 function repoWith(issues: IssueSpec[], spec: Partial<RepoSpec> = {}): string {
   const project = { [`${PROJECT}/project.yaml`]: projectYaml("Test", `tests/plan-${repos.length + 1}`) };
@@ -437,6 +452,28 @@ describe.each(BACKENDS)("on $name", ({ name }) => {
   });
 
   describe("reading plans", () => {
+    it("reads answer as if ticked, but write nothing: the next command records the tick", async () => {
+      const repo = repoWith([{ id: "A", scope: ["src/a"] }]);
+      const t0 = Date.parse("2026-12-01T10:00:00Z");
+      const at = (s: number) => ({ now: () => t0 + s * 1000 });
+      const root = await createExecutionPlan(repo, { milestone: "M1" }, { timeout: 60 }, at(0));
+      const a = (await claimNext(repo, root.plan_id, at(0))).claimed!;
+      const before = await storedState(name, repo);
+      expect(before).not.toBe("");
+
+      const read = await getPlan(repo, a.plan_id, at(100));
+      expect(read).toMatchObject({ processing_state: "errored", last_error: { category: "timeout" } });
+      expect(read.events.map((e) => e.kind)).toEqual(["child_created", "claimed", "child_failed"]);
+      expect((await listPlans(repo, at(100)))[0].children_by_state).toMatchObject({ processing: 0, errored: 1, queued: 1 });
+      expect(await storedState(name, repo)).toBe(before);
+
+      expect(await tick(repo, at(100))).toEqual([a.plan_id]); // the tick is still to be made
+      expect(await storedState(name, repo)).not.toBe(before);
+      const kept = await getPlan(repo, a.plan_id, at(100));
+      expect(kept.events).toEqual(read.events); // the same answer, ids and times included
+      expect(await tick(repo, at(101))).toEqual([]);
+    });
+
     it("getPlan: the CLI dict, the tree with retries and true depth, and the timeline; listPlans", async () => {
       const repo = repoWith([
         { id: "A", scope: ["src/a"] },
