@@ -200,6 +200,8 @@ function sharedScope(a: PlanIssue, b: PlanIssue): [string, string] | undefined {
 
 async function view(tx: PlanTx, row: PlanRow, depth?: number): Promise<PlanView> {
   const d = depth ?? (await tx.depthOf(row.plan_id));
+  const children: PlanView[] = [];
+  for (const c of await tx.children(row.plan_id)) children.push(await view(tx, c, d + 1)); // one query at a time on a connection
   return {
     ...toCliDict(await tx.model(row.plan_id)),
     title: row.title,
@@ -216,7 +218,7 @@ async function view(tx: PlanTx, row: PlanRow, depth?: number): Promise<PlanView>
     updated_at: row.updated_at,
     processing_started_at: row.processing_started_at,
     finished_at: row.finished_at,
-    children: await Promise.all((await tx.children(row.plan_id)).map((c) => view(tx, c, d + 1))),
+    children,
   };
 }
 

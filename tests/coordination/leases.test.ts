@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renewActiveLeases } from "../../lib/coordination/plan-leases";
-import { closeDatabases } from "../../lib/coordination/database";
+import { closeDatabases, SCHEMA_VERSION } from "../../lib/coordination/database";
 import { loadPlan } from "../../lib/plan/index";
 import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
 import { cleanupRepos, git } from "../support/repo";
@@ -63,7 +63,7 @@ describe("leases across clones", () => {
       const active = json(await plan(clone, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
       expect(active).toEqual(mine);
     }
-    expect(server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe("2");
+    expect(server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe(String(SCHEMA_VERSION));
 
     // Before any pull: clone b sees a's issues READY in its files, and leased.
     const ofA = claimed.slice(0, 10);
