@@ -123,6 +123,20 @@ function isConnectionError(error: unknown): boolean {
   return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(text);
 }
 
+// The writes of one project in this process queue here first, so they wait on the database's lock
+// one connection at a time, and a busy project cannot take every connection of the pool.
+const queues = new Map<string, Promise<unknown>>();
+
+function queued<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
+  const tail = run.catch(() => undefined);
+  queues.set(key, tail);
+  void tail.then(() => {
+    if (queues.get(key) === tail) queues.delete(key);
+  });
+  return run;
+}
+
 export class PostgresStore implements ExecutionStore {
   readonly backend = "postgres" as const;
 
@@ -160,7 +174,7 @@ export class PostgresStore implements ExecutionStore {
   }
 
   write<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T> {
-    return this.transaction("write", fn);
+    return queued(`${this.url}\n${this.project}`, () => this.transaction("write", fn));
   }
 
   read<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T> {
@@ -168,7 +182,7 @@ export class PostgresStore implements ExecutionStore {
   }
 
   preview<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T> {
-    return this.transaction("preview", fn);
+    return queued(`${this.url}\n${this.project}`, () => this.transaction("preview", fn));
   }
 
   async schemaVersions(): Promise<number[]> {
