@@ -10,13 +10,14 @@
 
 import * as http from "./bench/http.mjs";
 import * as leases from "./bench/leases.mjs";
+import * as plans from "./bench/plans.mjs";
 import * as plan from "./bench/plan.mjs";
 import * as time from "./bench/time.mjs";
 import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves, standup, time, leases];
+const SECTIONS = [plan, transitions, http, waves, standup, time, leases, plans];
 
 function parseOptions(argv) {
   const options = { strict: false };

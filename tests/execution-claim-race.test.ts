@@ -69,7 +69,7 @@ describe("claims race across processes", () => {
     const issues = Array.from({ length: N }, (_, i) => ({ id: `I${String(i + 1).padStart(2, "0")}`, scope: [`src/part${i + 1}`] }));
     const repo = createTestRepo({ issues });
     repos.push(repo);
-    const root = createExecutionPlan(repo, { milestone: "M1" }, { execution_mode: "parallel", max_parallel: N });
+    const root = await createExecutionPlan(repo, { milestone: "M1" }, { execution_mode: "parallel", max_parallel: N });
     expect(root.children).toHaveLength(N);
     expect(new Set(root.children.map((c) => c.wave))).toEqual(new Set([0]));
 
@@ -86,7 +86,7 @@ describe("claims race across processes", () => {
     expect(new Set(results.map((r) => r.out!.pid)).size).toBe(N);
     expect(new Set(claimed)).toEqual(new Set(root.children.map((c) => c.plan_id)));
 
-    const after = getPlan(repo, root.plan_id);
+    const after = await getPlan(repo, root.plan_id);
     expect(after.children.every((c) => c.processing_state === "processing")).toBe(true);
     expect(after.events.filter((e) => e.kind === "claimed")).toHaveLength(N);
   }, 60_000);

@@ -10,5 +10,5 @@ export const plansClaimCapability = defineCapability({
     "Move the next claimable child to processing: its issue's dependencies are DONE, the concurrency limit allows it, and no processing sibling shares its scope. claimed is null, with the reason, when none can run.",
   input: RootInput,
   output: OpenObject,
-  handler: (ctx, input) => open(claimNext(ctx.repo, input.root)),
+  handler: async (ctx, input) => open(await claimNext(ctx.repo, input.root)),
 });

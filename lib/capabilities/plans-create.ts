@@ -10,9 +10,9 @@ export const plansCreateCapability = defineCapability({
     "Make a root plan with one child per issue of the milestone (or list) that is not DONE or CANCELLED, grouped by wave. Config defaults: sequential, max_parallel 5, fail_fast false, 2 retries.",
   input: PlansCreateInput,
   output: PlanViewSchema,
-  handler: (ctx, input) =>
+  handler: async (ctx, input) =>
     open(
-    createExecutionPlan(
+    await createExecutionPlan(
       ctx.repo,
       input.milestone !== undefined ? { milestone: input.milestone } : { issues: input.issues! },
       input.config ?? {},

@@ -10,5 +10,5 @@ export const plansFailCapability = defineCapability({
     "The failure handler decides: a retriable failure within max_retries becomes a new attempt; a final one stops the others under fail_fast or in sequential mode.",
   input: PlansFailInput,
   output: OpenObject,
-  handler: (ctx, input) => open(fail(ctx.repo, input.child, input.category, input.message)),
+  handler: async (ctx, input) => open(await fail(ctx.repo, input.child, input.category, input.message)),
 });

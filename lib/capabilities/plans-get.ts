@@ -9,5 +9,5 @@ export const plansGetCapability = defineCapability({
   description: "The plan as the CLI dict, its children (retries included) and every decision with its reason.",
   input: PlanIdInput,
   output: PlanViewSchema,
-  handler: (ctx, input) => open(getPlan(ctx.repo, input.id)),
+  handler: async (ctx, input) => open(await getPlan(ctx.repo, input.id)),
 });

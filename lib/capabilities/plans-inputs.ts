@@ -74,4 +74,4 @@ export const TickOutput = z.object({ timed_out: z.array(z.string()) });
  * The coordinator's results are typed by its own interfaces; the declared outputs are open objects
  * that name their key fields. This hands one to the other without copying.
  */
-export const open = (value: object): never => value as never;
+export const open = <T extends object>(value: T extends PromiseLike<unknown> ? never : T): never => value as never;

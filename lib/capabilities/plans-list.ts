@@ -10,5 +10,5 @@ export const plansListCapability = defineCapability({
   description: "The root plans of this repository, newest first, with their children counted by state.",
   input: EmptyInput,
   output: PlansListOutput,
-  handler: (ctx) => ({ plans: listPlans(ctx.repo).map(open) }),
+  handler: async (ctx) => ({ plans: (await listPlans(ctx.repo)).map(open) }),
 });

@@ -10,5 +10,5 @@ export const plansTickCapability = defineCapability({
   description: "Every child processing longer than its plan's timeout fails with category timeout (and may be retried).",
   input: EmptyInput,
   output: TickOutput,
-  handler: (ctx) => ({ timed_out: tick(ctx.repo) }),
+  handler: async (ctx) => ({ timed_out: await tick(ctx.repo) }),
 });

@@ -59,6 +59,60 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
       PRIMARY KEY (project, id)
     )`,
   },
+  // Execution plans, the same in meaning as the SQLite store's `plans` and `events`, keyed by
+  // project; seq and id are per project (max + 1 under the project's write lock), and times and
+  // JSON are the texts SQLite keeps, so answers are identical.
+  {
+    version: 4,
+    sql: `CREATE TABLE cockpit_plans (
+      project               text    NOT NULL,
+      seq                   integer NOT NULL,
+      plan_id               text    NOT NULL,
+      parent_plan_id        text,
+      root_plan_id          text    NOT NULL,
+      phase                 text    NOT NULL CHECK (phase IN ('action', 'strategize', 'execute', 'apply')),
+      processing_state      text    NOT NULL CHECK (processing_state IN ('queued', 'processing', 'completed', 'errored', 'cancelled')),
+      automation_profile    text,
+      attempt               integer NOT NULL DEFAULT 1 CHECK (attempt >= 1),
+      subplan_config        text,
+      title                 text    NOT NULL DEFAULT '',
+      target                text,
+      issue_id              text,
+      wave                  integer,
+      branch                text,
+      integration_branch    text,
+      base_commit           text,
+      error_category        text,
+      error_message         text,
+      cancel_reason         text,
+      retry_of              text,
+      report_lock           text,
+      created_at            text    NOT NULL,
+      updated_at            text    NOT NULL,
+      processing_started_at text,
+      finished_at           text,
+      PRIMARY KEY (project, plan_id),
+      UNIQUE (project, seq),
+      FOREIGN KEY (project, parent_plan_id) REFERENCES cockpit_plans (project, plan_id),
+      FOREIGN KEY (project, retry_of) REFERENCES cockpit_plans (project, plan_id)
+    );
+    CREATE INDEX cockpit_plans_by_parent ON cockpit_plans (project, parent_plan_id, seq);
+    CREATE INDEX cockpit_plans_by_root ON cockpit_plans (project, root_plan_id, seq);
+    CREATE INDEX cockpit_plans_by_state ON cockpit_plans (project, processing_state);
+    CREATE TABLE cockpit_plan_events (
+      project      text    NOT NULL,
+      id           integer NOT NULL,
+      plan_id      text    NOT NULL,
+      root_plan_id text    NOT NULL,
+      at           text    NOT NULL,
+      kind         text    NOT NULL,
+      reason       text    NOT NULL,
+      data         text    NOT NULL DEFAULT '{}',
+      PRIMARY KEY (project, id)
+    );
+    CREATE INDEX cockpit_plan_events_by_root ON cockpit_plan_events (project, root_plan_id, id);
+    CREATE INDEX cockpit_plan_events_by_plan ON cockpit_plan_events (project, plan_id, id);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
@@ -75,10 +129,12 @@ export async function migrate(pool: pg.Pool, upTo = SCHEMA_VERSION): Promise<num
       await client.query(
         "CREATE TABLE IF NOT EXISTS cockpit_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
       );
-      const { rows } = await client.query<{ v: number | null }>("SELECT max(version) AS v FROM cockpit_schema");
-      const current = rows[0]?.v ?? 0;
+      const { rows } = await client.query<{ version: number }>("SELECT version FROM cockpit_schema");
+      const done = new Set(rows.map((r) => r.version));
+      const current = Math.max(0, ...done);
+      // Each missing version, not only those above the highest: numbers are taken by parallel changes.
       for (const m of MIGRATIONS) {
-        if (m.version <= current || m.version > upTo) continue;
+        if (done.has(m.version) || m.version > upTo) continue;
         await client.query("BEGIN");
         try {
           await client.query(m.sql);

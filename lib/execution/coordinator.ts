@@ -19,11 +19,12 @@ import {
   type PlanError,
   type ProcessingState,
 } from "./model";
-import { lastError, newPlanRow, withExistingStore, withStore, type EventRow, type ExecutionStore, type PlanRow } from "./store";
+import { lastError, newPlanRow, withExistingStore, withStore, type EventRow, type ExecutionStore, type PlanRow, type PlanTx } from "./store";
 
 // The coordinator: execution plans meet the roadmap (execution-plans.md "How it meets the roadmap").
-// Every decision is an event with its reason; every decision re-reads the stored state inside an
-// IMMEDIATE transaction, so several processes can drive one plan at once. Issue moves go through
+// Every decision is an event with its reason; every decision re-reads the stored state inside a
+// write transaction of the store (SQLite's BEGIN IMMEDIATE, or the project's lock on PostgreSQL),
+// so several processes, on one machine or many, can drive one plan at once. Issue moves go through
 // lib/plan's transitions (their own lock, records and ledger), which are asynchronous: a report
 // that moves an issue checks the child in one transaction, moves the issue, and records the
 // outcome in a second transaction that re-reads the child (a `report_lock` keeps two reports for
@@ -137,8 +138,8 @@ export function integrationBranchName(rootId: string): string {
   return `cockpit/plan-${rootId.toLowerCase()}`;
 }
 
-function event(store: ExecutionStore, plan: PlanRow, at: string, kind: string, reason: string, data: Record<string, unknown> = {}): void {
-  store.addEvent({ plan_id: plan.plan_id, root_plan_id: plan.root_plan_id, at, kind, reason, data });
+async function event(tx: PlanTx, plan: PlanRow, at: string, kind: string, reason: string, data: Record<string, unknown> = {}): Promise<void> {
+  await tx.addEvent({ plan_id: plan.plan_id, root_plan_id: plan.root_plan_id, at, kind, reason, data });
 }
 
 function childName(c: PlanRow): string {
@@ -197,10 +198,12 @@ function sharedScope(a: PlanIssue, b: PlanIssue): [string, string] | undefined {
 
 // ---- views -------------------------------------------------------------------------------------
 
-function view(store: ExecutionStore, row: PlanRow, depth?: number): PlanView {
-  const d = depth ?? store.depthOf(row.plan_id);
+async function view(tx: PlanTx, row: PlanRow, depth?: number): Promise<PlanView> {
+  const d = depth ?? (await tx.depthOf(row.plan_id));
+  const children: PlanView[] = [];
+  for (const c of await tx.children(row.plan_id)) children.push(await view(tx, c, d + 1)); // one query at a time on a connection
   return {
-    ...toCliDict(store.model(row.plan_id)),
+    ...toCliDict(await tx.model(row.plan_id)),
     title: row.title,
     depth: d,
     issue: row.issue_id,
@@ -215,7 +218,7 @@ function view(store: ExecutionStore, row: PlanRow, depth?: number): PlanView {
     updated_at: row.updated_at,
     processing_started_at: row.processing_started_at,
     finished_at: row.finished_at,
-    children: store.children(row.plan_id).map((c) => view(store, c, d + 1)),
+    children,
   };
 }
 
@@ -229,24 +232,24 @@ interface FailOutcome {
   cancelled: string[];
 }
 
-function cancelChild(store: ExecutionStore, c: PlanRow, reason: string, at: string): void {
+async function cancelChild(tx: PlanTx, c: PlanRow, reason: string, at: string): Promise<void> {
   const was = c.processing_state;
-  store.updatePlan(c.plan_id, { processing_state: "cancelled", cancel_reason: reason, finished_at: at, report_lock: null }, at);
-  event(store, c, at, "cancelled", `${childName(c)} was ${was} and is cancelled: ${reason}`, { was });
+  await tx.updatePlan(c.plan_id, { processing_state: "cancelled", cancel_reason: reason, finished_at: at, report_lock: null }, at);
+  await event(tx, c, at, "cancelled", `${childName(c)} was ${was} and is cancelled: ${reason}`, { was });
 }
 
 /** Fail a child (queued or processing): the failure handler decides retry and stop; all recorded. */
-function failInTx(store: ExecutionStore, repo: string, child: PlanRow, category: ErrorCategory, text: string, at: string): FailOutcome {
-  const root = store.plan(child.root_plan_id)!;
-  const parent = store.plan(child.parent_plan_id!)!;
+async function failInTx(tx: PlanTx, repo: string, child: PlanRow, category: ErrorCategory, text: string, at: string): Promise<FailOutcome> {
+  const root = (await tx.plan(child.root_plan_id))!;
+  const parent = (await tx.plan(child.parent_plan_id!))!;
   const config = rootConfig(root);
   const decision = decideFailure(config, { category, attempt: child.attempt });
-  store.updatePlan(
+  await tx.updatePlan(
     child.plan_id,
     { processing_state: "errored", error_category: category, error_message: text, finished_at: at, report_lock: null },
     at,
   );
-  event(store, child, at, "child_failed", `${childName(child)} failed with ${category}: ${text}. Failure handler: ${decision.reason}`, {
+  await event(tx, child, at, "child_failed", `${childName(child)} failed with ${category}: ${text}. Failure handler: ${decision.reason}`, {
     category,
     message: text,
     decision,
@@ -254,7 +257,7 @@ function failInTx(store: ExecutionStore, repo: string, child: PlanRow, category:
   let retry: PlanRow | null = null;
   if (decision.retry) {
     const identity = childIdentity({ plan_id: parent.plan_id, parent_plan_id: parent.parent_plan_id, root_plan_id: parent.root_plan_id });
-    retry = store.insertPlan(
+    retry = await tx.insertPlan(
       newPlanRow({
         ...identity,
         root_plan_id: root.plan_id,
@@ -267,16 +270,16 @@ function failInTx(store: ExecutionStore, repo: string, child: PlanRow, category:
         created_at: at,
       }),
     );
-    event(store, retry, at, "retry_queued", `attempt ${retry.attempt} of issue ${child.issue_id} is queued as ${retry.plan_id}, retrying ${child.plan_id} (${category})`, {
+    await event(tx, retry, at, "retry_queued", `attempt ${retry.attempt} of issue ${child.issue_id} is queued as ${retry.plan_id}, retrying ${child.plan_id} (${category})`, {
       retry_of: child.plan_id,
     });
   }
   const cancelled: string[] = [];
   if (decision.stop_others) {
     const why = `sibling ${childName(child)} failed finally with ${category} (${text}) and ${config.fail_fast ? "fail_fast is set" : "the plan is sequential"}`;
-    for (const s of store.children(parent.plan_id)) {
+    for (const s of await tx.children(parent.plan_id)) {
       if (s.plan_id === child.plan_id || isTerminalState(s.processing_state)) continue;
-      cancelChild(store, s, why, at);
+      await cancelChild(tx, s, why, at);
       cancelled.push(s.plan_id);
     }
   }
@@ -289,13 +292,13 @@ function failInTx(store: ExecutionStore, repo: string, child: PlanRow, category:
  * left). They are cancelled, so the plan can end. A queued child whose issue is already DONE
  * (done outside the plan, or by an earlier attempt) completes with nothing to run.
  */
-function settleQueued(store: ExecutionStore, root: PlanRow, plan: Plan, at: string): void {
+async function settleQueued(tx: PlanTx, root: PlanRow, plan: Plan, at: string): Promise<void> {
   // Until nothing changes: a cancelled child strands the children depending on its issue in turn.
-  while (settleOnce(store, root, plan, at) > 0);
+  while ((await settleOnce(tx, root, plan, at)) > 0);
 }
 
-function settleOnce(store: ExecutionStore, root: PlanRow, plan: Plan, at: string): number {
-  const latest = latestAttempts(store.descendants(root.plan_id));
+async function settleOnce(tx: PlanTx, root: PlanRow, plan: Plan, at: string): Promise<number> {
+  const latest = latestAttempts(await tx.descendants(root.plan_id));
   const ended = new Map<string, PlanRow>();
   for (const c of latest) {
     if (c.issue_id && (c.processing_state === "errored" || c.processing_state === "cancelled")) ended.set(c.issue_id, c);
@@ -305,14 +308,14 @@ function settleOnce(store: ExecutionStore, root: PlanRow, plan: Plan, at: string
     if (c.processing_state !== "queued") continue;
     const issue = issueOf(plan, c.issue_id);
     if (issue?.status === "DONE") {
-      store.updatePlan(c.plan_id, { processing_state: "completed", finished_at: at }, at);
-      event(store, c, at, "completed", `${childName(c)} completed with nothing to run: its issue ${issue.id} is already DONE`);
+      await tx.updatePlan(c.plan_id, { processing_state: "completed", finished_at: at }, at);
+      await event(tx, c, at, "completed", `${childName(c)} completed with nothing to run: its issue ${issue.id} is already DONE`);
       changed++;
       continue;
     }
     const why = strandedBecause(plan, issue, c, ended);
     if (why) {
-      cancelChild(store, c, why, at);
+      await cancelChild(tx, c, why, at);
       changed++;
     }
   }
@@ -333,12 +336,11 @@ function strandedBecause(plan: Plan, issue: PlanIssue | undefined, c: PlanRow, e
 }
 
 /** Record finished waves, and end the root when every child's latest attempt has ended. */
-function finishIfDone(store: ExecutionStore, root: PlanRow, at: string): void {
+async function finishIfDone(tx: PlanTx, root: PlanRow, at: string): Promise<void> {
   if (isTerminalState(root.processing_state)) return;
-  const latest = latestAttempts(store.descendants(root.plan_id));
+  const latest = latestAttempts(await tx.descendants(root.plan_id));
   const finishedWaves = new Set(
-    store
-      .events({ root: root.plan_id })
+    (await tx.events({ root: root.plan_id }))
       .filter((e) => e.kind === "wave_finished")
       .map((e) => Number(e.data.wave)),
   );
@@ -348,8 +350,8 @@ function finishIfDone(store: ExecutionStore, root: PlanRow, at: string): void {
     const members = latest.filter((c) => (c.wave ?? 0) === w);
     if (!members.every((c) => isTerminalState(c.processing_state))) continue;
     const count = (s: ProcessingState) => members.filter((c) => c.processing_state === s).length;
-    event(
-      store,
+    await event(
+      tx,
       root,
       at,
       "wave_finished",
@@ -361,9 +363,9 @@ function finishIfDone(store: ExecutionStore, root: PlanRow, at: string): void {
   const failed = latest.filter((c) => c.processing_state !== "completed");
   if (failed.length === 0) {
     const moved = movePhase(root, "apply");
-    store.updatePlan(root.plan_id, { phase: moved.phase, processing_state: "completed", finished_at: at }, at);
-    event(
-      store,
+    await tx.updatePlan(root.plan_id, { phase: moved.phase, processing_state: "completed", finished_at: at }, at);
+    await event(
+      tx,
       root,
       at,
       "plan_completed",
@@ -372,55 +374,58 @@ function finishIfDone(store: ExecutionStore, root: PlanRow, at: string): void {
     );
     return;
   }
-  const lines = failed.map((c) => {
-    if (c.processing_state === "cancelled") return `${childName(c)} was cancelled: ${c.cancel_reason}`;
-    const decided = store
-      .events({ plan: c.plan_id })
-      .filter((e) => e.kind === "child_failed")
-      .pop();
+  const lines: string[] = [];
+  for (const c of failed) {
+    if (c.processing_state === "cancelled") {
+      lines.push(`${childName(c)} was cancelled: ${c.cancel_reason}`);
+      continue;
+    }
+    const decided = (await tx.events({ plan: c.plan_id })).filter((e) => e.kind === "child_failed").pop();
     const decision = decided?.data.decision as FailureDecision | undefined;
-    return `${childName(c)} errored with ${c.error_category}: ${c.error_message}${decision ? ` (failure handler: ${decision.reason})` : ""}`;
-  });
-  store.updatePlan(
+    lines.push(`${childName(c)} errored with ${c.error_category}: ${c.error_message}${decision ? ` (failure handler: ${decision.reason})` : ""}`);
+  }
+  await tx.updatePlan(
     root.plan_id,
     { processing_state: "errored", error_category: failed.find((c) => c.error_category)?.error_category ?? "cancelled", error_message: lines[0], finished_at: at },
     at,
   );
-  event(store, root, at, "plan_errored", `${failed.length} of ${latest.length} children did not complete: ${lines.join("; ")}`, {
+  await event(tx, root, at, "plan_errored", `${failed.length} of ${latest.length} children did not complete: ${lines.join("; ")}`, {
     failed: failed.map((c) => ({ plan_id: c.plan_id, issue: c.issue_id, state: c.processing_state, category: c.error_category, message: c.error_message ?? c.cancel_reason })),
   });
 }
 
 /** Children processing longer than their root's timeout fail with `timeout`. */
-function tickInTx(store: ExecutionStore, repo: string, now: number): string[] {
+async function tickInTx(tx: PlanTx, repo: string, now: number): Promise<string[]> {
   const at = iso(now);
   const failed: string[] = [];
   const roots = new Map<string, PlanRow>();
-  for (const c of store.inState("processing")) {
+  for (const c of await tx.inState("processing")) {
     if (c.parent_plan_id === null || c.processing_started_at === null) continue;
-    const root = roots.get(c.root_plan_id) ?? store.plan(c.root_plan_id)!;
+    const root = roots.get(c.root_plan_id) ?? (await tx.plan(c.root_plan_id))!;
     roots.set(root.plan_id, root);
     const timeout = rootConfig(root).timeout;
     if (timeout === null) continue;
     const ranMs = now - Date.parse(c.processing_started_at);
     if (ranMs <= timeout * 1000) continue;
-    const current = store.plan(c.plan_id)!;
+    const current = (await tx.plan(c.plan_id))!;
     if (current.processing_state !== "processing") continue;
-    failInTx(store, repo, current, "timeout", `processing for ${Math.round(ranMs / 1000)} s, longer than the timeout of ${timeout} s`, at);
+    await failInTx(tx, repo, current, "timeout", `processing for ${Math.round(ranMs / 1000)} s, longer than the timeout of ${timeout} s`, at);
     failed.push(c.plan_id);
   }
-  for (const rootId of new Set(failed.map((id) => store.plan(id)!.root_plan_id))) {
-    const root = store.plan(rootId)!;
-    settleQueued(store, root, loadPlan(repo), at);
-    finishIfDone(store, store.plan(rootId)!, at);
+  const failedRoots = new Set<string>();
+  for (const id of failed) failedRoots.add((await tx.plan(id))!.root_plan_id);
+  for (const rootId of failedRoots) {
+    const root = (await tx.plan(rootId))!;
+    await settleQueued(tx, root, loadPlan(repo), at);
+    await finishIfDone(tx, (await tx.plan(rootId))!, at);
   }
   return failed;
 }
 
 // ---- checks on reports -------------------------------------------------------------------------
 
-function requireChild(store: ExecutionStore, childId: string): PlanRow {
-  const row = store.plan(childId);
+async function requireChild(tx: PlanTx, childId: string): Promise<PlanRow> {
+  const row = await tx.plan(childId);
   if (!row) throw notFound(`no execution plan '${childId}'`);
   if (row.parent_plan_id === null || row.issue_id === null) {
     throw invalidInput(`${childId} is a root plan; only its children report (claim one with claimNext)`);
@@ -446,8 +451,8 @@ function reportProblem(child: PlanRow, report: string, allowQueued = false): str
 }
 
 /** Refuse a report, recording the refusal as an event of the child. */
-function refuseReport(store: ExecutionStore, child: PlanRow, problem: string, at: string): never {
-  store.write(() => event(store, child, at, "report_refused", problem));
+async function refuseReport(store: ExecutionStore, child: PlanRow, problem: string, at: string): Promise<never> {
+  await store.write((tx) => event(tx, child, at, "report_refused", problem));
   throw refused(problem);
 }
 
@@ -455,7 +460,7 @@ interface ReportLock {
   token: string;
 }
 
-function takeReportLock(store: ExecutionStore, child: PlanRow, now: number): ReportLock | string {
+async function takeReportLock(tx: PlanTx, child: PlanRow, now: number): Promise<ReportLock | string> {
   if (child.report_lock) {
     const [, since] = child.report_lock.split("@");
     if (now - Date.parse(since) < REPORT_LOCK_STALE_MS) {
@@ -463,14 +468,14 @@ function takeReportLock(store: ExecutionStore, child: PlanRow, now: number): Rep
     }
   }
   const token = randomBytes(6).toString("hex");
-  store.updatePlan(child.plan_id, { report_lock: `${token}@${iso(now)}` }, iso(now));
+  await tx.updatePlan(child.plan_id, { report_lock: `${token}@${iso(now)}` }, iso(now));
   return { token };
 }
 
-function releaseReportLock(store: ExecutionStore, childId: string, lock: ReportLock, at: string): void {
-  store.write(() => {
-    const c = store.plan(childId);
-    if (c?.report_lock?.startsWith(`${lock.token}@`)) store.updatePlan(childId, { report_lock: null }, at);
+async function releaseReportLock(store: ExecutionStore, childId: string, lock: ReportLock, at: string): Promise<void> {
+  await store.write(async (tx) => {
+    const c = await tx.plan(childId);
+    if (c?.report_lock?.startsWith(`${lock.token}@`)) await tx.updatePlan(childId, { report_lock: null }, at);
   });
 }
 
@@ -478,67 +483,79 @@ function releaseReportLock(store: ExecutionStore, childId: string, lock: ReportL
  * Phase one of a report: tick, then, in one transaction, check the child may report and lock it.
  * Returns the child and the lock, or throws the refusal (recorded as an event).
  */
-function beginReport(
+async function beginReport(
   store: ExecutionStore,
   repo: string,
   childId: string,
   report: string,
   now: number,
-  check: (child: PlanRow) => string | undefined,
-): { child: PlanRow; lock: ReportLock } {
+  check: (child: PlanRow, tx: PlanTx) => Promise<string | undefined>,
+): Promise<{ child: PlanRow; lock: ReportLock }> {
   const at = iso(now);
-  const outcome = store.write(() => {
-    tickInTx(store, repo, now);
-    const child = requireChild(store, childId);
-    const problem = reportProblem(child, report) ?? check(child);
+  const outcome = await store.write(async (tx): Promise<{ child: PlanRow; problem: string } | { child: PlanRow; lock: ReportLock }> => {
+    await tickInTx(tx, repo, now);
+    const child = await requireChild(tx, childId);
+    const problem = reportProblem(child, report) ?? (await check(child, tx));
     if (problem) return { child, problem };
-    const lock = takeReportLock(store, child, now);
+    const lock = await takeReportLock(tx, child, now);
     if (typeof lock === "string") return { child, problem: lock };
-    return { child: store.plan(childId)!, lock };
+    return { child: (await tx.plan(childId))!, lock };
   });
-  if ("problem" in outcome && outcome.problem !== undefined) refuseReport(store, outcome.child, outcome.problem, at);
-  return outcome as { child: PlanRow; lock: ReportLock };
+  if ("problem" in outcome) return refuseReport(store, outcome.child, outcome.problem, at);
+  return outcome;
 }
 
 /**
  * Phase two: re-read the child; if it is still processing and still ours, `fn` records the outcome.
  * If it was cancelled or timed out meanwhile, the outcome is recorded as an ignored report and refused.
  */
-function endReport<T>(store: ExecutionStore, childId: string, lock: ReportLock, at: string, what: string, fn: (child: PlanRow) => T): T {
-  const outcome = store.write(() => {
-    const child = store.plan(childId)!;
+async function endReport<T>(
+  store: ExecutionStore,
+  childId: string,
+  lock: ReportLock,
+  at: string,
+  what: string,
+  fn: (child: PlanRow, tx: PlanTx) => Promise<T>,
+): Promise<T> {
+  const outcome = await store.write(async (tx): Promise<{ problem: string } | { value: T }> => {
+    const child = (await tx.plan(childId))!;
     if (child.processing_state !== "processing") {
       const problem = `${reportProblem(child, "report") ?? `${childName(child)} is ${child.processing_state}`}; ${what} happened meanwhile and is recorded, nothing else changes`;
-      event(store, child, at, "report_refused", problem);
+      await event(tx, child, at, "report_refused", problem);
       return { problem };
     }
     if (!child.report_lock?.startsWith(`${lock.token}@`)) {
       const problem = `${childName(child)}: the report lock was taken over; ${what} happened and is recorded, nothing else changes`;
-      event(store, child, at, "report_refused", problem);
+      await event(tx, child, at, "report_refused", problem);
       return { problem };
     }
-    return { value: fn(child) };
+    return { value: await fn(child, tx) };
   });
-  if ("problem" in outcome) throw refused(outcome.problem as string);
-  return outcome.value as T;
+  if ("problem" in outcome) throw refused(outcome.problem);
+  return outcome.value;
+}
+
+/** A failure's result, read inside the transaction that recorded it. */
+async function failResult(tx: PlanTx, childId: string, outcome: FailOutcome): Promise<FailResult> {
+  return {
+    child: await view(tx, (await tx.plan(childId))!),
+    decision: outcome.decision,
+    retry: outcome.retry ? await view(tx, (await tx.plan(outcome.retry.plan_id))!) : null,
+    cancelled: outcome.cancelled,
+  };
 }
 
 /**
  * Fail a child from inside a report (a refused start/verify/done, a merge conflict), unless it was
  * cancelled or ended meanwhile: then that failure is recorded as a refused report and nothing changes.
  */
-function failFromReport(store: ExecutionStore, repo: string, childId: string, lock: ReportLock, category: ErrorCategory, text: string, at: string): FailResult {
-  return endReport(store, childId, lock, at, `the failure (${category}: ${text})`, (child) => {
-    const outcome = failInTx(store, repo, child, category, text, at);
-    const root = store.plan(child.root_plan_id)!;
-    settleQueued(store, root, loadPlan(repo), at);
-    finishIfDone(store, store.plan(root.plan_id)!, at);
-    return {
-      child: view(store, store.plan(childId)!),
-      decision: outcome.decision,
-      retry: outcome.retry ? view(store, store.plan(outcome.retry.plan_id)!) : null,
-      cancelled: outcome.cancelled,
-    };
+function failFromReport(store: ExecutionStore, repo: string, childId: string, lock: ReportLock, category: ErrorCategory, text: string, at: string): Promise<FailResult> {
+  return endReport(store, childId, lock, at, `the failure (${category}: ${text})`, async (child, tx) => {
+    const outcome = await failInTx(tx, repo, child, category, text, at);
+    const root = (await tx.plan(child.root_plan_id))!;
+    await settleQueued(tx, root, loadPlan(repo), at);
+    await finishIfDone(tx, (await tx.plan(root.plan_id))!, at);
+    return failResult(tx, childId, outcome);
   });
 }
 
@@ -550,7 +567,7 @@ function failFromReport(store: ExecutionStore, repo: string, childId: string, lo
  * the children queued in `strategize`, attempt 1. When the repository has a commit, the root gets
  * the integration branch `cockpit/plan-<root id lowercase>` at HEAD.
  */
-export function createExecutionPlan(repo: string, target: ExecutionTarget, config?: unknown, o: CreateOptions = {}): PlanDetail {
+export async function createExecutionPlan(repo: string, target: ExecutionTarget, config?: unknown, o: CreateOptions = {}): Promise<PlanDetail> {
   const subplanConfig = parseSubplanConfig(config ?? {});
   const plan = loadPlan(repo);
   let title: string;
@@ -596,9 +613,9 @@ export function createExecutionPlan(repo: string, target: ExecutionTarget, confi
     }
   }
   return withStore(repo, (store) =>
-    store.write(() => {
-      tickInTx(store, repo, now);
-      const root = store.insertPlan(
+    store.write(async (tx) => {
+      await tickInTx(tx, repo, now);
+      const root = await tx.insertPlan(
         newPlanRow({
           ...identity,
           root_plan_id: identity.plan_id,
@@ -610,14 +627,14 @@ export function createExecutionPlan(repo: string, target: ExecutionTarget, confi
           created_at: at,
         }),
       );
-      event(store, root, at, "created", `execution plan created to ${title}; it starts in strategize`, { target: storedTarget });
+      await event(tx, root, at, "created", `execution plan created to ${title}; it starts in strategize`, { target: storedTarget });
       if (integration) {
-        event(store, root, at, "integration_branch", `children's branches merge into ${integration}, created at HEAD ${head}`, { branch: integration, base: head });
+        await event(tx, root, at, "integration_branch", `children's branches merge into ${integration}, created at HEAD ${head}`, { branch: integration, base: head });
       } else {
-        event(store, root, at, "integration_branch", "the repository has no commit yet, so there is no integration branch; children apply without merging");
+        await event(tx, root, at, "integration_branch", "the repository has no commit yet, so there is no integration branch; children apply without merging");
       }
       for (const issue of todo) {
-        const c = store.insertPlan(
+        const c = await tx.insertPlan(
           newPlanRow({
             ...childIdentity(identity),
             root_plan_id: identity.plan_id,
@@ -628,13 +645,13 @@ export function createExecutionPlan(repo: string, target: ExecutionTarget, confi
             created_at: at,
           }),
         );
-        event(store, c, at, "child_created", `child for issue ${issue.id} (wave ${issue.wave}, ${issue.status})`, { issue: issue.id, wave: issue.wave });
+        await event(tx, c, at, "child_created", `child for issue ${issue.id} (wave ${issue.wave}, ${issue.status})`, { issue: issue.id, wave: issue.wave });
       }
       const moved = movePhase(root, "execute");
-      store.updatePlan(root.plan_id, { phase: moved.phase, processing_state: "processing", subplan_config: subplanConfig, processing_started_at: at }, at);
+      await tx.updatePlan(root.plan_id, { phase: moved.phase, processing_state: "processing", subplan_config: subplanConfig, processing_started_at: at }, at);
       const waves = [...new Set(todo.map((i) => i.wave))];
       event(
-        store,
+        tx,
         root,
         at,
         "decomposed",
@@ -642,7 +659,7 @@ export function createExecutionPlan(repo: string, target: ExecutionTarget, confi
           (skipped.length ? `; skipped ${skipped.map((i) => `${i.id} (${i.status})`).join(", ")}` : ""),
         { children: todo.map((i) => i.id), skipped: skipped.map((i) => i.id), config: subplanConfig },
       );
-      return detail(store, root.plan_id);
+      return await detail(tx, root.plan_id);
     }),
   );
 }
@@ -654,29 +671,29 @@ export function createExecutionPlan(repo: string, target: ExecutionTarget, confi
  * child in wave-then-issue order; parallel: fewer than max_parallel processing), and no processing
  * sibling's issue shares scope with its issue.
  */
-export function claimNext(repo: string, rootId: string, o: CoordinatorOptions = {}): ClaimResult {
+export async function claimNext(repo: string, rootId: string, o: CoordinatorOptions = {}): Promise<ClaimResult> {
   const now = clock(o);
   const at = iso(now);
   return withStore(repo, (store) =>
-    store.write(() => {
-      tickInTx(store, repo, now);
-      const root = store.plan(rootId);
+    store.write(async (tx) => {
+      await tickInTx(tx, repo, now);
+      const root = await tx.plan(rootId);
       if (!root) throw notFound(`no execution plan '${rootId}'`);
       if (root.parent_plan_id !== null) throw invalidInput(`${rootId} is a child plan; claim from its root ${root.root_plan_id}`);
       const plan = loadPlan(repo);
-      settleQueued(store, root, plan, at);
-      finishIfDone(store, store.plan(rootId)!, at);
-      const current = store.plan(rootId)!;
+      await settleQueued(tx, root, plan, at);
+      await finishIfDone(tx, (await tx.plan(rootId))!, at);
+      const current = (await tx.plan(rootId))!;
       if (isTerminalState(current.processing_state)) {
         return { claimed: null, reason: `execution plan ${rootId} has ended ${current.processing_state}` };
       }
       const config = rootConfig(current);
-      const children = store.children(rootId);
+      const children = await tx.children(rootId);
       const processing = children.filter((c) => c.processing_state === "processing");
       const queued = children.filter((c) => c.processing_state === "queued").sort(runOrder);
-      const none = (reason: string): ClaimResult => {
-        const last = store.lastEvent(rootId);
-        if (!(last?.kind === "claim_waiting" && last.reason === reason)) event(store, current, at, "claim_waiting", reason);
+      const none = async (reason: string): Promise<ClaimResult> => {
+        const last = await tx.lastEvent(rootId);
+        if (!(last?.kind === "claim_waiting" && last.reason === reason)) await event(tx, current, at, "claim_waiting", reason);
         return { claimed: null, reason };
       };
       if (queued.length === 0) return none(`no child is queued (${processing.length} processing)`);
@@ -711,7 +728,7 @@ export function claimNext(repo: string, rootId: string, o: CoordinatorOptions = 
           reasons.push(`${issue.id} shares ${clash.paths![0]} with ${clash.b.row.issue_id}, which is processing`);
           continue;
         }
-        store.updatePlan(c.plan_id, { processing_state: "processing", processing_started_at: at }, at);
+        await tx.updatePlan(c.plan_id, { processing_state: "processing", processing_started_at: at }, at);
         const deps = effectiveDeps(plan, issue).map((d) => d.id);
         const reason =
           `claimed ${childName(c)} in wave ${c.wave}: ` +
@@ -720,8 +737,8 @@ export function claimNext(repo: string, rootId: string, o: CoordinatorOptions = 
           (config.execution_mode === "parallel" ? ` of max_parallel ${config.max_parallel}` : " (sequential, next in wave-then-issue order)") +
           (processing.length ? "; no processing sibling shares its scope" : "") +
           (reasons.length ? `; passed over: ${reasons.join("; ")}` : "");
-        event(store, store.plan(c.plan_id)!, at, "claimed", reason, { issue: issue.id, wave: c.wave, dependencies: deps, passed_over: reasons });
-        return { claimed: view(store, store.plan(c.plan_id)!), reason };
+        await event(tx, (await tx.plan(c.plan_id))!, at, "claimed", reason, { issue: issue.id, wave: c.wave, dependencies: deps, passed_over: reasons });
+        return { claimed: await view(tx, (await tx.plan(c.plan_id))!), reason };
       }
       const prefix = config.execution_mode === "sequential" ? "sequential: the next child cannot start" : "no queued child can start";
       return none(`${prefix}: ${reasons.join("; ")}`);
@@ -738,11 +755,11 @@ export async function advance(repo: string, childId: string, to: Phase, o: Advan
   const now = clock(o);
   const at = iso(now);
   return withStore(repo, async (store) => {
-    const { child, lock } = beginReport(store, repo, childId, `move to ${to}`, now, (c) => {
+    const { child, lock } = await beginReport(store, repo, childId, `move to ${to}`, now, async (c, tx) => {
       const problem = phaseMoveProblem(c.phase, to);
       if (problem) return `${childName(c)}: ${problem}`;
       if (to === "apply" && o.branch !== undefined) {
-        const root = store.plan(c.root_plan_id)!;
+        const root = (await tx.plan(c.root_plan_id))!;
         if (!root.integration_branch) {
           return `${childName(c)} names branch ${o.branch}, but execution plan ${root.plan_id} has no integration branch (the repository had no commit when it was made)`;
         }
@@ -753,7 +770,7 @@ export async function advance(repo: string, childId: string, to: Phase, o: Advan
     const issueId = child.issue_id!;
     try {
       if (to === "execute") {
-        const earlier = store.read(() => store.children(child.parent_plan_id!).some((s) => s.issue_id === issueId && s.attempt < child.attempt));
+        const earlier = await store.read(async (tx) => (await tx.children(child.parent_plan_id!)).some((s) => s.issue_id === issueId && s.attempt < child.attempt));
         const issue = earlier ? issueOf(loadPlan(repo), issueId) : undefined;
         let started: TransitionResult | undefined;
         let note: string;
@@ -764,15 +781,15 @@ export async function advance(repo: string, childId: string, to: Phase, o: Advan
             started = await transition(repo, issueId, "start");
           } catch (error) {
             if (!(error instanceof CapabilityError)) throw error;
-            const failure = failFromReport(store, repo, childId, lock, "validation", `the start of issue ${issueId} was refused: ${error.message}`, at);
+            const failure = await failFromReport(store, repo, childId, lock, "validation", `the start of issue ${issueId} was refused: ${error.message}`, at);
             return { child: failure.child, from, to, moved: false, failure };
           }
           note = `issue ${issueId} started (${started.from} → ${started.to})`;
         }
-        return endReport(store, childId, lock, at, note, (c) => {
-          store.updatePlan(c.plan_id, { phase: movePhase(c, "execute").phase, report_lock: null }, at);
-          event(store, c, at, "phase_moved", `${childName(c)} ${from} → execute: ${note}`, { from, to, issue_transition: started ?? null });
-          return { child: view(store, store.plan(childId)!), from, to, moved: true, ...(started ? { issue_transition: started } : {}) };
+        return await endReport(store, childId, lock, at, note, async (c, tx) => {
+          await tx.updatePlan(c.plan_id, { phase: movePhase(c, "execute").phase, report_lock: null }, at);
+          await event(tx, c, at, "phase_moved", `${childName(c)} ${from} → execute: ${note}`, { from, to, issue_transition: started ?? null });
+          return { child: await view(tx, (await tx.plan(childId))!), from, to, moved: true, ...(started ? { issue_transition: started } : {}) };
         });
       }
 
@@ -780,17 +797,17 @@ export async function advance(repo: string, childId: string, to: Phase, o: Advan
         let merge: MergeOutcome | undefined;
         let mergeNote = "it names no branch, so it applies as is";
         if (o.branch !== undefined) {
-          const root = store.read(() => store.plan(child.root_plan_id)!);
+          const root = await store.read(async (tx) => (await tx.plan(child.root_plan_id))!);
           const integration = root.integration_branch!;
           merge = mergeInto(repo, integration, o.branch, `cockpit: merge ${o.branch} into ${integration} (issue ${issueId}, child ${childId})`);
           if (merge.kind === "error") {
             const problem = `${childName(child)}: cannot merge ${o.branch}: ${merge.detail}`;
-            releaseReportLock(store, childId, lock, at);
-            refuseReport(store, child, problem, at);
+            await releaseReportLock(store, childId, lock, at);
+            await refuseReport(store, child, problem, at);
           }
           if (merge.kind === "conflict") {
             const text = `merging ${o.branch} into ${integration} conflicts in ${merge.files.join(", ") || "the tree"}${merge.detail ? ` (${merge.detail})` : ""}`;
-            const failure = failFromReport(store, repo, childId, lock, "conflict", text, at);
+            const failure = await failFromReport(store, repo, childId, lock, "conflict", text, at);
             return { child: failure.child, from, to, moved: false, merge, failure };
           }
           mergeNote =
@@ -803,26 +820,26 @@ export async function advance(repo: string, childId: string, to: Phase, o: Advan
           verified = await transition(repo, issueId, "verify");
         } catch (error) {
           if (!(error instanceof CapabilityError)) throw error;
-          const failure = failFromReport(store, repo, childId, lock, "validation", `the verify of issue ${issueId} was refused: ${error.message}`, at);
+          const failure = await failFromReport(store, repo, childId, lock, "validation", `the verify of issue ${issueId} was refused: ${error.message}`, at);
           return { child: failure.child, from, to, moved: false, ...(merge ? { merge } : {}), failure };
         }
         const note = `${mergeNote}; issue ${issueId} verified (${verified.from} → ${verified.to})`;
-        return endReport(store, childId, lock, at, note, (c) => {
-          store.updatePlan(c.plan_id, { phase: movePhase(c, "apply").phase, branch: o.branch ?? null, report_lock: null }, at);
-          if (merge) event(store, c, at, "merged", mergeNote, { branch: o.branch, merge });
-          event(store, c, at, "phase_moved", `${childName(c)} execute → apply: ${note}`, { from, to, issue_transition: verified });
-          return { child: view(store, store.plan(childId)!), from, to, moved: true, issue_transition: verified, ...(merge ? { merge } : {}) };
+        return await endReport(store, childId, lock, at, note, async (c, tx) => {
+          await tx.updatePlan(c.plan_id, { phase: movePhase(c, "apply").phase, branch: o.branch ?? null, report_lock: null }, at);
+          if (merge) await event(tx, c, at, "merged", mergeNote, { branch: o.branch, merge });
+          await event(tx, c, at, "phase_moved", `${childName(c)} execute → apply: ${note}`, { from, to, issue_transition: verified });
+          return { child: await view(tx, (await tx.plan(childId))!), from, to, moved: true, issue_transition: verified, ...(merge ? { merge } : {}) };
         });
       }
 
       // strategize (from action): no issue move.
-      return endReport(store, childId, lock, at, `the move to ${to}`, (c) => {
-        store.updatePlan(c.plan_id, { phase: movePhase(c, to).phase, report_lock: null }, at);
-        event(store, c, at, "phase_moved", `${childName(c)} ${from} → ${to}`, { from, to });
-        return { child: view(store, store.plan(childId)!), from, to, moved: true };
+      return await endReport(store, childId, lock, at, `the move to ${to}`, async (c, tx) => {
+        await tx.updatePlan(c.plan_id, { phase: movePhase(c, to).phase, report_lock: null }, at);
+        await event(tx, c, at, "phase_moved", `${childName(c)} ${from} → ${to}`, { from, to });
+        return { child: await view(tx, (await tx.plan(childId))!), from, to, moved: true };
       });
     } finally {
-      releaseReportLock(store, childId, lock, at);
+      await releaseReportLock(store, childId, lock, at);
     }
   });
 }
@@ -837,7 +854,7 @@ export async function complete(repo: string, childId: string, evidence: readonly
   const now = clock(o);
   const at = iso(now);
   return withStore(repo, async (store) => {
-    const { child, lock } = beginReport(store, repo, childId, "completion", now, (c) =>
+    const { child, lock } = await beginReport(store, repo, childId, "completion", now, async (c) =>
       c.phase === "apply" ? undefined : `${childName(c)} is in ${c.phase}; it completes from apply (advance it first)`,
     );
     const issueId = child.issue_id!;
@@ -849,7 +866,7 @@ export async function complete(repo: string, childId: string, evidence: readonly
         } catch (error) {
           if (!(error instanceof CapabilityError)) throw error;
           const problem = `${childName(child)}: evidence ${JSON.stringify(e?.covers)} was refused (${error.message}); the child stays in apply${covered.length ? ` (recorded before it: ${covered.join(", ")})` : ""}`;
-          store.write(() => event(store, child, at, "report_refused", problem, { code: error.code }));
+          await store.write((tx) => event(tx, child, at, "report_refused", problem, { code: error.code }));
           throw error;
         }
         covered.push(e.covers);
@@ -865,27 +882,27 @@ export async function complete(repo: string, childId: string, evidence: readonly
         if (issueOf(loadPlan(repo), issueId)?.status === "DONE") {
           note = `issue ${issueId} is already DONE`;
         } else {
-          const failure = failFromReport(store, repo, childId, lock, "validation", `the done of issue ${issueId} was refused: ${error.message}`, at);
+          const failure = await failFromReport(store, repo, childId, lock, "validation", `the done of issue ${issueId} was refused: ${error.message}`, at);
           return { child: failure.child, completed: false, evidence: covered, failure };
         }
       }
-      return endReport(store, childId, lock, at, note, (c) => {
-        store.updatePlan(c.plan_id, { processing_state: "completed", finished_at: at, report_lock: null }, at);
-        event(
-          store,
+      return await endReport(store, childId, lock, at, note, async (c, tx) => {
+        await tx.updatePlan(c.plan_id, { processing_state: "completed", finished_at: at, report_lock: null }, at);
+        await event(
+          tx,
           c,
           at,
           "completed",
           `${childName(c)} completed: ${covered.length ? `evidence recorded for ${covered.join(", ")}; ` : ""}${note}`,
           { evidence: covered, issue_transition: done ?? null },
         );
-        const root = store.plan(c.root_plan_id)!;
-        settleQueued(store, root, loadPlan(repo), at);
-        finishIfDone(store, store.plan(root.plan_id)!, at);
-        return { child: view(store, store.plan(childId)!), completed: true, evidence: covered, ...(done ? { issue_transition: done } : {}) };
+        const root = (await tx.plan(c.root_plan_id))!;
+        await settleQueued(tx, root, loadPlan(repo), at);
+        await finishIfDone(tx, (await tx.plan(root.plan_id))!, at);
+        return { child: await view(tx, (await tx.plan(childId))!), completed: true, evidence: covered, ...(done ? { issue_transition: done } : {}) };
       });
     } finally {
-      releaseReportLock(store, childId, lock, at);
+      await releaseReportLock(store, childId, lock, at);
     }
   });
 }
@@ -895,60 +912,55 @@ export async function complete(repo: string, childId: string, evidence: readonly
  * the child is errored and a new child (same parent, same issue, attempt + 1) is queued; stop
  * others ⇒ the queued siblings are cancelled and the processing ones marked cancelled.
  */
-export function fail(repo: string, childId: string, category: string, text: string, o: CoordinatorOptions = {}): FailResult {
+export async function fail(repo: string, childId: string, category: string, text: string, o: CoordinatorOptions = {}): Promise<FailResult> {
   const cat = checkErrorCategory(category);
   if (typeof text !== "string" || text.trim() === "") throw invalidInput("a failure says what went wrong (message)");
   const now = clock(o);
   const at = iso(now);
-  return withStore(repo, (store) => {
-    const result = store.write(() => {
-      tickInTx(store, repo, now);
-      const child = requireChild(store, childId);
+  return withStore(repo, async (store) => {
+    const outcome = await store.write(async (tx): Promise<{ child: PlanRow; problem: string } | { result: FailResult }> => {
+      await tickInTx(tx, repo, now);
+      const child = await requireChild(tx, childId);
       const problem = reportProblem(child, `failure (${cat})`, true);
       if (problem) return { child, problem };
-      const outcome = failInTx(store, repo, child, cat, text, at);
-      const root = store.plan(child.root_plan_id)!;
-      settleQueued(store, root, loadPlan(repo), at);
-      finishIfDone(store, store.plan(root.plan_id)!, at);
-      return {
-        result: {
-          child: view(store, store.plan(childId)!),
-          decision: outcome.decision,
-          retry: outcome.retry ? view(store, store.plan(outcome.retry.plan_id)!) : null,
-          cancelled: outcome.cancelled,
-        },
-      };
+      const failed = await failInTx(tx, repo, child, cat, text, at);
+      const root = (await tx.plan(child.root_plan_id))!;
+      await settleQueued(tx, root, loadPlan(repo), at);
+      await finishIfDone(tx, (await tx.plan(root.plan_id))!, at);
+      return { result: await failResult(tx, childId, failed) };
     });
-    if ("problem" in result && result.problem !== undefined) refuseReport(store, result.child, result.problem, at);
-    return (result as { result: FailResult }).result;
+    if ("problem" in outcome) return refuseReport(store, outcome.child, outcome.problem, at);
+    return outcome.result;
   });
 }
 
 /** Fail (with `timeout`) every child processing longer than its root's timeout; returns their ids. */
-export function tick(repo: string, o: CoordinatorOptions = {}): string[] {
+export async function tick(repo: string, o: CoordinatorOptions = {}): Promise<string[]> {
   const now = clock(o);
-  return withStore(repo, (store) => store.write(() => tickInTx(store, repo, now)));
+  return withStore(repo, (store) => store.write((tx) => tickInTx(tx, repo, now)));
 }
 
-function detail(store: ExecutionStore, planId: string): PlanDetail {
-  const row = store.plan(planId)!;
-  const events = row.parent_plan_id === null ? store.events({ root: planId }) : store.events({ plan: planId });
-  return { ...view(store, row), events: events.map(eventView) };
+async function detail(tx: PlanTx, planId: string): Promise<PlanDetail> {
+  const row = (await tx.plan(planId))!;
+  const events = row.parent_plan_id === null ? await tx.events({ root: planId }) : await tx.events({ plan: planId });
+  return { ...(await view(tx, row)), events: events.map(eventView) };
 }
+
+// Reads answer as if every call ticked first (children past their timeout show as timed out), but
+// write nothing: the tick runs in a transaction that is rolled back, and the next command keeps it.
 
 /** A plan as the CLI dict, with its tree of children (retries included) and its timeline. */
-export function getPlan(repo: string, id: string, o: CoordinatorOptions = {}): PlanDetail {
+export async function getPlan(repo: string, id: string, o: CoordinatorOptions = {}): Promise<PlanDetail> {
   const now = clock(o);
   const missing = () => notFound(`no execution plan '${id}'`);
   return withExistingStore(
     repo,
-    (store) => {
-      store.write(() => tickInTx(store, repo, now));
-      return store.read(() => {
-        if (!store.plan(id)) throw missing();
-        return detail(store, id);
-      });
-    },
+    (store) =>
+      store.preview(async (tx) => {
+        await tickInTx(tx, repo, now);
+        if (!(await tx.plan(id))) throw missing();
+        return detail(tx, id);
+      }),
     () => {
       throw missing();
     },
@@ -956,23 +968,28 @@ export function getPlan(repo: string, id: string, o: CoordinatorOptions = {}): P
 }
 
 /** Every root plan, newest first, with how many children are in each state. */
-export function listPlans(repo: string, o: CoordinatorOptions = {}): PlanSummary[] {
+export async function listPlans(repo: string, o: CoordinatorOptions = {}): Promise<PlanSummary[]> {
   const now = clock(o);
   // No store yet: no plan was ever created here, and a read does not create one.
-  return withExistingStore(repo, (store) => {
-    store.write(() => tickInTx(store, repo, now));
-    return store.read(() =>
-      store.roots().map((r) => {
-        const counts: Record<ProcessingState, number> = { queued: 0, processing: 0, completed: 0, errored: 0, cancelled: 0 };
-        for (const c of store.descendants(r.plan_id)) counts[c.processing_state]++;
-        return {
-          ...toCliDict(store.model(r.plan_id)),
-          title: r.title,
-          integration_branch: r.integration_branch,
-          created_at: r.created_at,
-          children_by_state: counts,
-        };
+  return withExistingStore(
+    repo,
+    (store) =>
+      store.preview(async (tx) => {
+        await tickInTx(tx, repo, now);
+        const summaries: PlanSummary[] = [];
+        for (const r of await tx.roots()) {
+          const counts: Record<ProcessingState, number> = { queued: 0, processing: 0, completed: 0, errored: 0, cancelled: 0 };
+          for (const c of await tx.descendants(r.plan_id)) counts[c.processing_state]++;
+          summaries.push({
+            ...toCliDict(await tx.model(r.plan_id)),
+            title: r.title,
+            integration_branch: r.integration_branch,
+            created_at: r.created_at,
+            children_by_state: counts,
+          });
+        }
+        return summaries;
       }),
-    );
-  }, () => []);
+    () => [],
+  );
 }

@@ -29,7 +29,7 @@ describe("apply merges the child's branch into the integration branch", () => {
     });
     repos.push(repo);
     const head = git(repo, "rev-parse", "HEAD");
-    const root = createExecutionPlan(repo, { milestone: "M1" }, { execution_mode: "parallel", max_parallel: 3 });
+    const root = await createExecutionPlan(repo, { milestone: "M1" }, { execution_mode: "parallel", max_parallel: 3 });
     const integration = root.integration_branch!;
     const ref = `refs/heads/${integration}`;
     expect(git(repo, "rev-parse", ref)).toBe(head);
@@ -39,7 +39,7 @@ describe("apply merges the child's branch into the integration branch", () => {
     const b = commitOnBranch(repo, "work/b", { "src/app.txt": "line 1 by B\nline 2\nline 3\n" });
     const c = commitOnBranch(repo, "work/c", { "src/c.txt": "new in C\n", "src/app.txt": "line 1\nline 2\nline 3 by C\n" });
 
-    const kids = [claimNext(repo, root.plan_id), claimNext(repo, root.plan_id), claimNext(repo, root.plan_id)].map((r) => r.claimed!);
+    const kids = [await claimNext(repo, root.plan_id), await claimNext(repo, root.plan_id), await claimNext(repo, root.plan_id)].map((r) => r.claimed!);
     const [ca, cb, cc] = ["A", "B", "C"].map((id) => kids.find((k) => k.issue === id)!);
     for (const k of kids) await advance(repo, k.plan_id, "execute");
 
@@ -78,7 +78,7 @@ describe("apply merges the child's branch into the integration branch", () => {
 
     await complete(repo, ca.plan_id, [{ covers: "proof", type: "test", command: "npm test" }]);
     await complete(repo, cc.plan_id, [{ covers: "proof", type: "test", command: "npm test" }]);
-    const end = getPlan(repo, root.plan_id);
+    const end = await getPlan(repo, root.plan_id);
     expect(end.processing_state).toBe("errored");
     expect(end.events.at(-1)!.reason).toMatch(/1 of 3 children did not complete: child .* \(issue B, attempt 1\) errored with conflict: merging work\/b/);
     expect(b).not.toBe(a);
@@ -87,9 +87,9 @@ describe("apply merges the child's branch into the integration branch", () => {
   it("a branch already merged applies as is; an unknown branch is refused and the child stays in execute", async () => {
     const repo = createTestRepo({ issues: [{ id: "A", scope: ["src/a"] }, { id: "B", scope: ["src/b"] }], files: { "src/app.txt": APP } });
     repos.push(repo);
-    const root = createExecutionPlan(repo, { milestone: "M1" }, { execution_mode: "parallel" });
-    const ka = claimNext(repo, root.plan_id).claimed!;
-    const kb = claimNext(repo, root.plan_id).claimed!;
+    const root = await createExecutionPlan(repo, { milestone: "M1" }, { execution_mode: "parallel" });
+    const ka = (await claimNext(repo, root.plan_id)).claimed!;
+    const kb = (await claimNext(repo, root.plan_id)).claimed!;
     await advance(repo, ka.plan_id, "execute");
     await advance(repo, kb.plan_id, "execute");
 
@@ -101,7 +101,7 @@ describe("apply merges the child's branch into the integration branch", () => {
     }
     expect(error).toBeInstanceOf(CapabilityError);
     expect((error as Error).message).toMatch(/cannot merge no\/such-branch: 'no\/such-branch' is not a branch or commit of this repository/);
-    expect(getPlan(repo, ka.plan_id)).toMatchObject({ phase: "execute", processing_state: "processing" });
+    expect(await getPlan(repo, ka.plan_id)).toMatchObject({ phase: "execute", processing_state: "processing" });
 
     // The base commit itself is already in the integration branch.
     git(repo, "branch", "work/nothing", "HEAD");

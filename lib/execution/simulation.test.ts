@@ -118,7 +118,7 @@ async function simulate(s: Scenario): Promise<Run> {
   const cfg = parseSubplanConfig({ ...s.config, timeout: TIMEOUT_S });
   let now = Date.parse("2026-12-01T09:00:00Z");
   const o = () => ({ now: () => now });
-  const root = createExecutionPlan(repo, { milestone: "M1" }, cfg, o());
+  const root = await createExecutionPlan(repo, { milestone: "M1" }, cfg, o());
   expect(root.children).toHaveLength(18);
   expect(new Set(root.children.map((c) => c.wave))).toEqual(new Set([0, 1, 2]));
 
@@ -130,7 +130,7 @@ async function simulate(s: Scenario): Promise<Run> {
   let finalFailures = 0;
   let steps = 0;
 
-  let tree: PlanDetail = getPlan(repo, root.plan_id, o());
+  let tree: PlanDetail = await getPlan(repo, root.plan_id, o());
   for (; steps < 400; steps++) {
     if (tree.processing_state !== "processing") break;
     now += 1000;
@@ -140,7 +140,7 @@ async function simulate(s: Scenario): Promise<Run> {
     if (processing.length > 0 && (s.stalls.includes(steps) || roll < 0.015)) {
       // Stall: the clock jumps past the timeout; the next call's tick fails every processing child.
       now += (TIMEOUT_S + 1) * 1000;
-      const after = getPlan(repo, root.plan_id, o());
+      const after = await getPlan(repo, root.plan_id, o());
       for (const c of processing) {
         const c2 = after.children.find((k) => k.plan_id === c.plan_id)!;
         expect(c2.processing_state, `${where}: ${c.issue} outlived the timeout`).not.toBe("processing");
@@ -151,7 +151,7 @@ async function simulate(s: Scenario): Promise<Run> {
       }
     } else if (processing.length === 0 || roll < 0.45) {
       // Claim (also when the limit is reached: the answer must then be "none").
-      const r = claimNext(repo, root.plan_id, o());
+      const r = await claimNext(repo, root.plan_id, o());
       if (r.claimed) {
         claims++;
         expect(processing.length, `${where}: claimed past the limit`).toBeLessThan(cfg.execution_mode === "sequential" ? 1 : cfg.max_parallel);
@@ -167,7 +167,7 @@ async function simulate(s: Scenario): Promise<Run> {
       const c = pick(processing);
       if (random() < s.failRate) {
         const category = s.schedule[failures++ % s.schedule.length];
-        const r = fail(repo, c.plan_id, category, `simulated ${category}`, o());
+        const r = await fail(repo, c.plan_id, category, `simulated ${category}`, o());
         categories.add(category);
         expect(r.decision.category).toBe(category);
         if (r.decision.final) finalFailures++;
@@ -195,7 +195,7 @@ async function simulate(s: Scenario): Promise<Run> {
         expect((await complete(repo, c.plan_id, PROOF, o())).completed).toBe(true);
       }
     }
-    tree = getPlan(repo, root.plan_id, o());
+    tree = await getPlan(repo, root.plan_id, o());
     checkInvariants(tree, loadPlan(repo), cfg, seen, where);
   }
   const end = tree;
@@ -258,7 +258,7 @@ describe("a simulated execution plan: 3 waves of 6 children, max_parallel 2", ()
     expect(run.claims).toBeGreaterThan(1);
   }, 60_000);
 
-  it("every failure category was exercised", () => {
+  it("every failure category was exercised", async () => {
     const all = new Set(runs.flatMap((r) => [...r.categories]));
     expect([...all].sort()).toEqual([...ERROR_CATEGORIES].sort());
   });

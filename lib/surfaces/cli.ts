@@ -396,7 +396,7 @@ export function usage(): string {
     "",
     "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
     "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
-    `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues.`,
+    `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues, and the execution plans (cockpit plans).`,
     `statuses: ${ISSUE_STATUSES.join(", ")}`,
     "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
   ].join("\n");

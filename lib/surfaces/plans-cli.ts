@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { findCapability } from "../capabilities/index";
 import type { PlanDetail, PlanSummary, PlanView } from "../execution/coordinator";
+import { closeDatabases, DATABASE_ENV } from "../coordination/database";
 import { closeStores } from "../execution/store";
 import { parseArgs, UsageError, type ParsedArgs } from "./cli-args";
 import { contextFor } from "./context";
@@ -20,7 +21,7 @@ interface PlansVerb {
   text(value: unknown): string;
 }
 
-const COMMON: Options = { repo: "value", json: "flag" };
+const COMMON: Options = { repo: "value", json: "flag", database: "value" };
 
 function integer(args: ParsedArgs, name: string): number | undefined {
   const v = args.options.get(name);
@@ -162,10 +163,11 @@ const VERBS: Record<string, PlansVerb> = {
 
 export function plansUsage(): string {
   return [
-    "usage: cockpit plans <verb> [--repo DIR] [--json] …",
+    "usage: cockpit plans <verb> [--repo DIR] [--json] [--database URL] …",
     "",
     ...Object.entries(VERBS).map(([v, d]) => `  cockpit plans ${v}${d.takesId ? ` ${d.takesId}` : ""}  —  ${d.summary}`),
     "",
+    `the store is .ai/local/state/cockpit.db in the clone, or the shared PostgreSQL when --database URL (or ${DATABASE_ENV}) is given`,
     "defaults: sequential, max_parallel 5, fail_fast false (GitHub Actions and Argo default to true), retries on, max_retries 2 (retries, not attempts), no timeout",
   ].join("\n");
 }
@@ -183,6 +185,8 @@ export async function runPlansCommand(argv: readonly string[], io: { out(s: stri
     if (spec.takesId && args.words.length !== 1) throw new UsageError(`cockpit plans ${verb} takes one ${spec.takesId}`);
     if (!spec.takesId && args.words.length) throw new UsageError(`cockpit plans ${verb} takes no argument, but was given '${args.words[0]}'`);
     const repo = resolve(args.options.get("repo") ?? ".");
+    const database = args.options.get("database");
+    if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await invoke(findCapability(spec.capability)!, contextFor(repo), spec.input(args));
     if (!result.ok) {
       io.err(`cockpit plans ${verb}: ${result.error.message}`);
@@ -198,5 +202,6 @@ export async function runPlansCommand(argv: readonly string[], io: { out(s: stri
     throw error;
   } finally {
     closeStores();
+    await closeDatabases();
   }
 }

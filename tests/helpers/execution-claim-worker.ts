@@ -6,11 +6,10 @@ import { claimNext } from "../../lib/execution/coordinator";
 import { openStore } from "../../lib/execution/store";
 
 const [repo, rootId] = process.argv.slice(2);
-openStore(repo);
-process.stdout.write("ready\n");
-process.stdin.once("data", () => {
+void openStore(repo).then(() => process.stdout.write("ready\n"));
+process.stdin.once("data", async () => {
   try {
-    const r = claimNext(repo, rootId);
+    const r = await claimNext(repo, rootId);
     process.stdout.write(JSON.stringify({ pid: process.pid, claimed: r.claimed?.plan_id ?? null, issue: r.claimed?.issue ?? null, reason: r.reason }) + "\n");
     process.exit(0);
   } catch (error) {

@@ -1,0 +1,222 @@
+import { parseSubplanConfig, type SubplanConfig } from "./config";
+import { createPlan, type ExecutionPlan, type Phase, type PlanError, type ProcessingState, type SubplanStatus } from "./model";
+
+// The rows of the execution store and what a transaction can do with them, shared by both backends.
+
+/** One row of `plans`, with JSON columns parsed. */
+export interface PlanRow {
+  seq: number;
+  plan_id: string;
+  parent_plan_id: string | null;
+  root_plan_id: string;
+  phase: Phase;
+  processing_state: ProcessingState;
+  automation_profile: string | null;
+  attempt: number;
+  subplan_config: SubplanConfig | null;
+  title: string;
+  target: unknown;
+  issue_id: string | null;
+  wave: number | null;
+  branch: string | null;
+  integration_branch: string | null;
+  base_commit: string | null;
+  error_category: string | null;
+  error_message: string | null;
+  cancel_reason: string | null;
+  retry_of: string | null;
+  report_lock: string | null;
+  created_at: string;
+  updated_at: string;
+  processing_started_at: string | null;
+  finished_at: string | null;
+}
+
+export type NewPlanRow = Omit<PlanRow, "seq" | "updated_at" | "report_lock"> & { report_lock?: string | null };
+
+/** A plan as it starts: queued in strategize, attempt 1, nothing set; `fields` says what differs. */
+export function newPlanRow(
+  fields: Pick<NewPlanRow, "plan_id" | "parent_plan_id" | "root_plan_id" | "title" | "created_at"> & Partial<NewPlanRow>,
+): NewPlanRow {
+  return {
+    phase: "strategize",
+    processing_state: "queued",
+    automation_profile: null,
+    attempt: 1,
+    subplan_config: null,
+    target: null,
+    issue_id: null,
+    wave: null,
+    branch: null,
+    integration_branch: null,
+    base_commit: null,
+    error_category: null,
+    error_message: null,
+    cancel_reason: null,
+    retry_of: null,
+    processing_started_at: null,
+    finished_at: null,
+    ...fields,
+  };
+}
+
+export type PlanPatch = Partial<Omit<PlanRow, "seq" | "plan_id" | "parent_plan_id" | "root_plan_id" | "created_at">>;
+
+export interface EventRow {
+  id: number;
+  plan_id: string;
+  root_plan_id: string;
+  at: string;
+  kind: string;
+  reason: string;
+  data: Record<string, unknown>;
+}
+
+export type NewEvent = Omit<EventRow, "id" | "data"> & { data?: Record<string, unknown> };
+
+/** The plan columns a backend writes, in table order (seq is the backend's). */
+export const PLAN_COLUMNS = [
+  "plan_id",
+  "parent_plan_id",
+  "root_plan_id",
+  "phase",
+  "processing_state",
+  "automation_profile",
+  "attempt",
+  "subplan_config",
+  "title",
+  "target",
+  "issue_id",
+  "wave",
+  "branch",
+  "integration_branch",
+  "base_commit",
+  "error_category",
+  "error_message",
+  "cancel_reason",
+  "retry_of",
+  "report_lock",
+  "created_at",
+  "updated_at",
+  "processing_started_at",
+  "finished_at",
+] as const;
+
+const JSON_COLUMNS = new Set(["subplan_config", "target"]);
+
+type RawRow = Record<string, unknown>;
+
+/** A stored row as the model reads it: JSON texts parsed. Both backends store the same texts. */
+export function toRow(raw: RawRow): PlanRow {
+  return {
+    ...(raw as unknown as PlanRow),
+    subplan_config: raw.subplan_config == null ? null : parseSubplanConfig(JSON.parse(String(raw.subplan_config))),
+    target: raw.target == null ? null : JSON.parse(String(raw.target)),
+  };
+}
+
+export function toEvent(raw: RawRow): EventRow {
+  return { ...(raw as unknown as EventRow), data: JSON.parse(String(raw.data)) };
+}
+
+export function toColumn(key: string, value: unknown): unknown {
+  if (value === undefined) return null;
+  if (JSON_COLUMNS.has(key)) return value === null ? null : JSON.stringify(value);
+  return value;
+}
+
+/** The values of a new row, in PLAN_COLUMNS order. */
+export function insertValues(row: NewPlanRow): unknown[] {
+  return PLAN_COLUMNS.map((c) => (c === "updated_at" ? row.created_at : toColumn(c, (row as Record<string, unknown>)[c])));
+}
+
+/** The columns and values a patch changes, `updated_at` included. */
+export function patchEntries(patch: PlanPatch, at: string): [string, unknown][] {
+  return Object.entries({ ...patch, updated_at: at })
+    .filter(([k]) => (PLAN_COLUMNS as readonly string[]).includes(k))
+    .map(([k, v]) => [k, toColumn(k, v)]);
+}
+
+/** What a transaction can do: the plans and events of one repository (one project). */
+export abstract class PlanTx {
+  abstract insertPlan(row: NewPlanRow): Promise<PlanRow>;
+  /** Change some columns of a plan; `updated_at` is set to `at`. */
+  abstract updatePlan(planId: string, patch: PlanPatch, at: string): Promise<PlanRow>;
+  abstract plan(planId: string): Promise<PlanRow | undefined>;
+  /** The direct children of a plan, in creation order. */
+  abstract children(parentId: string): Promise<PlanRow[]>;
+  /** Every plan under a root (not the root itself), in creation order. */
+  abstract descendants(rootId: string): Promise<PlanRow[]>;
+  /** Every root plan, newest first. */
+  abstract roots(): Promise<PlanRow[]>;
+  /** Every plan in a processing state, in creation order. */
+  abstract inState(state: ProcessingState): Promise<PlanRow[]>;
+  abstract addEvent(e: NewEvent): Promise<EventRow>;
+  /** Events of a whole tree (by root) or of one plan, oldest first. */
+  abstract events(filter: { root?: string; plan?: string }): Promise<EventRow[]>;
+  abstract lastEvent(rootId: string): Promise<EventRow | undefined>;
+
+  /** The true depth of a plan: 0 for a root, 1 for its children, …, found by walking its ancestors. */
+  async depthOf(planId: string): Promise<number> {
+    let depth = 0;
+    let row = await this.plan(planId);
+    if (!row) throw new Error(`no plan ${planId}`);
+    const seen = new Set<string>([planId]);
+    while (row.parent_plan_id !== null) {
+      if (seen.has(row.parent_plan_id)) throw new Error(`plan ${planId} has a cycle among its ancestors`);
+      seen.add(row.parent_plan_id);
+      const parent: PlanRow | undefined = await this.plan(row.parent_plan_id);
+      if (!parent) throw new Error(`plan ${row.plan_id} names a parent ${row.parent_plan_id} that is not stored`);
+      row = parent;
+      depth++;
+    }
+    return depth;
+  }
+
+  /** The parent's view of each child: id, phase, processing state, attempt, last error. */
+  async subplanStatuses(planId: string): Promise<SubplanStatus[]> {
+    return (await this.children(planId)).map((c) => ({
+      plan_id: c.plan_id,
+      phase: c.phase,
+      processing_state: c.processing_state,
+      attempt: c.attempt,
+      last_error: lastError(c),
+    }));
+  }
+
+  /** The model object of a stored plan (validated by the model), with its subplan statuses. */
+  async model(planId: string): Promise<ExecutionPlan> {
+    const row = await this.plan(planId);
+    if (!row) throw new Error(`no plan ${planId}`);
+    return createPlan({
+      plan_id: row.plan_id,
+      parent_plan_id: row.parent_plan_id,
+      root_plan_id: row.root_plan_id,
+      phase: row.phase,
+      processing_state: row.processing_state,
+      automation_profile: row.automation_profile,
+      attempt: row.attempt,
+      subplan_config: row.subplan_config,
+      subplan_statuses: await this.subplanStatuses(planId),
+    });
+  }
+}
+
+export interface ExecutionStore {
+  readonly backend: "sqlite" | "postgres";
+  /** The file, or the database URL without its password. */
+  readonly where: string;
+  /** A read-modify-write: no other writer of this project interleaves (SQLite BEGIN IMMEDIATE, a PostgreSQL lock). */
+  write<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T>;
+  /** A consistent read (one snapshot). */
+  read<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T>;
+  /** A write whose changes are rolled back: what a read would see if the writes were made, with nothing written. */
+  preview<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T>;
+  /** The applied schema versions, ascending. */
+  schemaVersions(): Promise<number[]>;
+}
+
+/** A plan row's last error, or null. */
+export function lastError(row: Pick<PlanRow, "error_category" | "error_message">): PlanError | null {
+  return row.error_category === null ? null : { category: row.error_category, message: row.error_message ?? "" };
+}

@@ -1,0 +1,299 @@
+import { mkdirSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import Database from "better-sqlite3";
+import type { ProcessingState } from "./model";
+import {
+  PLAN_COLUMNS,
+  PlanTx,
+  insertValues,
+  patchEntries,
+  toEvent,
+  toRow,
+  type EventRow,
+  type ExecutionStore,
+  type NewEvent,
+  type NewPlanRow,
+  type PlanPatch,
+  type PlanRow,
+} from "./store-rows";
+
+// The SQLite backend: <repo>/.ai/local/state/cockpit.db, checkout-local and untracked like the
+// ledger. WAL, a 10 s busy timeout, numbered migrations recorded in `schema_migrations`.
+// better-sqlite3 is synchronous, so a transaction that awaits is explicit (`BEGIN IMMEDIATE` …
+// `COMMIT`), and the transactions of one connection queue behind each other in this process.
+
+export const STORE_FILE = ".ai/local/state/cockpit.db";
+export const BUSY_TIMEOUT_MS = 10_000;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Append only: a released migration is never edited, a change is a new number. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "plans and events",
+    sql: `
+      CREATE TABLE plans (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        plan_id TEXT NOT NULL UNIQUE,
+        parent_plan_id TEXT REFERENCES plans(plan_id),
+        root_plan_id TEXT NOT NULL,
+        phase TEXT NOT NULL CHECK (phase IN ('action', 'strategize', 'execute', 'apply')),
+        processing_state TEXT NOT NULL CHECK (processing_state IN ('queued', 'processing', 'completed', 'errored', 'cancelled')),
+        automation_profile TEXT,
+        attempt INTEGER NOT NULL DEFAULT 1 CHECK (attempt >= 1),
+        subplan_config TEXT,
+        title TEXT NOT NULL DEFAULT '',
+        target TEXT,
+        issue_id TEXT,
+        wave INTEGER,
+        branch TEXT,
+        integration_branch TEXT,
+        base_commit TEXT,
+        error_category TEXT,
+        error_message TEXT,
+        cancel_reason TEXT,
+        retry_of TEXT REFERENCES plans(plan_id),
+        report_lock TEXT,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        processing_started_at TEXT,
+        finished_at TEXT
+      );
+      CREATE INDEX plans_by_parent ON plans(parent_plan_id, seq);
+      CREATE INDEX plans_by_root ON plans(root_plan_id, seq);
+      CREATE INDEX plans_by_state ON plans(processing_state);
+      CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        plan_id TEXT NOT NULL,
+        root_plan_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        data TEXT NOT NULL DEFAULT '{}'
+      );
+      CREATE INDEX events_by_root ON events(root_plan_id, id);
+      CREATE INDEX events_by_plan ON events(plan_id, id);
+    `,
+  },
+];
+
+type RawRow = Record<string, unknown>;
+
+class SqliteTx extends PlanTx {
+  constructor(private readonly store: SqliteStore) {
+    super();
+  }
+
+  private sql(text: string): Database.Statement {
+    return this.store.statement(text);
+  }
+
+  async insertPlan(row: NewPlanRow): Promise<PlanRow> {
+    this.sql(`INSERT INTO plans (${PLAN_COLUMNS.join(", ")}) VALUES (${PLAN_COLUMNS.map(() => "?").join(", ")})`).run(...insertValues(row));
+    return (await this.plan(row.plan_id))!;
+  }
+
+  async updatePlan(planId: string, patch: PlanPatch, at: string): Promise<PlanRow> {
+    const entries = patchEntries(patch, at);
+    const info = this.sql(`UPDATE plans SET ${entries.map(([k]) => `${k} = ?`).join(", ")} WHERE plan_id = ?`).run(...entries.map(([, v]) => v), planId);
+    if (info.changes !== 1) throw new Error(`no plan ${planId} to update`);
+    return (await this.plan(planId))!;
+  }
+
+  async plan(planId: string): Promise<PlanRow | undefined> {
+    const raw = this.sql("SELECT * FROM plans WHERE plan_id = ?").get(planId) as RawRow | undefined;
+    return raw ? toRow(raw) : undefined;
+  }
+
+  async children(parentId: string): Promise<PlanRow[]> {
+    return (this.sql("SELECT * FROM plans WHERE parent_plan_id = ? ORDER BY seq").all(parentId) as RawRow[]).map(toRow);
+  }
+
+  async descendants(rootId: string): Promise<PlanRow[]> {
+    return (this.sql("SELECT * FROM plans WHERE root_plan_id = ? AND plan_id <> ? ORDER BY seq").all(rootId, rootId) as RawRow[]).map(toRow);
+  }
+
+  async roots(): Promise<PlanRow[]> {
+    return (this.sql("SELECT * FROM plans WHERE parent_plan_id IS NULL ORDER BY seq DESC").all() as RawRow[]).map(toRow);
+  }
+
+  async inState(state: ProcessingState): Promise<PlanRow[]> {
+    return (this.sql("SELECT * FROM plans WHERE processing_state = ? ORDER BY seq").all(state) as RawRow[]).map(toRow);
+  }
+
+  async addEvent(e: NewEvent): Promise<EventRow> {
+    const info = this.sql("INSERT INTO events (plan_id, root_plan_id, at, kind, reason, data) VALUES (?, ?, ?, ?, ?, ?)").run(
+      e.plan_id,
+      e.root_plan_id,
+      e.at,
+      e.kind,
+      e.reason,
+      JSON.stringify(e.data ?? {}),
+    );
+    return { ...e, id: Number(info.lastInsertRowid), data: e.data ?? {} };
+  }
+
+  async events(filter: { root?: string; plan?: string }): Promise<EventRow[]> {
+    const [sql, arg] = filter.root
+      ? ["SELECT * FROM events WHERE root_plan_id = ? ORDER BY id", filter.root]
+      : ["SELECT * FROM events WHERE plan_id = ? ORDER BY id", filter.plan];
+    return (this.sql(sql).all(arg) as RawRow[]).map(toEvent);
+  }
+
+  async lastEvent(rootId: string): Promise<EventRow | undefined> {
+    const r = this.sql("SELECT * FROM events WHERE root_plan_id = ? ORDER BY id DESC LIMIT 1").get(rootId) as RawRow | undefined;
+    return r ? toEvent(r) : undefined;
+  }
+}
+
+export class SqliteStore implements ExecutionStore {
+  readonly backend = "sqlite" as const;
+  private readonly statements = new Map<string, Database.Statement>();
+  private readonly tx = new SqliteTx(this);
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly db: Database.Database,
+    readonly path: string,
+  ) {}
+
+  get where(): string {
+    return this.path;
+  }
+
+  /** A prepared statement, prepared once per connection. */
+  statement(text: string): Database.Statement {
+    let st = this.statements.get(text);
+    if (!st) {
+      st = this.db.prepare(text);
+      this.statements.set(text, st);
+    }
+    return st;
+  }
+
+  /** Open (creating it and its folder if needed) and migrate a repository's store. */
+  static open(repo: string): SqliteStore {
+    const path = join(repo, STORE_FILE);
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+    try {
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      const store = new SqliteStore(db, path);
+      store.migrate();
+      return store;
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Apply every migration not yet recorded, each with its row in schema_migrations; idempotent. */
+  migrate(): number[] {
+    return this.db
+      .transaction(() => {
+        this.db.exec(
+          "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+        );
+        const done = new Set((this.statement("SELECT version FROM schema_migrations").all() as { version: number }[]).map((r) => r.version));
+        const applied: number[] = [];
+        for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
+          if (done.has(m.version)) continue;
+          this.db.exec(m.sql);
+          this.statement("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, new Date().toISOString());
+          applied.push(m.version);
+        }
+        return applied;
+      })
+      .immediate();
+  }
+
+  async schemaVersions(): Promise<number[]> {
+    return (this.statement("SELECT version FROM schema_migrations ORDER BY version").all() as { version: number }[]).map((r) => r.version);
+  }
+
+  /** One transaction at a time on this connection: the next waits for the one before to end. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private transaction<T>(begin: string, fn: (tx: PlanTx) => Promise<T>, keep: boolean): Promise<T> {
+    return this.exclusive(async () => {
+      this.db.exec(begin); // waits up to the busy timeout for another process's writer
+      try {
+        const value = await fn(this.tx);
+        this.db.exec(keep ? "COMMIT" : "ROLLBACK");
+        return value;
+      } catch (error) {
+        if (this.db.inTransaction) this.db.exec("ROLLBACK");
+        throw error;
+      }
+    });
+  }
+
+  write<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T> {
+    return this.transaction("BEGIN IMMEDIATE", fn, true);
+  }
+
+  read<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T> {
+    return this.transaction("BEGIN DEFERRED", fn, true);
+  }
+
+  preview<T>(fn: (tx: PlanTx) => Promise<T>): Promise<T> {
+    return this.transaction("BEGIN IMMEDIATE", fn, false);
+  }
+}
+
+// One connection per store file and process, kept open: opening is cheap, but closing the last
+// connection of a WAL database checkpoints and removes the WAL, which is not. A cached connection
+// whose file was replaced (same path, another inode) is reopened.
+const open = new Map<string, { store: SqliteStore; ino: number }>();
+
+function inode(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The repository's SQLite store, opened (and migrated) on first use in this process. */
+export function openSqliteStore(repo: string): SqliteStore {
+  const path = join(repo, STORE_FILE);
+  const cached = open.get(path);
+  if (cached && cached.store.db.open && inode(path) === cached.ino) return cached.store;
+  if (cached) {
+    cached.store.close();
+    open.delete(path);
+  }
+  const store = SqliteStore.open(repo);
+  open.set(path, { store, ino: inode(path) ?? -1 });
+  return store;
+}
+
+/** The repository's SQLite store if its file exists (or this process holds it open), else undefined. */
+export function openExistingSqliteStore(repo: string): SqliteStore | undefined {
+  const path = join(repo, STORE_FILE);
+  const cached = open.get(path);
+  if (cached && cached.store.db.open && inode(path) === cached.ino) return cached.store;
+  if (inode(path) === undefined) return undefined;
+  return openSqliteStore(repo);
+}
+
+export function closeSqliteStores(): void {
+  for (const { store } of open.values()) store.close();
+  open.clear();
+}
