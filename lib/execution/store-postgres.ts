@@ -18,6 +18,7 @@ import {
   type PlanPatch,
   type PlanRow,
 } from "./store-rows";
+import { processWide } from "../process-wide";
 
 // The PostgreSQL backend: `cockpit_plans` and `cockpit_plan_events` (migration 4 of
 // lib/coordination/database.ts), one database for many repositories, kept apart by project.
@@ -125,7 +126,7 @@ function isConnectionError(error: unknown): boolean {
 
 // The writes of one project in this process queue here first, so they wait on the database's lock
 // one connection at a time, and a busy project cannot take every connection of the pool.
-const queues = new Map<string, Promise<unknown>>();
+const queues = processWide("plan-store-queues", () => new Map<string, Promise<unknown>>());
 
 function queued<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);

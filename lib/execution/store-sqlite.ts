@@ -16,6 +16,7 @@ import {
   type PlanPatch,
   type PlanRow,
 } from "./store-rows";
+import { processWide } from "../process-wide";
 
 // The SQLite backend: <repo>/.ai/local/state/cockpit.db, checkout-local and untracked like the
 // ledger. WAL, a 10 s busy timeout, numbered migrations recorded in `schema_migrations`.
@@ -257,10 +258,12 @@ export class SqliteStore implements ExecutionStore {
   }
 }
 
-// One connection per store file and process, kept open: opening is cheap, but closing the last
-// connection of a WAL database checkpoints and removes the WAL, which is not. A cached connection
-// whose file was replaced (same path, another inode) is reopened.
-const open = new Map<string, { store: SqliteStore; ino: number }>();
+// One connection per store file and process, not per route bundle: a second connection in one
+// process would wait synchronously on the first one's lock and stall the event loop. Kept open:
+// opening is cheap, but closing the last connection of a WAL database checkpoints and removes the
+// WAL, which is not. A cached connection whose file was replaced (same path, another inode) is
+// reopened.
+const open = processWide("sqlite-stores", () => new Map<string, { store: SqliteStore; ino: number }>());
 
 function inode(path: string): number | undefined {
   try {
