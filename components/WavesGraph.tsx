@@ -790,7 +790,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
       <div className="flex min-h-8 flex-wrap items-center gap-3 text-sm">
         {selected && byId.get(selected) ? (
           <div className="flex flex-wrap items-center gap-2" data-testid="selection">
-            <Link href={`/issues/${encodeURIComponent(selected)}`} className="font-mono font-semibold text-blue-700 underline dark:text-blue-300">
+            <Link prefetch={false} href={`/issues/${encodeURIComponent(selected)}`} className="font-mono font-semibold text-blue-700 underline dark:text-blue-300">
               {selected}
             </Link>
             <span className="max-w-md truncate">{byId.get(selected)!.title}</span>
