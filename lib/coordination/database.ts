@@ -162,6 +162,10 @@ export async function database(url: string): Promise<pg.Pool> {
   if (!entry) {
     const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     pool.on("error", () => undefined); // an idle client lost (a server restart): the next query reconnects
+    // A checked-out client whose server goes away between two of its queries emits `error` with
+    // no one listening (the pool listens only while it is idle), which would end the process; its
+    // next query fails instead, and that failure is the refusal the caller reports.
+    pool.on("connect", (client) => client.on("error", () => undefined));
     entry = { pool };
     pools.set(url, entry);
   }

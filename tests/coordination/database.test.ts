@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabases, migrate, MIGRATIONS, redactUrl, SCHEMA_VERSION } from "../../lib/coordination/database";
+import { closeDatabases, database, migrate, MIGRATIONS, redactUrl, SCHEMA_VERSION } from "../../lib/coordination/database";
 import { ensureCliBuilt, spawnCli } from "../support/processes";
 import { cleanupRepos } from "../support/repo";
 import { freePort, startPostgres, type PgServer } from "../support/postgres-server";
@@ -80,6 +80,21 @@ describe("the coordination database", () => {
     await Promise.all(pools.map((p) => p.end()));
     expect(versions).toEqual(Array(8).fill(SCHEMA_VERSION));
     expect(server.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM cockpit_schema", "racing")).toBe(MIGRATIONS.map((m) => m.version).join(","));
+  }, 60_000);
+
+  it("a connection lost while a client is checked out and between queries fails its next query, not the process", async () => {
+    server.createDatabase("lost");
+    const pool = await database(server.urlFor("lost"));
+    const client = await pool.connect();
+    await client.query("SELECT 1");
+    // The server ends the backend while the client sits checked out with no query running: pg
+    // then emits `error` on the client, which with no listener would be an uncaught exception.
+    server.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'lost' AND pid <> pg_backend_pid()", "lost");
+    await new Promise((r) => setTimeout(r, 300));
+    await expect(client.query("SELECT 1")).rejects.toThrow();
+    client.release(true);
+    const { rows } = await pool.query<{ one: number }>("SELECT 1 AS one");
+    expect(rows[0].one).toBe(1);
   }, 60_000);
 
   it("a version missing below the highest applied one is applied too (numbers are taken by parallel changes)", async () => {

@@ -198,7 +198,7 @@ describe("leases across clones", () => {
     expect(ok.length).toBeGreaterThanOrEqual(3);
     expect(failed.length).toBeGreaterThan(0); // the kill did land among the claims
     for (const f of failed) {
-      expect(f.r.code).toBe(15);
+      expect(f.r.code, f.r.stderr).toBe(15);
       expect(f.r.stderr).toContain("the coordination database postgres://postgres:***@");
     }
     const rows = server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n").filter(Boolean);
