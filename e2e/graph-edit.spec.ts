@@ -182,16 +182,16 @@ test.describe("editing dependencies on the graph @demo", () => {
   });
 
   // The preview after a drag, light and dark, at 1280×800, for a person to look at.
-  test("screenshots of the preview after a drag", async ({ page, visit, repo }) => {
-    const dir = process.env.COCKPIT_SHOTS_DIR;
-    test.skip(!dir, "set COCKPIT_SHOTS_DIR to save them");
-    mkdirSync(dir!, { recursive: true });
+  // Saved under the test's output folder, or COCKPIT_SHOTS_DIR when set.
+  test("screenshots of the preview after a drag", async ({ page, visit, repo }, info) => {
+    const dir = process.env.COCKPIT_SHOTS_DIR || info.outputDir;
+    mkdirSync(dir, { recursive: true });
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await openWaves(page, visit);
       await dragDependency(page, "BK-016", "BK-020");
       await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status READY → BLOCKED");
-      await page.screenshot({ path: join(dir!, `graph-edit-${scheme}.png`) });
+      await page.screenshot({ path: join(dir, `graph-edit-${scheme}.png`) });
       await page.getByTestId("edit-cancel").click();
     }
     expect(readFileSync(repo.issue("BK-020"), "utf8")).not.toContain("BK-016");
