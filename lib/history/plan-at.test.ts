@@ -3,10 +3,10 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CapabilityError } from "../errors";
-import { loadPlan } from "../plan/index";
+import { derivePlan, loadPlan, loadRecords, RecordCache } from "../plan/index";
 import { planAt } from "./plan-at";
-import { parsedBlobCount } from "./records-at";
-import { instantOf } from "./revision";
+import { parsedBlobCount, recordsAtCommits } from "./records-at";
+import { instantOf, repoGit } from "./revision";
 import {
   checkout,
   commitAt,
@@ -110,6 +110,25 @@ describe("the plan at a revision equals the plan of a checkout of it", () => {
     planAt(repo, "HEAD~1");
     planAt(repo, "HEAD");
     expect(parsedBlobCount(repo)).toBe(34);
+  });
+});
+
+describe("history and the work tree share their parses", () => {
+  it("a commit's file that the work tree holds unchanged is not parsed again: its record is the work tree's own", () => {
+    const repo = newRepo();
+    const files: Record<string, string> = { [PROJECT]: projectText(), [milestonePath("m1")]: milestoneText("m1") };
+    for (let i = 1; i <= 5; i++) files[issuePath(`I${i}`)] = issueText({ id: `I${i}`, milestone: "m1", title: `Shared parse ${i}` });
+    commitAt(repo, "2026-10-01T10:00:00Z", files);
+    // The work tree changes I1 after the commit; I2..I5 stay as committed.
+    writeFileSync(join(repo, issuePath("I1")), issueText({ id: "I1", milestone: "m1", title: "Shared parse 1, edited" }));
+    const now = loadRecords(repo, new RecordCache());
+    const [head] = recordsAtCommits(repo, repoGit(repo), [git(repo, ["rev-parse", "HEAD"])]);
+    const byId = (records: typeof now) => new Map(records.issues.map((r) => [r.id, r]));
+    const [a, b] = [byId(now), byId(head)];
+    for (const id of ["I2", "I3", "I4", "I5"]) expect(b.get(id), id).toBe(a.get(id));
+    expect(b.get("I1")).not.toBe(a.get("I1"));
+    expect(b.get("I1")!.title).toBe("Shared parse 1");
+    expect(json(derivePlan(head))).toBe(json(loadPlan(checkout(repo, "HEAD"))));
   });
 });
 

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { DerivationMemory, derivePlan } from "../plan/derive";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../plan/constants";
-import { type FileSource, type ParsedFile, REFUSED, RecordCache, loadRecords, loadRecordsFrom, parseRecordBytes } from "../plan/load";
+import { type FileSource, type ParsedFile, REFUSED, RecordCache, loadRecords, loadRecordsFrom, parsedByContent, parseRecordBytes } from "../plan/load";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
@@ -96,18 +96,36 @@ function takeBlobs(store: Store, ids: readonly string[], blobs: readonly (BatchO
   }
 }
 
+/**
+ * The blobs still to be read from git: those whose content the work tree also holds take its
+ * parse (the same file, unchanged since that commit), so only the others are read and parsed.
+ */
+function unread(store: Store, git: RepoGit, ids: readonly string[]): string[] {
+  if (git.idBytes !== 20) return [...ids];
+  const out: string[] = [];
+  for (const id of ids) {
+    const parsed = parsedByContent(id);
+    if (parsed) store.blobs.set(id, parsed);
+    else out.push(id);
+  }
+  return out;
+}
+
 /** The plan files of several commits, in two batches of `git cat-file` whatever their number. */
 function filesOf(repo: string, git: RepoGit, commits: readonly string[]): CommitFiles[] {
   const store = storeOf(repo);
   const { files, missing } = takeFolders(store, git, commits.length, catFileBatch(repo, folderSpecs(git, commits)));
-  takeBlobs(store, missing, catFileBatch(repo, missing));
+  const ids = unread(store, git, missing);
+  takeBlobs(store, ids, catFileBatch(repo, ids));
   return files;
 }
 
 /** As `filesOf`, with git's reads off the event loop. */
 async function filesOfAsync(repo: string, git: RepoGit, commits: readonly string[]): Promise<CommitFiles[]> {
-  const { files, missing } = takeFolders(storeOf(repo), git, commits.length, await catFileBatchAsync(repo, folderSpecs(git, commits)));
-  takeBlobs(storeOf(repo), missing, await catFileBatchAsync(repo, missing));
+  const store = storeOf(repo);
+  const { files, missing } = takeFolders(store, git, commits.length, await catFileBatchAsync(repo, folderSpecs(git, commits)));
+  const ids = unread(store, git, missing);
+  takeBlobs(store, ids, await catFileBatchAsync(repo, ids));
   return files;
 }
 

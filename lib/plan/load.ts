@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { closeSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "./constants";
@@ -17,6 +18,7 @@ import {
 import type { PlanFinding } from "./shapes";
 import { compareBytes } from "./text";
 import { parseYaml, type YamlMap, type YamlProblem } from "./yaml";
+import { processWide } from "../process-wide";
 
 /**
  * One file's outcome: its parsed mapping, or why it cannot be read. `built` keeps what the loader
@@ -138,6 +140,28 @@ interface CacheEntry {
 }
 
 /**
+ * Parsed files by their content's git object id (`blob <size>\0<bytes>` under SHA-1): reading a
+ * commit, history takes the parse of a file the work tree holds unchanged instead of parsing it
+ * again. Weak: the caches that hold a parse decide how long it lives.
+ */
+const byContent = processWide("parsed-by-content", () => new Map<string, WeakRef<Parsed>>());
+
+/** The git object id (SHA-1) of a file with these bytes. */
+export function contentIdOf(bytes: Buffer): string {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+function keepByContent(bytes: Buffer, parsed: Parsed): void {
+  if (byContent.size >= 100_000) for (const [id, ref] of byContent) if (ref.deref() === undefined) byContent.delete(id);
+  if (byContent.size < 200_000) byContent.set(contentIdOf(bytes), new WeakRef(parsed));
+}
+
+/** The parse of a file whose content has this git object id, if this process still holds one. */
+export function parsedByContent(id: string): Parsed | undefined {
+  return byContent.get(id)?.deref();
+}
+
+/**
  * Keeps parsed files between loads, keyed by path, size, modification time and inode, so a
  * long-running server re-reads only what changed. A file modified within RACY_MS of being read is
  * compared byte for byte on the next look, until it is old enough for its stat to be trusted.
@@ -204,6 +228,7 @@ export class RecordCache {
 
   private store(path: string, stamp: FileStamp, bytes: Buffer, racy: boolean): Parsed {
     const parsed = parseFile(bytes);
+    keepByContent(bytes, parsed);
     // The four numbers only: a Stats object would keep its dates alive.
     const kept = { ino: stamp.ino, size: stamp.size, mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs };
     this.entries.set(path, { stamp: kept, walk: this.walk, parsed, racyBytes: racy ? bytes : undefined });
