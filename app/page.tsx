@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
@@ -76,11 +76,11 @@ export default async function OverviewPage() {
 
         <Card title="Validation">
           <div className="flex flex-col gap-2 text-sm">
-            <Link prefetch={false} href="/findings#FAIL" className="flex items-center justify-between rounded border border-red-300 px-3 py-2 hover:bg-red-50 dark:border-red-800 dark:hover:bg-red-950">
+            <Link href="/findings#FAIL" className="flex items-center justify-between rounded border border-red-300 px-3 py-2 hover:bg-red-50 dark:border-red-800 dark:hover:bg-red-950">
               <span>Failures</span>
               <span className="font-semibold text-red-700 dark:text-red-400" data-testid="fail-count">{validation.failures}</span>
             </Link>
-            <Link prefetch={false} href="/findings#WARN" className="flex items-center justify-between rounded border border-amber-300 px-3 py-2 hover:bg-amber-50 dark:border-amber-800 dark:hover:bg-amber-950">
+            <Link href="/findings#WARN" className="flex items-center justify-between rounded border border-amber-300 px-3 py-2 hover:bg-amber-50 dark:border-amber-800 dark:hover:bg-amber-950">
               <span>Warnings</span>
               <span className="font-semibold text-amber-800 dark:text-amber-400" data-testid="warn-count">{warnings}</span>
             </Link>

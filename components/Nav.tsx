@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import type { ReactNode } from "react";
 import { CommitPanel } from "./CommitPanel";
 import { LiveUpdates } from "./LiveUpdates";
@@ -25,9 +25,7 @@ export function Nav({
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3" aria-label="Main">
-        {/* No page is prefetched: each is rendered on the server from the files, and prefetching
-            every page of the header on every page view multiplied the server's work by seven. */}
-        <Link href="/" prefetch={false} className="flex items-center gap-2 font-semibold">
+        <Link href="/" className="flex items-center gap-2 font-semibold">
           {/* eslint-disable-next-line @next/next/no-img-element */}
           <img src="/icon.svg" alt="" width={22} height={22} />
           <span>Cockpit</span>
@@ -37,7 +35,7 @@ export function Nav({
           <ul className="flex gap-4 text-sm">
             {PAGES.map(({ href, label }) => (
               <li key={href}>
-                <Link href={href} prefetch={false} className="text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white">
+                <Link href={href} className="text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white">
                   {label}
                 </Link>
               </li>

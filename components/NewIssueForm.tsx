@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link from "@/components/Link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { runCapability } from "@/app/actions";
@@ -85,7 +85,7 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
           <p data-testid="new-issue-id">
             {answer.written ? (
               <>
-                Created <Link prefetch={false} className="font-mono underline" href={`/issues/${encodeURIComponent(answer.id)}`}>{answer.id}</Link>.
+                Created <Link className="font-mono underline" href={`/issues/${encodeURIComponent(answer.id)}`}>{answer.id}</Link>.
               </>
             ) : (
               <>Would create <span className="font-mono">{answer.id}</span>.</>

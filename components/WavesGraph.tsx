@@ -19,7 +19,7 @@ import {
   type Viewport,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import Link from "next/link";
+import Link from "@/components/Link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { dependencyIndex, downstreamOf, upstreamOf } from "@/lib/graph/closure";
@@ -790,7 +790,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
       <div className="flex min-h-8 flex-wrap items-center gap-3 text-sm">
         {selected && byId.get(selected) ? (
           <div className="flex flex-wrap items-center gap-2" data-testid="selection">
-            <Link prefetch={false} href={`/issues/${encodeURIComponent(selected)}`} className="font-mono font-semibold text-blue-700 underline dark:text-blue-300">
+            <Link href={`/issues/${encodeURIComponent(selected)}`} className="font-mono font-semibold text-blue-700 underline dark:text-blue-300">
               {selected}
             </Link>
             <span className="max-w-md truncate">{byId.get(selected)!.title}</span>
@@ -949,7 +949,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                     const i = byId.get(id)!;
                     return (
                       <li key={id}>
-                        <Link href={`/issues/${encodeURIComponent(id)}`} prefetch={false} className="font-mono text-blue-700 underline dark:text-blue-300">
+                        <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline dark:text-blue-300">
                           {id}
                         </Link>{" "}
                         {i.status} — {i.title}

@@ -18,7 +18,8 @@ export function demoShift(today) {
   return Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${DEMO_TODAY}T00:00:00Z`)) / DAY_MS);
 }
 
-function fastImportStream(commits) {
+/** A `git fast-import` stream of `commits` ({at, author: {name, email}, message, files: Map path→text}) on refs/heads/main, each the whole tree. */
+export function fastImportStream(commits) {
   const chunks = [];
   const data = (text) => {
     const bytes = Buffer.from(text, "utf8");

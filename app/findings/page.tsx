@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import type { PlanFinding, PlanValidation } from "@/lib/plan/shapes";
@@ -9,8 +9,8 @@ export const metadata = { title: "Findings" };
 
 /** Each id of a finding's subject, linked to its record. */
 function Subject({ f, milestones }: { f: PlanFinding; milestones: Set<string> }) {
-  if (f.subject === "graph") return <Link prefetch={false} href="/waves#cycle" className="font-mono text-blue-700 underline dark:text-blue-300">graph</Link>;
-  if (f.subject === "PROJECT") return <Link prefetch={false} href="/#project" className="font-mono text-blue-700 underline dark:text-blue-300">PROJECT</Link>;
+  if (f.subject === "graph") return <Link href="/waves#cycle" className="font-mono text-blue-700 underline dark:text-blue-300">graph</Link>;
+  if (f.subject === "PROJECT") return <Link href="/#project" className="font-mono text-blue-700 underline dark:text-blue-300">PROJECT</Link>;
   const ids = f.code === "milestone_cycle" ? f.subject.split(" ") : [f.subject];
   return (
     <>

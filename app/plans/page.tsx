@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { CreatePlanForm } from "@/components/PlanActions";
 import type { PlanSummary } from "@/lib/execution/coordinator";
@@ -28,7 +28,7 @@ export default async function PlansPage() {
           <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800" data-testid="plan-list">
             {plans.map((p) => (
               <li key={p.plan_id} className="flex items-center gap-4 py-2">
-                <Link prefetch={false} href={`/plans/${p.plan_id}`} className="font-mono text-blue-700 underline dark:text-blue-300">
+                <Link href={`/plans/${p.plan_id}`} className="font-mono text-blue-700 underline dark:text-blue-300">
                   {p.plan_id}
                 </Link>
                 <span>{p.title}</span>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { currentViewer } from "@/app/viewer";
 import { SessionBounce } from "@/components/SessionBounce";
 import { safeNext } from "@/lib/surfaces/security";
@@ -27,11 +27,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         <h1 className="mb-2 text-xl font-semibold">Sign in to Cockpit</h1>
         {!viewer.canSignIn ? (
           <p className="text-sm">
-            This server needs no sign-in: it has no token and no users file. <Link prefetch={false} href="/" className="text-blue-700 underline dark:text-blue-300">Open the Cockpit</Link>.
+            This server needs no sign-in: it has no token and no users file. <Link href="/" className="text-blue-700 underline dark:text-blue-300">Open the Cockpit</Link>.
           </p>
         ) : viewer.signedIn ? (
           <p className="text-sm">
-            You are signed in{viewer.name ? ` as ${viewer.name}` : ""}. <Link prefetch={false} href={next} className="text-blue-700 underline dark:text-blue-300">Continue</Link>.
+            You are signed in{viewer.name ? ` as ${viewer.name}` : ""}. <Link href={next} className="text-blue-700 underline dark:text-blue-300">Continue</Link>.
           </p>
         ) : (
           <>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { redirect } from "next/navigation";
 import { type ReactNode, Suspense } from "react";
 import { Card } from "@/components/Card";
@@ -120,7 +120,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
       <p className={projector ? "text-xl" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-range">
         Since <Rev r={changes.since} /> until {isNow ? <strong>now</strong> : <Rev r={changes.until} />} ·{" "}
         {changes.issues.length} issue{changes.issues.length === 1 ? "" : "s"} changed ·{" "}
-        <Link prefetch={false} href={pinned} className="text-blue-700 underline dark:text-blue-300" data-testid="standup-permalink">
+        <Link href={pinned} className="text-blue-700 underline dark:text-blue-300" data-testid="standup-permalink">
           link with both ends pinned
         </Link>
       </p>
@@ -221,7 +221,7 @@ function Shell({ projector, since, until, stuck, children }: { projector: boolea
     <main className={`flex flex-col gap-6 ${projector ? "text-xl" : ""}`} data-projector={projector ? "" : undefined}>
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className={projector ? "text-4xl font-semibold" : "text-2xl font-semibold"}>Standup</h1>
-        <Link prefetch={false}
+        <Link
           href={hrefOf(since, until, !projector, stuck)}
           className="text-sm text-blue-700 underline dark:text-blue-300"
           data-testid="projector-toggle"

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { defaultSince, lastWeekSince } from "@/lib/standup/standup";
 
 // Where the standup starts: yesterday (the previous working day), last week, a date or a revision.
@@ -22,10 +22,10 @@ export function SincePicker({ until, stuck }: { until?: string; stuck?: string }
   const button = "rounded bg-slate-800 px-2 py-1 text-white hover:bg-slate-700 dark:bg-slate-200 dark:text-slate-900";
   return (
     <nav aria-label="Standup since" className="flex flex-wrap items-end gap-4 text-sm" data-testid="since-picker">
-      <Link prefetch={false} href={keep(defaultSince(today))} className="text-blue-700 underline dark:text-blue-300">
+      <Link href={keep(defaultSince(today))} className="text-blue-700 underline dark:text-blue-300">
         Since yesterday
       </Link>
-      <Link prefetch={false} href={keep(lastWeekSince(today))} className="text-blue-700 underline dark:text-blue-300">
+      <Link href={keep(lastWeekSince(today))} className="text-blue-700 underline dark:text-blue-300">
         Since last week
       </Link>
       <form action="/standup" method="get" className="flex items-end gap-2">

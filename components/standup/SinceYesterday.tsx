@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { SECTION_TITLES, type SectionKey, groupChanges, type PlanChanges } from "@/lib/standup/standup";
 
@@ -19,7 +19,7 @@ export function SinceYesterday({ changes, href }: { changes: PlanChanges; href: 
           <ul className="flex flex-wrap gap-2">
             {shown.map((k) => (
               <li key={k}>
-                <Link prefetch={false} href={`${href}#section-${k}`} className="flex items-center gap-3 rounded border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" data-testid={`since-yesterday-${k}`}>
+                <Link href={`${href}#section-${k}`} className="flex items-center gap-3 rounded border border-slate-200 px-3 py-1 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" data-testid={`since-yesterday-${k}`}>
                   <span>{SECTION_TITLES[k]}</span>
                   <span className="font-semibold tabular-nums">{groups[k].length}</span>
                 </Link>
@@ -27,7 +27,7 @@ export function SinceYesterday({ changes, href }: { changes: PlanChanges; href: 
             ))}
           </ul>
         )}
-        <Link prefetch={false} href={href} className="text-blue-700 underline dark:text-blue-300">
+        <Link href={href} className="text-blue-700 underline dark:text-blue-300">
           Open the standup
         </Link>
       </div>

@@ -1,24 +1,14 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
 import { loadPlan } from "../plan/index";
 import { countMilestone, planBurnup } from "./burnup";
-import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs, tempDir } from "@/tests/support/history";
+import { checkout, commitAt, generateHistory, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, refusalCode, removeTempDirs, tempDir } from "@/tests/support/history";
 
 afterAll(removeTempDirs);
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
 
-const code = async (fn: () => unknown) => {
-  try {
-    await fn();
-  } catch (e) {
-    if (e instanceof CapabilityError) return e.code;
-    throw e;
-  }
-  return "ok";
-};
 
 describe("burn-up points are derivations at each day's last commit", () => {
   it.for([21, 22])("generated history %i: every point equals the count of a checkout of that day's commit", async (seed) => {
@@ -99,10 +89,10 @@ describe("historically true scope", () => {
   it("refuses what it cannot chart", async () => {
     const r = repo();
     const now = seconds("2026-11-07T12:00:00Z");
-    expect(await code(() => planBurnup(r, { milestone: "nope" }, () => loadPlan(r), now))).toBe("not_found");
-    expect(await code(() => planBurnup(r, { milestone: "m1", since: "2026-11-05", until: "2026-11-03" }, () => loadPlan(r), now))).toBe("invalid_input");
-    expect(await code(() => planBurnup(r, { milestone: "m1", since: "2026-02-31" }, () => loadPlan(r), now))).toBe("invalid_input");
-    expect(await code(() => planBurnup(r, { milestone: "m1", since: "1990-01-01" }, () => loadPlan(r), now))).toBe("invalid_input");
+    expect(await refusalCode(() => planBurnup(r, { milestone: "nope" }, () => loadPlan(r), now))).toBe("not_found");
+    expect(await refusalCode(() => planBurnup(r, { milestone: "m1", since: "2026-11-05", until: "2026-11-03" }, () => loadPlan(r), now))).toBe("invalid_input");
+    expect(await refusalCode(() => planBurnup(r, { milestone: "m1", since: "2026-02-31" }, () => loadPlan(r), now))).toBe("invalid_input");
+    expect(await refusalCode(() => planBurnup(r, { milestone: "m1", since: "1990-01-01" }, () => loadPlan(r), now))).toBe("invalid_input");
     const plain = tempDir("cockpit-not-git-");
     await expect(planBurnup(plain, { milestone: "m1" }, () => loadPlan(plain), now)).rejects.toThrow(/not a git repository, so it has no history to read/);
   });

@@ -17,19 +17,11 @@ const DAY = 86_400;
 export const MAX_BURNUP_DAYS = 3660;
 
 type Counts = Pick<BurnupPoint, "scope" | "started" | "done">;
+const NONE: Counts = { scope: 0, started: 0, done: 0 };
 
 /** The milestone's issues in one plan, counted. */
 export function countMilestone(plan: Plan, milestone: string): Counts {
-  let scope = 0;
-  let started = 0;
-  let done = 0;
-  for (const i of plan.issues) {
-    if (i.milestone !== milestone || i.status === "CANCELLED") continue;
-    scope++;
-    if (i.status === "ACTIVE" || i.status === "VERIFY" || i.status === "DONE") started++;
-    if (i.status === "DONE") done++;
-  }
-  return { scope, started, done };
+  return { ...(countAll(plan).get(milestone) ?? NONE) };
 }
 
 /** Every milestone's counts in one plan (an issue may name a milestone that has no record). */
@@ -63,8 +55,6 @@ function keptFor(repo: string): Map<string, Map<string, Counts>> {
   }
   return m;
 }
-
-const NONE: Counts = { scope: 0, started: 0, done: 0 };
 
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 

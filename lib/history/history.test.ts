@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
 import { loadPlan } from "../plan/index";
 import { transition } from "../plan/transition";
 import { planHistory } from "./history";
-import { commitAt, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs, tempDir } from "@/tests/support/history";
+import { commitAt, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, refusalCode, removeTempDirs, tempDir } from "@/tests/support/history";
 
 afterAll(removeTempDirs);
 
@@ -23,15 +22,6 @@ function repoWithHistory(): { repo: string; shas: string[] } {
   return { repo, shas };
 }
 
-const refusal = async (fn: () => unknown) => {
-  try {
-    await fn();
-  } catch (e) {
-    if (e instanceof CapabilityError) return e.code;
-    throw e;
-  }
-  return "ok";
-};
 
 describe("the timeline of one record", () => {
   it("lists each commit that changed the record's file, newest first, with its status after it", async () => {
@@ -79,9 +69,9 @@ describe("the timeline of one record", () => {
 
   it("an id with no file and no history is not found; a path is not an id; a folder without git says so", async () => {
     const { repo } = repoWithHistory();
-    expect(await refusal(() => planHistory(repo, { id: "NOPE" }, () => loadPlan(repo)))).toBe("not_found");
-    expect(await refusal(() => planHistory(repo, { id: "../x" }, () => loadPlan(repo)))).toBe("invalid_input");
+    expect(await refusalCode(() => planHistory(repo, { id: "NOPE" }, () => loadPlan(repo)))).toBe("not_found");
+    expect(await refusalCode(() => planHistory(repo, { id: "../x" }, () => loadPlan(repo)))).toBe("invalid_input");
     const plain = tempDir("cockpit-not-git-");
-    expect(await refusal(() => planHistory(plain, { id: "I1" }, () => loadPlan(plain)))).toBe("invalid_input");
+    expect(await refusalCode(() => planHistory(plain, { id: "I1" }, () => loadPlan(plain)))).toBe("invalid_input");
   });
 });

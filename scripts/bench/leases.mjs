@@ -2,10 +2,10 @@
 // (leases), against the file lock, which is safe on one clone only (run over 2 clones, it hands
 // the same issues out twice, and that count is printed too). The server is a throwaway cluster
 // from Debian's postgresql package, as in the tests.
-import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { BENCH_TMP, ROOT, environment, fmtMs, median, round, table, writeReport, bundleFile, lineReader } from "./lib.mjs";
+import { ROOT, benchClones, bundleFile, environment, fmtMs, median, raceProcesses, round, table, writeReport } from "./lib.mjs";
 
 export const name = "leases";
 export const description = "claims per second, 8 processes: 2 clones on PostgreSQL leases against the file lock";
@@ -13,44 +13,6 @@ export const description = "claims per second, 8 processes: 2 clones on PostgreS
 const ISSUES = 400;
 const WRITERS = 8;
 const PER_WRITER = 10;
-
-function git(cwd, ...args) {
-  const r = spawnSync("git", args, { cwd, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-}
-
-/** A bare origin with one milestone of ISSUES READY issues, and `n` clones of it. */
-function clones(label, n) {
-  const base = join(BENCH_TMP, `leases-${label}-${process.pid}`);
-  rmSync(base, { recursive: true, force: true });
-  const seed = join(base, "seed");
-  const project = join(seed, ".ai/repo/project");
-  mkdirSync(join(project, "milestones"), { recursive: true });
-  mkdirSync(join(project, "issues"), { recursive: true });
-  writeFileSync(join(project, "project.yaml"), "schema_version: 1\nname: Bench\nrepository: bench/leases\ndefault_branch: main\n");
-  writeFileSync(
-    join(project, "milestones/M1.yaml"),
-    "id: M1\ntitle: Milestone\nslug: m1\norder: 1\npriority: p1\nproblem: p\noutcome: o\nacceptance_criteria: [done]\nvalidation: [check]\nevidence_required: []\ndepends_on: []\n",
-  );
-  for (let i = 1; i <= ISSUES; i++) {
-    const id = `I${String(i).padStart(4, "0")}`;
-    writeFileSync(
-      join(project, `issues/${id}.yaml`),
-      `id: ${id}\nmilestone: M1\ntitle: Issue ${id}\nslug: ${id.toLowerCase()}\npriority: p1\nprofile: implementation\nobjective: o\nscope: [src/${id}]\ndepends_on: []\nacceptance_criteria: [it works]\nvalidation: ["true"]\nevidence_required: [proof]\ncreated_at: 2026-10-01\n`,
-    );
-  }
-  writeFileSync(join(seed, ".gitignore"), ".ai/local/\n");
-  git(base, "init", "-q", "-b", "main", seed);
-  git(seed, "add", "-A");
-  git(seed, "-c", "user.name=bench", "-c", "user.email=bench@cockpit.invalid", "commit", "-qm", "plan");
-  const out = [];
-  for (let k = 0; k < n; k++) {
-    const dir = join(base, `clone-${k}`);
-    git(base, "clone", "-q", seed, dir);
-    out.push(dir);
-  }
-  return { base, clones: out };
-}
 
 const WRITER = `
 const lib = require(process.argv[2]);
@@ -76,19 +38,7 @@ process.stdin.once("data", async () => {
 
 /** WRITERS processes spread over the repos, released at once; the wall time of all their claims. */
 async function race(bundle, repos, env) {
-  const script = join(BENCH_TMP, `leases-writer-${process.pid}.cjs`);
-  writeFileSync(script, WRITER);
-  const children = Array.from({ length: WRITERS }, (_, w) =>
-    spawn(process.execPath, [script, bundle, repos[w % repos.length], String(PER_WRITER)], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...env } }),
-  );
-  const readers = children.map(lineReader);
-  await Promise.all(readers.map((f) => f()));
-  const results = readers.map((f) => f());
-  const t0 = process.hrtime.bigint();
-  for (const c of children) c.stdin.write("go\n");
-  const out = (await Promise.all(results)).map((l) => JSON.parse(l));
-  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-  rmSync(script, { force: true });
+  const { out, wall } = await raceProcesses("leases-writer", WRITER, WRITERS, (w) => [bundle, repos[w % repos.length], String(PER_WRITER)], env);
   const issues = out.flatMap((r) => r.issues);
   return {
     claims: issues.length,
@@ -105,9 +55,9 @@ export async function run() {
   const bundle = await bundleFile("scripts/bench/leases-entry.ts", "leases-lib", ["pg", "esbuild"]);
   const lib = (await import("node:module")).createRequire(bundle)(bundle);
 
-  const oneClone = clones("file-one", 1);
+  const oneClone = benchClones("leases-file-one", ISSUES, 1);
   const fileOne = await race(bundle, oneClone.clones, { COCKPIT_DATABASE_URL: "" });
-  const twoPlain = clones("file-two", 2);
+  const twoPlain = benchClones("leases-file-two", ISSUES, 2);
   const fileTwo = await race(bundle, twoPlain.clones, { COCKPIT_DATABASE_URL: "" });
 
   const server = await lib.startPostgres();
@@ -115,7 +65,7 @@ export async function run() {
   try {
     server.createDatabase("bench");
     const url = server.urlFor("bench");
-    const twoDb = clones("pg-two", 2);
+    const twoDb = benchClones("leases-pg-two", ISSUES, 2);
     // The first use migrates the database: done before the race so that it is not timed.
     spawnSync(process.execPath, [join(ROOT, "bin/cockpit"), "plan", "next", "--repo", twoDb.clones[0]], { env: { ...process.env, COCKPIT_DATABASE_URL: url }, stdio: "ignore" });
     pgTwo = await race(bundle, twoDb.clones, { COCKPIT_DATABASE_URL: url });

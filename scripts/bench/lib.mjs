@@ -1,7 +1,7 @@
 // Shared helpers of the benchmark sections: timing, statistics, child processes, peak memory,
 // bundling TypeScript for in-process measurements, tables and reports.
 
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
@@ -221,7 +221,7 @@ export function environment() {
 }
 
 /** A child's stdout, line by line: each call of the function returned waits for the next line. */
-export function lineReader(child) {
+function lineReader(child) {
   let buffer = "";
   const waiters = [];
   child.stdout.on("data", (d) => {
@@ -234,4 +234,71 @@ export function lineReader(child) {
     }
   });
   return () => new Promise((r) => waiters.push(r));
+}
+
+/**
+ * Processes racing from one start line: `count` runs of `source` (a CommonJS script written to
+ * BENCH_TMP), `args(k)` the arguments of the k-th. Each prints a line when it is ready; once all
+ * are, each is told "go" and its next line is its result (JSON). Returns the results and the wall
+ * time from "go" to the last result.
+ */
+export async function raceProcesses(name, source, count, args, env = {}) {
+  const script = join(BENCH_TMP, `${name}-${process.pid}.cjs`);
+  mkdirSync(BENCH_TMP, { recursive: true });
+  writeFileSync(script, source);
+  try {
+    const children = Array.from({ length: count }, (_, k) =>
+      spawn(process.execPath, [script, ...args(k)], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...env } }),
+    );
+    const readers = children.map(lineReader);
+    await Promise.all(readers.map((f) => f()));
+    const results = readers.map((f) => f());
+    const t0 = process.hrtime.bigint();
+    for (const c of children) c.stdin.write("go\n");
+    const out = (await Promise.all(results)).map((l) => JSON.parse(l));
+    return { out, wall: Number(process.hrtime.bigint() - t0) / 1e6 };
+  } finally {
+    rmSync(script, { force: true });
+  }
+}
+
+const benchGit = (cwd, ...args) => {
+  const r = spawnSync("git", args, { cwd, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+};
+
+/**
+ * An origin holding one milestone M1 of `issues` READY issues (I0001…), and `n` clones of it,
+ * under BENCH_TMP/<label>-<pid>: `base` (remove it when done) and the clones' folders.
+ */
+export function benchClones(label, issues, n) {
+  const base = join(BENCH_TMP, `${label}-${process.pid}`);
+  rmSync(base, { recursive: true, force: true });
+  const seed = join(base, "seed");
+  const project = join(seed, ".ai/repo/project");
+  mkdirSync(join(project, "milestones"), { recursive: true });
+  mkdirSync(join(project, "issues"), { recursive: true });
+  writeFileSync(join(project, "project.yaml"), `schema_version: 1\nname: Bench\nrepository: bench/${label}\ndefault_branch: main\n`);
+  writeFileSync(
+    join(project, "milestones/M1.yaml"),
+    "id: M1\ntitle: Milestone\nslug: m1\norder: 1\npriority: p1\nproblem: p\noutcome: o\nacceptance_criteria: [done]\nvalidation: [check]\nevidence_required: []\ndepends_on: []\n",
+  );
+  for (let i = 1; i <= issues; i++) {
+    const id = `I${String(i).padStart(4, "0")}`;
+    writeFileSync(
+      join(project, `issues/${id}.yaml`),
+      `id: ${id}\nmilestone: M1\ntitle: Issue ${id}\nslug: ${id.toLowerCase()}\npriority: p1\nprofile: implementation\nobjective: o\nscope: [src/${id}]\ndepends_on: []\nacceptance_criteria: [it works]\nvalidation: ["true"]\nevidence_required: [proof]\ncreated_at: 2026-10-01\n`,
+    );
+  }
+  writeFileSync(join(seed, ".gitignore"), ".ai/local/\n");
+  benchGit(base, "init", "-q", "-b", "main", seed);
+  benchGit(seed, "add", "-A");
+  benchGit(seed, "-c", "user.name=bench", "-c", "user.email=bench@cockpit.invalid", "commit", "-qm", "plan");
+  const clones = [];
+  for (let k = 0; k < n; k++) {
+    const dir = join(base, `clone-${k}`);
+    benchGit(base, "clone", "-q", seed, dir);
+    clones.push(dir);
+  }
+  return { base, clones };
 }

@@ -11,6 +11,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_TMP, ROOT, environment, fmtMs, median, round, table, writeReport } from "./lib.mjs";
+import { fastImportStream } from "../demo-history.mjs";
 import { sealOf } from "../make-demo.mjs";
 
 export const name = "standup";
@@ -24,6 +25,7 @@ const WARM_RUNS = 5;
 const TARGET_MS = 2000;
 const DAY_MS = 86_400_000;
 const DIR = ".ai/repo/project";
+const BENCH_AUTHOR = { name: "Bench", email: "bench@cockpit.invalid" };
 
 function issueText(i) {
   const lines = [
@@ -96,34 +98,16 @@ function history(today) {
       }
     }
     for (const i of changed.values()) files.set(`${DIR}/issues/${i.id}.yaml`, issueText(i));
-    commits.push({ at, message: c === 0 ? "The plan" : `Day ${Math.floor((Date.parse(at) - start) / DAY_MS)}: ${changed.size} issues`, files: new Map(files) });
+    commits.push({ at, author: BENCH_AUTHOR, message: c === 0 ? "The plan" : `Day ${Math.floor((Date.parse(at) - start) / DAY_MS)}: ${changed.size} issues`, files: new Map(files) });
   }
   return commits;
 }
 
 export function writeHistory(dir, today) {
-  const chunks = [];
-  const data = (text) => {
-    const b = Buffer.from(text, "utf8");
-    chunks.push(Buffer.from(`data ${b.length}\n`), b, Buffer.from("\n"));
-  };
-  let previous = new Map();
-  for (const c of history(today)) {
-    const who = `Bench <bench@cockpit.invalid> ${Math.floor(Date.parse(c.at) / 1000)} +0000`;
-    chunks.push(Buffer.from(`commit refs/heads/main\nauthor ${who}\ncommitter ${who}\n`));
-    data(c.message);
-    for (const [path, text] of c.files) {
-      if (previous.get(path) === text) continue;
-      chunks.push(Buffer.from(`M 100644 inline ${path}\n`));
-      data(text);
-    }
-    chunks.push(Buffer.from("\n"));
-    previous = c.files;
-  }
   mkdirSync(dir, { recursive: true });
   const git = (args, input) => spawnSync("git", args, { cwd: dir, input, stdio: [input ? "pipe" : "ignore", "ignore", "inherit"] });
   git(["init", "-q", "-b", "main"]);
-  git(["fast-import", "--quiet"], Buffer.concat(chunks));
+  git(["fast-import", "--quiet"], fastImportStream(history(today)));
   git(["reset", "-q", "--hard", "main"]);
 }
 

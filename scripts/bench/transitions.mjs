@@ -3,10 +3,10 @@
 // a derivation made from scratch every time, one writer that keeps its parsed files but watches
 // nothing (it looks at every file), eight writer processes racing `claim` through the one plan
 // lock, and one `cockpit plan start` process (what an agent pays from the command line).
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport, lineReader } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport, raceProcesses } from "./lib.mjs";
 
 export const name = "transitions";
 export const description = "transitions per second on a 10k-issue plan, alone and with 8 concurrent writers";
@@ -108,24 +108,6 @@ process.stdin.once("data", async () => {
 });
 `;
 
-async function concurrentWriters(bundlePath, repo, kind) {
-  const script = join(BENCH_TMP, `writer-${process.pid}.cjs`);
-  writeFileSync(script, WRITER);
-  const children = Array.from({ length: WRITERS }, () =>
-    spawn(process.execPath, [script, bundlePath, repo, String(PER_WRITER), kind], { stdio: ["pipe", "pipe", "inherit"] }),
-  );
-  const lines = children.map(lineReader);
-  const nextLine = lines.map((f) => f());
-  await Promise.all(nextLine); // every writer has its files parsed
-  const results = lines.map((f) => f());
-  const t0 = process.hrtime.bigint();
-  for (const c of children) c.stdin.write("go\n");
-  const out = (await Promise.all(results)).map((l) => JSON.parse(l));
-  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
-  rmSync(script, { force: true });
-  return { out, wall };
-}
-
 export async function run() {
   const env = environment();
   const { ensurePlanFixture } = await loadPlanFixtures();
@@ -188,7 +170,8 @@ export async function run() {
   const concurrent = {};
   for (const kind of ["plain", "served"]) {
     const raceRepo = freshCopy(fixture.dir, `race-${kind}`);
-    const race = await concurrentWriters(bundlePath, raceRepo, kind);
+    // Every writer has its files parsed before the start.
+    const race = await raceProcesses("writer", WRITER, WRITERS, () => [bundlePath, raceRepo, String(PER_WRITER), kind]);
     const started = race.out.reduce((n, r) => n + r.ok, 0);
     const raceLedger = readFileSync(join(raceRepo, ".ai/local/state/ledger.jsonl"), "utf8").trim().split("\n");
     const distinct = new Set(raceLedger.map((l) => JSON.parse(l).issue)).size;

@@ -1,7 +1,11 @@
 // Clones of one bare origin with a generated plan, for the many-machines tests.
 import { readFileSync } from "node:fs";
+import { afterAll, beforeAll } from "vitest";
+import { closeDatabases } from "../../lib/coordination/database";
+import { startPostgres, type PgServer } from "../support/postgres-server";
+import { ensureCliBuilt } from "../support/processes";
 import { join } from "node:path";
-import { git, makePlanRepo, tempDir, type IssueSpec } from "../support/repo";
+import { cleanupRepos, git, makePlanRepo, tempDir, type IssueSpec } from "../support/repo";
 
 export const ISSUES_DIR = ".ai/repo/project/issues";
 
@@ -32,4 +36,42 @@ export function cloneOf(origin: Origin, name: string): string {
 
 export function holderIdOf(clone: string): string {
   return readFileSync(join(clone, ".ai/local/state/holder"), "utf8").trim();
+}
+
+export interface PostgresCluster {
+  /** The running cluster (from the file's first test on). */
+  readonly server: PgServer;
+  /** A fresh, empty database on it (migrated by its first use). */
+  freshDatabase(): string;
+}
+
+/**
+ * One throwaway PostgreSQL cluster for a test file: the CLI built and the cluster started before
+ * its tests; after them this process's pools closed, the cluster stopped and the test
+ * repositories removed.
+ */
+export function usePostgresCluster(prefix: string): PostgresCluster {
+  let server: PgServer | undefined;
+  let count = 0;
+  beforeAll(async () => {
+    ensureCliBuilt();
+    server = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await closeDatabases();
+    await server?.stop();
+    cleanupRepos();
+  });
+  const cluster: PostgresCluster = {
+    get server() {
+      if (!server) throw new Error("the PostgreSQL cluster starts before the file's first test");
+      return server;
+    },
+    freshDatabase() {
+      const name = `${prefix}_${++count}`;
+      cluster.server.createDatabase(name);
+      return name;
+    },
+  };
+  return cluster;
 }

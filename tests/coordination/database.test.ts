@@ -1,23 +1,12 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabases, database, migrate, MIGRATIONS, redactUrl, SCHEMA_VERSION } from "../../lib/coordination/database";
-import { ensureCliBuilt, spawnCli } from "../support/processes";
-import { cleanupRepos } from "../support/repo";
-import { freePort, startPostgres, type PgServer } from "../support/postgres-server";
-import { cloneOf, makeOrigin } from "./clones";
+import { describe, expect, it } from "vitest";
+import { database, migrate, MIGRATIONS, redactUrl, SCHEMA_VERSION } from "../../lib/coordination/database";
+import { spawnCli } from "../support/processes";
+import { freePort } from "../support/postgres-server";
+import { cloneOf, makeOrigin, usePostgresCluster } from "./clones";
 
-let server: PgServer;
+const cluster = usePostgresCluster("db");
 
-beforeAll(async () => {
-  ensureCliBuilt();
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await closeDatabases();
-  await server?.stop();
-  cleanupRepos();
-});
 
 describe("the coordination database", () => {
   it("names a URL without its password", () => {
@@ -46,50 +35,50 @@ describe("the coordination database", () => {
 
   it("a wrong password is refused, naming the URL without it", async () => {
     const clone = cloneOf(makeOrigin(1), "a");
-    const url = server.urlFor("postgres", "not-the-password");
+    const url = cluster.server.urlFor("postgres", "not-the-password");
     const start = await spawnCli(["start", "I0001", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
     expect(start.code).toBe(15);
-    expect(start.stderr).toContain(`postgres://postgres:***@127.0.0.1:${server.port}/postgres`);
+    expect(start.stderr).toContain(`postgres://postgres:***@127.0.0.1:${cluster.server.port}/postgres`);
     expect(start.stderr).toContain("password authentication failed");
     expect(start.stderr).not.toContain("not-the-password");
   }, 60_000);
 
   it("a database with an older schema is migrated on first use", async () => {
-    server.createDatabase("older");
-    const url = server.urlFor("older");
+    cluster.server.createDatabase("older");
+    const url = cluster.server.urlFor("older");
     const pool = new pg.Pool({ connectionString: url });
     expect(await migrate(pool, 1)).toBe(1);
     await pool.query("INSERT INTO cockpit_leases VALUES ('tests/plan', 'I0009', 'someone', now(), now() + interval '1 hour')");
     await pool.end();
-    expect(server.sql("SELECT max(version) FROM cockpit_schema", "older")).toBe("1");
-    expect(server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "older")).toBe("0");
+    expect(cluster.server.sql("SELECT max(version) FROM cockpit_schema", "older")).toBe("1");
+    expect(cluster.server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "older")).toBe("0");
 
     const clone = cloneOf(makeOrigin(1), "a");
     const start = await spawnCli(["start", "I0001", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
     expect([start.code, start.stderr]).toEqual([0, ""]);
-    expect(server.sql("SELECT max(version) FROM cockpit_schema", "older")).toBe(String(SCHEMA_VERSION));
-    expect(server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "older")).toBe("1");
-    expect(server.sql("SELECT string_agg(issue, ',' ORDER BY issue) FROM cockpit_leases", "older")).toBe("I0001,I0009");
+    expect(cluster.server.sql("SELECT max(version) FROM cockpit_schema", "older")).toBe(String(SCHEMA_VERSION));
+    expect(cluster.server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "older")).toBe("1");
+    expect(cluster.server.sql("SELECT string_agg(issue, ',' ORDER BY issue) FROM cockpit_leases", "older")).toBe("I0001,I0009");
   }, 60_000);
 
   it("many processes migrating an empty database at once apply each migration once", async () => {
-    server.createDatabase("racing");
-    const url = server.urlFor("racing");
+    cluster.server.createDatabase("racing");
+    const url = cluster.server.urlFor("racing");
     const pools = Array.from({ length: 8 }, () => new pg.Pool({ connectionString: url, max: 1 }));
     const versions = await Promise.all(pools.map((p) => migrate(p)));
     await Promise.all(pools.map((p) => p.end()));
     expect(versions).toEqual(Array(8).fill(SCHEMA_VERSION));
-    expect(server.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM cockpit_schema", "racing")).toBe(MIGRATIONS.map((m) => m.version).join(","));
+    expect(cluster.server.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM cockpit_schema", "racing")).toBe(MIGRATIONS.map((m) => m.version).join(","));
   }, 60_000);
 
   it("a connection lost while a client is checked out and between queries fails its next query, not the process", async () => {
-    server.createDatabase("lost");
-    const pool = await database(server.urlFor("lost"));
+    cluster.server.createDatabase("lost");
+    const pool = await database(cluster.server.urlFor("lost"));
     const client = await pool.connect();
     await client.query("SELECT 1");
     // The server ends the backend while the client sits checked out with no query running: pg
     // then emits `error` on the client, which with no listener would be an uncaught exception.
-    server.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'lost' AND pid <> pg_backend_pid()", "lost");
+    cluster.server.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'lost' AND pid <> pg_backend_pid()", "lost");
     await new Promise((r) => setTimeout(r, 300));
     await expect(client.query("SELECT 1")).rejects.toThrow();
     client.release(true);
@@ -98,8 +87,8 @@ describe("the coordination database", () => {
   }, 60_000);
 
   it("a version missing below the highest applied one is applied too (numbers are taken by parallel changes)", async () => {
-    server.createDatabase("gap");
-    const url = server.urlFor("gap");
+    cluster.server.createDatabase("gap");
+    const url = cluster.server.urlFor("gap");
     const pool = new pg.Pool({ connectionString: url, max: 1 });
     await migrate(pool);
     // As if version 2 had been written after this database was migrated past it.
@@ -107,7 +96,7 @@ describe("the coordination database", () => {
     await pool.query("DELETE FROM cockpit_schema WHERE version = 2");
     expect(await migrate(pool)).toBe(SCHEMA_VERSION);
     await pool.end();
-    expect(server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "gap")).toBe("1");
-    expect(server.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM cockpit_schema", "gap")).toBe(MIGRATIONS.map((m) => m.version).join(","));
+    expect(cluster.server.sql("SELECT count(*) FROM pg_indexes WHERE indexname = 'cockpit_leases_holder'", "gap")).toBe("1");
+    expect(cluster.server.sql("SELECT string_agg(version::text, ',' ORDER BY version) FROM cockpit_schema", "gap")).toBe(MIGRATIONS.map((m) => m.version).join(","));
   }, 60_000);
 });

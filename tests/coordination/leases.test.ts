@@ -1,24 +1,17 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renewActiveLeases } from "../../lib/coordination/plan-leases";
-import { closeDatabases, SCHEMA_VERSION } from "../../lib/coordination/database";
+import { SCHEMA_VERSION } from "../../lib/coordination/database";
 import { loadPlan } from "../../lib/plan/index";
-import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
-import { cleanupRepos, git } from "../support/repo";
-import { startPostgres, type PgServer } from "../support/postgres-server";
-import { cloneOf, holderIdOf, makeOrigin } from "./clones";
+import { spawnCli, type CliRun } from "../support/processes";
+import { git } from "../support/repo";
+import { cloneOf, holderIdOf, makeOrigin, usePostgresCluster } from "./clones";
 
 // Leases on a real PostgreSQL: clones of one origin, the real `cockpit` command, real git.
 
-let server: PgServer;
-let dbCount = 0;
-/** A fresh, empty database (migrated by its first use). */
-function freshDatabase(): string {
-  const name = `leases_${++dbCount}`;
-  server.createDatabase(name);
-  return name;
-}
+const cluster = usePostgresCluster("leases");
+const { freshDatabase } = cluster;
 
 const plan = (clone: string, url: string | undefined, ...args: string[]) =>
   spawnCli([...args, "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
@@ -28,21 +21,11 @@ const json = (r: CliRun) => {
   return JSON.parse(r.stdout);
 };
 
-beforeAll(async () => {
-  ensureCliBuilt();
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await closeDatabases();
-  await server?.stop();
-  cleanupRepos();
-});
 
 describe("leases across clones", () => {
   it("40 concurrent claims in 4 clones take 40 distinct issues, then every clone pushes with no conflict", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(48);
     const clones = ["a", "b", "c", "d"].map((n) => cloneOf(origin, n));
 
@@ -52,7 +35,7 @@ describe("leases across clones", () => {
     const claimed = runs.map((r) => json(r).issue as string);
     expect(new Set(claimed).size).toBe(40);
 
-    const rows = server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n");
+    const rows = cluster.server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n");
     expect(rows).toHaveLength(40);
     const holders = clones.map(holderIdOf);
     expect(new Set(holders).size).toBe(4);
@@ -63,7 +46,7 @@ describe("leases across clones", () => {
       const active = json(await plan(clone, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
       expect(active).toEqual(mine);
     }
-    expect(server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe(String(SCHEMA_VERSION));
+    expect(cluster.server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe(String(SCHEMA_VERSION));
 
     // Before any pull: clone b sees a's issues READY in its files, and leased.
     const ofA = claimed.slice(0, 10);
@@ -103,16 +86,16 @@ describe("leases across clones", () => {
 
   it("a lease ends when its holder's record reaches VERIFY, or by release (only the holder's, unless forced)", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(3);
     const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
     expect(json(await plan(a, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
     expect(json(await plan(a, url, "start", "I0002", "--json")).to).toBe("ACTIVE");
-    const count = () => server.sql("SELECT count(*) FROM cockpit_leases", db);
+    const count = () => cluster.server.sql("SELECT count(*) FROM cockpit_leases", db);
     expect(count()).toBe("2");
 
     expect(json(await plan(a, url, "verify", "I0001", "--json")).to).toBe("VERIFY");
-    expect(server.sql("SELECT string_agg(issue, ',') FROM cockpit_leases", db)).toBe("I0002");
+    expect(cluster.server.sql("SELECT string_agg(issue, ',') FROM cockpit_leases", db)).toBe("I0002");
     // Once VERIFY's lease is gone, b may start I0001 as far as leases go (its files still say READY).
     expect(json(await plan(b, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
 
@@ -134,7 +117,7 @@ describe("leases across clones", () => {
     git(b, "pull", "-q", "--rebase");
     const verify = await plan(b, url, "verify", "I0003", "--json");
     expect([verify.code, verify.stderr, json(verify).to]).toEqual([0, "", "VERIFY"]);
-    expect(server.sql("SELECT holder FROM cockpit_leases WHERE issue = 'I0003'", db)).toBe(holderIdOf(a));
+    expect(cluster.server.sql("SELECT holder FROM cockpit_leases WHERE issue = 'I0003'", db)).toBe(holderIdOf(a));
 
     const noDb = await plan(b, undefined, "release", "I0001");
     expect(noDb.code).toBe(15);
@@ -143,7 +126,7 @@ describe("leases across clones", () => {
 
   it("an expired lease is taken by another clone", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(2);
     const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
     const short = { COCKPIT_DATABASE_URL: url, COCKPIT_LEASE_TTL_S: "1" };
@@ -154,12 +137,12 @@ describe("leases across clones", () => {
     expect(issues.find((i) => i.id === "I0001")!.lease).toBeUndefined();
     const taken = await plan(b, url, "start", "I0001", "--json");
     expect(json(taken).to).toBe("ACTIVE");
-    expect(server.sql("SELECT holder FROM cockpit_leases", db)).toBe(holderIdOf(b));
+    expect(cluster.server.sql("SELECT holder FROM cockpit_leases", db)).toBe(holderIdOf(b));
   }, 60_000);
 
   it("reads never make the clone's holder id", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(2);
     const a = cloneOf(origin, "a");
     for (const verb of ["model", "issues", "next", "status", "waves", "roadmap", "validate"]) {
@@ -171,7 +154,7 @@ describe("leases across clones", () => {
 
   it("the server killed during claims: each claim completed or wrote nothing, and no orphan lease outlives its expiry", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(30);
     const clones = [cloneOf(origin, "a"), cloneOf(origin, "b")];
     const env = { COCKPIT_DATABASE_URL: url, COCKPIT_LEASE_TTL_S: "8" };
@@ -189,9 +172,9 @@ describe("leases across clones", () => {
     );
     const deadline = Date.now() + 60_000;
     while (completed < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    await server.kill();
+    await cluster.server.kill();
     const results = await Promise.all(runs);
-    await server.restart();
+    await cluster.server.restart();
 
     const ok = results.filter((x) => x.r.code === 0);
     const failed = results.filter((x) => x.r.code !== 0);
@@ -201,7 +184,7 @@ describe("leases across clones", () => {
       expect(f.r.code, f.r.stderr).toBe(15);
       expect(f.r.stderr).toContain("the coordination database postgres://postgres:***@");
     }
-    const rows = server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n").filter(Boolean);
+    const rows = cluster.server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n").filter(Boolean);
     const completedIssues: string[] = [];
     for (const clone of clones) {
       // What a clone's files hold ACTIVE is exactly what its successful claims answered.
@@ -216,7 +199,7 @@ describe("leases across clones", () => {
     expect(new Set(completedIssues).size).toBe(completedIssues.length);
 
     // Past the expiry, only the completed claims (renewed) are leased: no orphan is left.
-    const orphanExpiry = server.sql("SELECT coalesce(max(extract(epoch FROM expires - now())), 0) FROM cockpit_leases WHERE NOT (issue = ANY('{" + completedIssues.join(",") + "}'))", db);
+    const orphanExpiry = cluster.server.sql("SELECT coalesce(max(extract(epoch FROM expires - now())), 0) FROM cockpit_leases WHERE NOT (issue = ANY('{" + completedIssues.join(",") + "}'))", db);
     await new Promise((r) => setTimeout(r, Math.max(0, Number(orphanExpiry) * 1000) + 500));
     const third = cloneOf(origin, "c");
     const leased = (json(await spawnCli(["issues", "--json", "--repo", third], { env })).issues as { id: string; lease?: unknown }[])

@@ -1,23 +1,16 @@
 import { join } from "node:path";
 import { buildSync } from "esbuild";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabases } from "../../lib/coordination/database";
+import { describe, expect, it } from "vitest";
 import { loadPlan } from "../../lib/plan/index";
-import { ensureCliBuilt, runNode, spawnCli, type CliRun } from "../support/processes";
-import { cleanupRepos, tempDir } from "../support/repo";
-import { startPostgres, type PgServer } from "../support/postgres-server";
-import { cloneOf, makeOrigin } from "./clones";
+import { runNode, spawnCli, type CliRun } from "../support/processes";
+import { tempDir } from "../support/repo";
+import { cloneOf, makeOrigin, usePostgresCluster } from "./clones";
 
 // Execution plans on a real PostgreSQL: clones of one origin, coordinators in separate processes.
 
 const ROOT = join(__dirname, "..", "..");
-let server: PgServer;
-let dbCount = 0;
-function freshDatabase(): string {
-  const name = `plans_${++dbCount}`;
-  server.createDatabase(name);
-  return name;
-}
+const cluster = usePostgresCluster("plans");
+const { freshDatabase } = cluster;
 
 const plansCli = (args: string[], options: { env?: Record<string, string> }) => spawnCli(args, { ...options, command: "plans" });
 
@@ -42,16 +35,6 @@ function bundleDriver(): string {
   return out;
 }
 
-beforeAll(async () => {
-  ensureCliBuilt();
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await closeDatabases();
-  await server?.stop();
-  cleanupRepos();
-});
 
 interface EventRow {
   id: number;
@@ -63,7 +46,7 @@ interface EventRow {
 describe("execution plans across clones", () => {
   it("one plan, max_parallel 4, driven by 3 coordinator processes in 3 clones: every child runs once, never more than 4 at a time", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(12);
     const clones = ["a", "b", "c"].map((n) => cloneOf(origin, n));
     const created = json(
@@ -96,7 +79,7 @@ describe("execution plans across clones", () => {
     expect(plan.children.every((c: { processing_state: string; attempt: number }) => c.processing_state === "completed" && c.attempt === 1)).toBe(true);
 
     const events = JSON.parse(
-      server.sql(`SELECT json_agg(e ORDER BY id) FROM (SELECT id, plan_id, at, kind FROM cockpit_plan_events WHERE kind IN ('claimed', 'completed')) e`, db),
+      cluster.server.sql(`SELECT json_agg(e ORDER BY id) FROM (SELECT id, plan_id, at, kind FROM cockpit_plan_events WHERE kind IN ('claimed', 'completed')) e`, db),
     ) as EventRow[];
     const children = created.children.map((c: { plan_id: string }) => c.plan_id) as string[];
     for (const child of children) {
@@ -132,7 +115,7 @@ describe("execution plans across clones", () => {
   it("a database that cannot be reached: plans commands and reads refuse, naming the URL without its password", async () => {
     const origin = makeOrigin(2);
     const clone = cloneOf(origin, "x");
-    const url = `postgres://cockpit:hunter2-secret@127.0.0.1:${server.port + 1}/nowhere`;
+    const url = `postgres://cockpit:hunter2-secret@127.0.0.1:${cluster.server.port + 1}/nowhere`;
     for (const args of [
       ["create", "--milestone", "M1"],
       ["list"],

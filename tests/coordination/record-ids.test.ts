@@ -1,22 +1,16 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabases, SCHEMA_VERSION } from "../../lib/coordination/database";
-import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
-import { cleanupRepos } from "../support/repo";
-import { freePort, startPostgres, type PgServer } from "../support/postgres-server";
-import { cloneOf, holderIdOf, ISSUES_DIR, makeOrigin } from "./clones";
+import { describe, expect, it } from "vitest";
+import { SCHEMA_VERSION } from "../../lib/coordination/database";
+import { spawnCli, type CliRun } from "../support/processes";
+import { freePort } from "../support/postgres-server";
+import { cloneOf, holderIdOf, ISSUES_DIR, makeOrigin, usePostgresCluster } from "./clones";
 
 // Ids reserved in a real PostgreSQL: clones of one origin that never pull each other's records,
 // creating issues at once through the real `cockpit` command.
 
-let server: PgServer;
-let dbCount = 0;
-function freshDatabase(): string {
-  const name = `ids_${++dbCount}`;
-  server.createDatabase(name);
-  return name;
-}
+const cluster = usePostgresCluster("ids");
+const { freshDatabase } = cluster;
 
 const newIssue = (clone: string, url: string | undefined, title: string, ...more: string[]) =>
   spawnCli(
@@ -35,21 +29,11 @@ const newIds = (clone: string, before: readonly string[]) =>
     .map((n) => n.slice(0, -".yaml".length))
     .filter((id) => !before.includes(id));
 
-beforeAll(async () => {
-  ensureCliBuilt();
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await closeDatabases();
-  await server?.stop();
-  cleanupRepos();
-});
 
 describe("ids reserved in the shared database", () => {
   it("24 concurrent creations across 4 clones of one origin get 24 distinct ids, each reserved by its clone", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(3);
     const clones = ["a", "b", "c", "d"].map((n) => cloneOf(origin, n));
 
@@ -63,19 +47,19 @@ describe("ids reserved in the shared database", () => {
 
     const holders = clones.map(holderIdOf);
     expect(new Set(holders).size).toBe(4);
-    const rows = server.sql("SELECT id || ' ' || holder FROM cockpit_record_ids ORDER BY id", db).split("\n");
+    const rows = cluster.server.sql("SELECT id || ' ' || holder FROM cockpit_record_ids ORDER BY id", db).split("\n");
     expect(rows).toHaveLength(24);
     for (const [c, clone] of clones.entries()) {
       const mine = ids.slice(c * 6, c * 6 + 6).sort();
       expect(newIds(clone, origin.ids).sort()).toEqual(mine);
       expect(rows.filter((r) => r.endsWith(` ${holders[c]}`)).map((r) => r.split(" ")[0]).sort()).toEqual(mine);
     }
-    expect(server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe(String(SCHEMA_VERSION));
+    expect(cluster.server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe(String(SCHEMA_VERSION));
   });
 
   it("a given id reserved by another clone is refused naming the holder and nothing is written; a free given id is reserved for its clone", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(2);
     const [a, b] = ["a", "b"].map((n) => cloneOf(origin, n));
 
@@ -88,19 +72,19 @@ describe("ids reserved in the shared database", () => {
 
     // A given id nobody holds is reserved for its clone: the other clone's mint goes past it.
     expect(idOf(await newIssue(b, url, "Given in b", "--id", "I0100"))).toBe("I0100");
-    expect(server.sql("SELECT holder FROM cockpit_record_ids WHERE id = 'I0100'", db)).toBe(holderIdOf(b));
+    expect(cluster.server.sql("SELECT holder FROM cockpit_record_ids WHERE id = 'I0100'", db)).toBe(holderIdOf(b));
     expect(idOf(await newIssue(a, url, "Minted after the given one"))).toBe("I0101");
   });
 
   it("a refused creation gives its number back", async () => {
     const db = freshDatabase();
-    const url = server.urlFor(db);
+    const url = cluster.server.urlFor(db);
     const origin = makeOrigin(2);
     const a = cloneOf(origin, "a");
     // No acceptance criteria or validation: FAIL findings, refused.
     const bare = await spawnCli(["new", "issue", "--milestone", "M1", "--title", "Without criteria", "--json", "--repo", a], { env: { COCKPIT_DATABASE_URL: url } });
     expect(bare.code).toBe(15);
-    expect(server.sql("SELECT count(*) FROM cockpit_record_ids", db)).toBe("0");
+    expect(cluster.server.sql("SELECT count(*) FROM cockpit_record_ids", db)).toBe("0");
     expect(idOf(await newIssue(a, url, "With criteria"))).toBe("I0003");
   });
 

@@ -1,25 +1,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureCliBuilt, spawnCli } from "../support/processes";
-import { ROOT, cleanupRepos } from "../support/repo";
-import { startPostgres, type PgServer } from "../support/postgres-server";
-import { cloneOf, holderIdOf, makeOrigin } from "./clones";
+import { describe, expect, it } from "vitest";
+import { spawnCli } from "../support/processes";
+import { ROOT } from "../support/repo";
+import { cloneOf, holderIdOf, makeOrigin, usePostgresCluster } from "./clones";
 
 // The long-running surfaces on a database: MCP shows leases and renews its clone's leases.
 
-let server: PgServer;
+const cluster = usePostgresCluster("served");
 
-beforeAll(async () => {
-  ensureCliBuilt();
-  server = await startPostgres();
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  cleanupRepos();
-});
 
 async function mcpOn(repo: string, env: Record<string, string>) {
   const transport = new StdioClientTransport({
@@ -37,8 +27,8 @@ async function mcpOn(repo: string, env: Record<string, string>) {
 
 describe("MCP on a shared database", () => {
   it("shows a lease held in another clone, refuses its start naming the holder, and renews its own clone's leases while it runs", async () => {
-    server.createDatabase("served");
-    const url = server.urlFor("served");
+    cluster.server.createDatabase("served");
+    const url = cluster.server.urlFor("served");
     const origin = makeOrigin(3);
     const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
     const env = { COCKPIT_DATABASE_URL: url, COCKPIT_LEASE_TTL_S: "2" };
@@ -59,9 +49,9 @@ describe("MCP on a shared database", () => {
     // An MCP session on clone a renews a's lease (every half second with a 2 s lease) while it runs.
     const inA = await mcpOn(a, env);
     await new Promise((r) => setTimeout(r, 3500));
-    expect(server.sql("SELECT count(*) FROM cockpit_leases WHERE expires > now()", "served")).toBe("1");
+    expect(cluster.server.sql("SELECT count(*) FROM cockpit_leases WHERE expires > now()", "served")).toBe("1");
     await inA.close();
     await new Promise((r) => setTimeout(r, 2500));
-    expect(server.sql("SELECT count(*) FROM cockpit_leases WHERE expires > now()", "served")).toBe("0");
+    expect(cluster.server.sql("SELECT count(*) FROM cockpit_leases WHERE expires > now()", "served")).toBe("0");
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { CapabilityError } from "../../lib/errors";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../../lib/plan/constants";
 import { sealOf } from "../../lib/plan/seal";
 import { seededRandom } from "./random";
@@ -15,6 +16,17 @@ export function git(cwd: string, args: readonly string[], env: Record<string, st
 }
 
 const made: string[] = [];
+
+/** The code of the refusal `fn` throws or rejects with, or "ok" when it answers. */
+export async function refusalCode(fn: () => unknown): Promise<string> {
+  try {
+    await fn();
+  } catch (e) {
+    if (e instanceof CapabilityError) return e.code;
+    throw e;
+  }
+  return "ok";
+}
 
 export function tempDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

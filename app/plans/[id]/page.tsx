@@ -1,4 +1,4 @@
-import Link from "next/link";
+import Link from "@/components/Link";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { IssueLink } from "@/components/IssueLink";
@@ -73,7 +73,7 @@ export default async function PlanPage({ params }: { params: Promise<{ id: strin
     <main className="flex flex-col gap-6">
       <div>
         <p className="text-sm">
-          <Link prefetch={false} href="/plans" className="text-blue-700 underline dark:text-blue-300">
+          <Link href="/plans" className="text-blue-700 underline dark:text-blue-300">
             Execution plans
           </Link>
         </p>
