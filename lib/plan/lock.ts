@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeSync, type FSWatcher } from "node:fs";
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeSync, type FSWatcher } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { processWide } from "../process-wide";
@@ -201,7 +201,8 @@ async function holdFileLock<T>(path: string, by: string, fn: () => T | Promise<T
   let pause = 2;
   let wake: LockWake | undefined;
   try {
-    while (!tryCreate(path, { ...me, since: new Date().toISOString() })) {
+    // A held lock is seen by a look at its file: a waiter writes its holder file only to try a free one.
+    while (existsSync(path) || !tryCreate(path, { ...me, since: new Date().toISOString() })) {
       const holder = readHolder(path);
       if (isStale(path, holder) && breakStale(path, holder)) continue;
       const waited = Date.now() - started;
