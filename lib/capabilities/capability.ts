@@ -18,7 +18,7 @@ export interface CapabilityContext {
   /** Told after every command (the surfaces call it): what the plan was read from may have changed. */
   wrote?: () => void;
   /** What a long-running surface lends the plan's commands: its derivation, its records as its watchers know them. */
-  moves?: Pick<WriteOptions, "derive" | "current" | "written">;
+  moves?: Pick<WriteOptions, "derive" | "current" | "written" | "before">;
 }
 
 export type CapabilityKind = "query" | "command";

@@ -13,7 +13,7 @@ import type { PlanRecords } from "./records";
 import { readRecordMap, recordVersion, recordsWithText } from "./records-with";
 import type { PlanFinding } from "./shapes";
 import { compareBytes } from "./text";
-import { by, locked, stampNow } from "./transition";
+import { by, lockedMove, stampNow } from "./transition";
 import { idProblem, readRecordFile, writeFileAtomic } from "./write";
 
 // Create and edit plan records (plan.create, plan.edit): the edit is applied to the file's text in
@@ -93,7 +93,7 @@ const MAX_VALUE = 10_000;
 
 /** A write under the plan lock (the moves' own); a dry run takes no lock and writes nothing. */
 function underLock<T>(repo: string, o: EditOptions, dryRun: boolean, fn: () => T | Promise<T>): Promise<T> {
-  if (!dryRun) return locked(repo, o, fn);
+  if (!dryRun) return lockedMove(repo, o, fn);
   o.cache ??= new RecordCache();
   return Promise.resolve().then(fn);
 }

@@ -1,12 +1,13 @@
-import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   AT,
   AT2,
   AT3,
   ISSUES,
   LEDGER,
+  LOCK,
   cleanupRepos,
   copyCorpus,
   issueYaml,
@@ -22,7 +23,10 @@ import { loadRecords } from "./load";
 import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
 import { sealOf, type Move } from "./seal";
 import { yamlScalar } from "./edit";
-import { adoptLegacyStamps, claim, recordEvidence, transition, type EvidenceInput } from "./transition";
+import { derivePlan } from "./derive";
+import { withPlanLock } from "./lock";
+import type { PlanRecords } from "./records";
+import { adoptLegacyStamps, claim, recordEvidence, transition, type EvidenceInput, type WriteOptions } from "./transition";
 import { parseYaml, type YamlMap } from "./yaml";
 
 afterAll(cleanupRepos);
@@ -351,6 +355,39 @@ describe("claim", () => {
     const repo = makePlanRepo({});
     await refusedWithoutWriting(repo, () => claim(repo.root, undefined, clock(AT)), "refused", NOTHING_DECLARED);
     expect(repo.ledger()).toBeUndefined();
+  });
+});
+
+describe("what the plan lock holds", () => {
+  const lockHeld = (repo: PlanRepo) => existsSync(repo.path(LOCK));
+
+  it("the plan after a start or a verify is derived once the lock is released; after a done, inside it (its evidence guard)", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I0001", extra: evidence("proof") }, { id: "I0002", depends_on: ["I0001"] }] });
+    for (const [move, inside] of [["start", [true, false]], ["verify", [true, false]], ["done", [true, true]]] as const) {
+      const held: boolean[] = [];
+      const derive = (records: PlanRecords) => {
+        held.push(lockHeld(repo));
+        return derivePlan(records);
+      };
+      await transition(repo.root, "I0001", move, { ...clock(AT), derive });
+      expect([move, held]).toEqual([move, inside]);
+    }
+    expect(loadPlan(repo.root).issues.map((i) => i.status)).toEqual(["DONE", "READY"]);
+  });
+
+  it("a caller that keeps nothing parses the records before it waits; an edit made during the wait is still seen", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I0001" }, { id: "I0002" }, { id: "I0003" }] });
+    let release!: () => void;
+    const holder = withPlanLock(repo.root, "tests/holder", () => new Promise<void>((r) => (release = r)));
+    await vi.waitFor(() => expect(lockHeld(repo)).toBe(true));
+    const o: WriteOptions = clock(AT);
+    const move = transition(repo.root, "I0002", "start", o);
+    // Parsed while another writer holds the lock.
+    expect(o.cache?.version).toBeGreaterThan(0);
+    repo.writeIssue("I0002", issueYaml({ id: "I0002", depends_on: ["I0003"] }));
+    release();
+    await holder;
+    await expect(move).rejects.toThrow("I0002 is BLOCKED, not READY (waiting on I0003)");
   });
 });
 

@@ -9,7 +9,7 @@ import { RecordCache, loadRecords, recordFromText } from "./load";
 import { LockBusyError, withPlanLock } from "./lock";
 import { priorityRank, pickNextIssue } from "./next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
-import type { PlanRecords } from "./records";
+import type { IssueRecord, PlanRecords } from "./records";
 import { MOVES, sealOf, type Move } from "./seal";
 import type { Plan, PlanIssue } from "./shapes";
 import { compareBytes } from "./text";
@@ -69,6 +69,11 @@ export interface WriteOptions {
    * record folders passes its served state, which reads only what changed.
    */
   current?: () => Promise<{ records: PlanRecords; plan: Plan }>;
+  /**
+   * Called once before the lock is waited for: a server takes here the look at every file it owes
+   * (its time bound), so that inside the lock only what changed since is read again.
+   */
+  before?: () => void;
   /** Called inside the lock once a record (this file) and its ledger line are written. */
   written?: (file: string) => void;
   /**
@@ -115,7 +120,7 @@ function withRecord<R extends { id: string }>(list: readonly R[], record: R): R[
  */
 export async function locked<T>(
   repo: string,
-  o: { by?: string; cache?: RecordCache; derive?: (records: PlanRecords) => Plan },
+  o: Pick<WriteOptions, "by" | "cache" | "derive" | "before">,
   fn: () => T | Promise<T>,
 ): Promise<T> {
   // Within one call the plan is read several times (guard, after the write); parsed files are
@@ -126,6 +131,7 @@ export async function locked<T>(
     const memory = new DerivationMemory();
     o.derive = (records) => derivePlan(records, memory);
   }
+  o.before?.();
   let entered = false;
   try {
     return await withPlanLock(repo, by(o), () => {
@@ -140,6 +146,19 @@ export async function locked<T>(
     }
     throw error;
   }
+}
+
+/**
+ * A move's lock. A caller that keeps nothing (a command-line process) reads and parses every
+ * record before it waits: inside the lock only the look at every file and the parse of what
+ * changed meanwhile remain, so racing processes parse at once, not one after another.
+ */
+export function lockedMove<T>(repo: string, o: WriteOptions, fn: () => T | Promise<T>): Promise<T> {
+  if (o.cache === undefined && o.current === undefined && o.before === undefined) {
+    const cache = (o.cache = new RecordCache());
+    o.before = () => void loadRecords(repo, cache);
+  }
+  return locked(repo, o, fn);
 }
 
 function checkId(id: string): void {
@@ -203,10 +222,12 @@ function evidenceProblem(issue: PlanIssue, after: Plan): string | undefined {
 }
 
 /**
- * Stamp, seal and `updated_at` in one write, then the ledger line; inside the lock. The plan after
- * is derived from the text written (the one record that changed), not by reading every file again.
+ * Stamp, seal and `updated_at` in one write, then the ledger line; inside the lock. Returns what
+ * makes the answer once the lock is released: the plan after is derived from the text written (the
+ * one record that changed), not by reading every file again, and for start and verify only then
+ * (it reports; DONE's evidence guard needs it inside the lock).
  */
-async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: Move, o: WriteOptions): Promise<TransitionResult> {
+async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, move: Move, o: WriteOptions): Promise<() => TransitionResult> {
   const derive = deriveWith(o);
   const at = (o.now ?? stampNow)();
   const problem = statusProblem(issue, move);
@@ -222,25 +243,31 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
     ["updated_at", at],
   ]);
   const record = recordFromText("issue", issue.id, text);
-  let after = record ? derive({ ...records, issues: withRecord(records.issues, record) }) : undefined;
+  const planWith = (r: IssueRecord) => derive({ ...records, issues: withRecord(records.issues, r) });
+  let after: Plan | undefined;
   if (move === "done") {
-    const missing = evidenceProblem(issue, after ?? planAfter(records, issue.id, move, at, derive));
+    after = record ? planWith(record) : planAfter(records, issue.id, move, at, derive);
+    const missing = evidenceProblem(issue, after);
     if (missing) throw refused(missing);
   }
   writeFileAtomic(file.path, text);
   appendLedgerOrReport(repo, { ...envelope(repo, at, by(o)), event, payload });
   o.written?.(file.path);
-  after ??= derive(loadRecords(repo, o.cache));
-  const next = pickNextIssue(after);
-  return {
-    issue: issue.id,
-    transition: move,
-    from: issue.status,
-    to: after.issues.find((i) => i.id === issue.id)?.status ?? "",
-    field,
-    at,
-    event,
-    ...(next ? { next_ready: next.id } : {}),
+  // A text the loader cannot read back: the files as they are now, while the lock is held.
+  if (!record) after = derive(loadRecords(repo, o.cache));
+  return () => {
+    after ??= planWith(record!);
+    const next = pickNextIssue(after);
+    return {
+      issue: issue.id,
+      transition: move,
+      from: issue.status,
+      to: after.issues.find((i) => i.id === issue.id)?.status ?? "",
+      field,
+      at,
+      event,
+      ...(next ? { next_ready: next.id } : {}),
+    };
   };
 }
 
@@ -269,10 +296,11 @@ function readIssueFile(repo: string, id: string): { path: string; text: string }
 export async function transition(repo: string, id: string, move: Move, o: WriteOptions = {}): Promise<TransitionResult> {
   checkId(id);
   if (!Object.hasOwn(MOVES, move)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
-  return locked(repo, o, async () => {
+  const answer = await lockedMove(repo, o, async () => {
     const { records, plan } = await currentPlanOf(repo, o);
     return applyMove(repo, records, findIssue(plan, id), move, o);
   });
+  return answer();
 }
 
 /**
@@ -280,7 +308,7 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
  * of it. Two callers at once get two different issues.
  */
 export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}): Promise<TransitionResult> {
-  return locked(repo, o, async () => {
+  const answer = await lockedMove(repo, o, async () => {
     const { records, plan } = await currentPlanOf(repo, o);
     let issue: PlanIssue | undefined;
     if (o.choose) {
@@ -302,6 +330,7 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
     }
     return applyMove(repo, records, issue, "start", o);
   });
+  return answer();
 }
 
 /** Every READY issue a claim may take, best first: the scope's (§3.5), then the rest of the plan. */
@@ -325,7 +354,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     throw invalidInput("evidence names the command that proves it or the artifact it produced; narrative is not evidence");
   }
   if (input.covers.trim() === "") throw invalidInput("covers names the required token this evidence proves");
-  return locked(repo, o, async () => {
+  return lockedMove(repo, o, async () => {
     const records = await currentRecords(repo, o);
     const issue = records.issues.find((r) => r.id === input.record);
     const milestone = issue ? undefined : records.milestones.find((r) => r.id === input.record);
@@ -388,7 +417,7 @@ function predatesSeals(stamp: string): boolean {
  * seal is present but wrong, stay findings.
  */
 export async function adoptLegacyStamps(repo: string, options: WriteOptions & { dryRun?: boolean } = {}): Promise<AdoptResult> {
-  return locked(repo, options, async () => {
+  return lockedMove(repo, options, async () => {
     const records = await currentRecords(repo, options);
     const adopted: AdoptResult["adopted"] = [];
     for (const r of [...records.issues].sort((a, b) => compareBytes(a.id, b.id))) {

@@ -42,9 +42,17 @@ class ChangeWatch {
 
   constructor(private readonly repo: string) {}
 
-  /** Whether the records must be looked at again. */
-  mayHaveChanged(now: number): boolean {
-    return this.all || this.changed.size > 0 || this.watchers.length === 0 || now - this.checkedAt >= REVALIDATE_MS;
+  /**
+   * Whether the records must be looked at again. `asked` is when the answer was asked for: the
+   * time bound is measured from then (a move asks before it waits for the plan lock).
+   */
+  mayHaveChanged(asked: number): boolean {
+    return this.fullLookDue(asked) || this.changed.size > 0;
+  }
+
+  /** Whether every file must be looked at (not only the ones the watchers named). */
+  fullLookDue(asked: number): boolean {
+    return this.all || this.watchers.length === 0 || asked - this.checkedAt >= REVALIDATE_MS;
   }
 
   /**
@@ -52,10 +60,10 @@ class ChangeWatch {
    * any change from now on, even one during the read, means the files must be read again. Returns
    * the files to look at: undefined for every one, else the set the watchers named.
    */
-  reading(now: number): ReadonlySet<string> | undefined {
+  reading(now: number, asked: number): ReadonlySet<string> | undefined {
     if (this.watchers.length === 0) this.arm();
     const changed = this.changed;
-    let full = this.all || this.watchers.length === 0 || now - this.checkedAt >= REVALIDATE_MS;
+    let full = this.fullLookDue(asked);
     for (const path of full ? [] : changed) {
       if (this.linked.has(dirname(path)) || lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) full = true;
     }
@@ -140,14 +148,28 @@ export function currentPlan(repo: string): Plan {
   return currentState(repo).plan;
 }
 
-/** The records and the plan derived from them, as the files are now. */
-export function currentState(repo: string): { records: PlanRecords; plan: Plan } {
+/**
+ * The records and the plan derived from them, as the files are now. `asked` (default now) is when
+ * they were asked for; the look at every file that REVALIDATE_MS makes due is due from then.
+ */
+export function currentState(repo: string, asked?: number): { records: PlanRecords; plan: Plan } {
   const state = stateOf(repo);
   const now = Date.now();
-  if (state.plan && state.records && !state.changes.mayHaveChanged(now)) {
-    return { records: state.records, plan: state.plan };
+  const records = !state.records || state.changes.mayHaveChanged(asked ?? now) ? readFiles(repo, state, now, asked ?? now) : state.records;
+  if (!state.plan || state.version !== state.cache.version) {
+    state.plan = state.derive(records);
+    state.version = state.cache.version;
   }
-  const only = state.changes.reading(now);
+  return { records, plan: state.plan };
+}
+
+/**
+ * Look at the files (every one, or those the watchers named) and keep the records; the plan is
+ * derived when it is asked for. The records are kept as they were while no file changed (the same
+ * objects for the same files).
+ */
+function readFiles(repo: string, state: RepoState, now: number, asked: number): PlanRecords {
+  const only = state.changes.reading(now, asked);
   state.walks++;
   if (!only) {
     state.fullWalks++;
@@ -157,12 +179,8 @@ export function currentState(repo: string): { records: PlanRecords; plan: Plan }
   const records = only
     ? ((state.records && refreshRecords(repo, state.cache, state.records, only)) ?? loadRecords(repo, state.cache, (path) => !only.has(path)))
     : loadRecords(repo, state.cache);
-  if (!state.plan || !state.records || state.version !== state.cache.version) {
-    state.records = records;
-    state.plan = state.derive(records);
-    state.version = state.cache.version;
-  }
-  return { records: state.records, plan: state.plan };
+  if (!state.records || state.version !== state.cache.version) state.records = records;
+  return state.records;
 }
 
 interface LedgerMark {
@@ -216,8 +234,14 @@ function movedSince(repo: string, mark: LedgerMark | undefined, now: LedgerMark 
  */
 function moveOptions(repo: string, wrote: () => void): NonNullable<CapabilityContext["moves"]> {
   const state = stateOf(repo);
+  let asked: number | undefined;
   return {
     derive: (records) => state.derive(records),
+    before: () => {
+      // A look at every file that is due is taken now, before the wait, not inside the lock.
+      asked = Date.now();
+      if (!state.records || state.changes.fullLookDue(asked)) readFiles(repo, state, asked, asked);
+    },
     current: async () => {
       const mark = ledgerMark(repo);
       const moved = movedSince(repo, state.ledger, mark);
@@ -229,7 +253,7 @@ function moveOptions(repo: string, wrote: () => void): NonNullable<CapabilityCon
         if (isIssue !== true) state.changes.noteWrite(join(repo, MILESTONES_DIR, `${id}.yaml`));
       }
       state.ledger = mark;
-      return currentState(repo);
+      return currentState(repo, asked);
     },
     written: (path) => {
       state.changes.noteWrite(path);

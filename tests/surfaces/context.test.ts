@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSy
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
 import { RecordCache } from "../../lib/plan/load";
+import { withPlanLock } from "../../lib/plan/lock";
 import { transition } from "../../lib/plan/transition";
 import { REVALIDATE_MS, contextFor, currentPlan, fullWalksOf, ioSettled, settledState, walksOf } from "../../lib/surfaces/context";
 import { invoke } from "../../lib/surfaces/invoke";
@@ -204,6 +205,28 @@ describe("moves in a long-running surface", () => {
     const r = await claim(repo.root);
     expect(r).toMatchObject({ ok: true, value: { issue: "I4", from: "READY", to: "ACTIVE" } });
     expect(fullWalksOf(repo.root)).toBe(full);
+  });
+
+  it("a look at every file that is owed is taken before the move waits for the lock; an edit made during the wait is still seen", async () => {
+    const repo = makePlanRepo({ issues: ["I1", "I2", "I3"].map((id) => ({ id })) });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect((await start(repo.root, "I1")).ok).toBe(true);
+    await nextTurn();
+    const full = fullWalksOf(repo.root);
+    vi.setSystemTime(Date.now() + REVALIDATE_MS);
+    let release!: () => void;
+    const held = withPlanLock(repo.root, "tests/holder", () => new Promise<void>((r) => (release = r)));
+    const move = start(repo.root, "I2");
+    // The look it owed is taken while another writer holds the lock.
+    await vi.waitFor(() => expect(fullWalksOf(repo.root)).toBe(full + 1));
+    // A long wait: the time bound counts from the ask, so the lock adds no second look.
+    vi.setSystemTime(Date.now() + REVALIDATE_MS);
+    repo.writeIssue("I2", issueYaml({ id: "I2", depends_on: ["I3"] }));
+    await nextTurn();
+    release();
+    await held;
+    expect(await move).toEqual({ ok: false, error: { code: "refused", message: expect.stringContaining("I2 is BLOCKED, not READY") } });
+    expect(fullWalksOf(repo.root)).toBe(full + 1);
   });
 
   it("a ledger cut short, or a line that names no record, means every file is looked at", async () => {
