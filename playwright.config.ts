@@ -45,9 +45,25 @@ function git(cwd: string, ...args: string[]) {
   });
 }
 
+/**
+ * The demo's history ends yesterday, and /standup opens on the previous working day as the server
+ * sees it when a test runs: a run that crosses midnight (UTC) would find yesterday's changes gone.
+ * Within this much of midnight the runner waits for the new day before it writes the history.
+ */
+const MIDNIGHT_MARGIN_MS = 12 * 60_000;
+
+function waitPastMidnight(): void {
+  const now = Date.now();
+  const toMidnight = 86_400_000 - (now % 86_400_000);
+  if (toMidnight > MIDNIGHT_MARGIN_MS) return;
+  console.log(`e2e: ${Math.ceil(toMidnight / 1000)} s to midnight (UTC): waiting for the new day, so the demo's "yesterday" holds for the whole run`);
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, toMidnight + 5_000);
+}
+
 // The config is loaded by the runner and again by every worker: the runner makes the copies and
 // names them in the environment, which the workers (and the web servers) inherit.
 if (!process.env.COCKPIT_E2E_ROOT) {
+  waitPastMidnight();
   const root = mkdtempSync(join(tmpdir(), "cockpit-e2e-"));
   for (const [name, { source, history }] of Object.entries(REPOS)) {
     const dir = join(root, name);
