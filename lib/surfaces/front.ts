@@ -47,6 +47,22 @@ export async function runFront(env = process.env): Promise<void> {
       res.end("internal error");
     });
   });
+  // A request Node refuses before the app sees it (a head over 16 KB, a request that is not
+  // HTTP, one too slow to arrive) is answered as the API answers: JSON naming what to fix.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, message] =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large", "the request's URL and headers are over 16 KB; send large input in a JSON body"]
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout", "the request did not arrive in time"]
+          : [400, "Bad Request", "the request is not well-formed HTTP"];
+    const body = JSON.stringify({ error: { code: "invalid_input", message } });
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((done, fail) => {
     server.once("error", fail);
     server.listen(port, host, () => done());

@@ -164,6 +164,14 @@ describe("beyond loopback, every request needs a caller", () => {
     });
   const cookieOf = (r: Answer) => String(([] as string[]).concat(r.headers["set-cookie"] ?? [])[0] ?? "").split(";")[0];
 
+  it("a request head over 16 KB is refused before the app (431) with JSON that says what to do; the server stays up", async () => {
+    const r = await send(`${url}/api/v1/plan/record?id=${"x".repeat(100_000)}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(r.status).toBe(431);
+    expect(r.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(r.text)).toEqual({ error: { code: "invalid_input", message: expect.stringContaining("send large input in a JSON body") } });
+    expect((await send(`${url}/api/v1/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+  });
+
   it("an anonymous browser is sent to sign in, and sees nothing of the plan", async () => {
     const page = await send(`${url}/issues/BK-020`);
     expect(page.status).toBe(307);
