@@ -1,10 +1,7 @@
 "use client";
 
 import {
-  Background,
-  Controls,
   Handle,
-  MiniMap,
   Position,
   ReactFlow,
   ReactFlowProvider,
@@ -18,6 +15,7 @@ import { useRouter } from "next/navigation";
 import { memo, useEffect, useMemo, useRef } from "react";
 import { firstViewport, readableZoom } from "@/lib/graph/viewport";
 import { MILESTONE_STATUS_STYLE } from "./status";
+import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "./graph-chrome";
 import { panByKey, zoomByKey } from "./graph-keys";
 import { useSystemColorMode } from "./useSystemColorMode";
 
@@ -126,7 +124,7 @@ function MilestoneFlow({ milestones, edges }: Props) {
         <button
           type="button"
           className="ml-auto rounded border border-slate-300 px-2 py-1 text-xs text-slate-900 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
-          onClick={() => void flow.fitView({ padding: 0.04, minZoom: 0.02, duration: 200 })}
+          onClick={() => void flow.fitView(FIT_ALL)}
           data-testid="milestone-fit-all"
         >
           Fit all
@@ -148,14 +146,10 @@ function MilestoneFlow({ milestones, edges }: Props) {
           nodesDraggable={false}
           nodesConnectable={false}
           onNodeClick={(_, n) => router.push(`/milestones/${encodeURIComponent(n.id)}`)}
-          minZoom={0.02}
-          maxZoom={2.5}
+          {...GRAPH_VIEW}
           colorMode={colorMode}
-          proOptions={{ hideAttribution: true }}
         >
-          <Background />
-          <Controls showInteractive={false} showFitView={false} />
-          <MiniMap pannable zoomable ariaLabel="Minimap: where the view is in the whole milestone graph" />
+          <GraphChrome minimapLabel="Minimap: where the view is in the whole milestone graph" />
         </ReactFlow>
       </div>
     </div>

@@ -2,10 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
-  Background,
-  Controls,
   Handle,
-  MiniMap,
   Position,
   ReactFlow,
   ReactFlowProvider,
@@ -41,6 +38,7 @@ import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { EditReview } from "./EditReview";
 import { ISSUE_STATUS_ORDER, ISSUE_STATUS_STYLE } from "./status";
 import { useEditFlow, useTabUndo } from "./useEditFlow";
+import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "./graph-chrome";
 import { panByKey, zoomByKey } from "./graph-keys";
 import { useSystemColorMode } from "./useSystemColorMode";
 
@@ -823,7 +821,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
             Undo last edit ({undo.id})
           </button>
         )}
-        <button type="button" className={`${undo ? "" : "ml-auto "}${button}`} onClick={() => void flow.fitView({ padding: 0.04, minZoom: 0.02, duration: 200 })} data-testid="fit-all">
+        <button type="button" className={`${undo ? "" : "ml-auto "}${button}`} onClick={() => void flow.fitView(FIT_ALL)} data-testid="fit-all">
           Fit all
         </button>
       </div>
@@ -874,14 +872,10 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                     if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
                   }}
                   defaultViewport={urlViewport ?? undefined}
-                  minZoom={0.02}
-                  maxZoom={2.5}
+                  {...GRAPH_VIEW}
                   colorMode={colorMode}
-                  proOptions={{ hideAttribution: true }}
                 >
-                  <Background />
-                  <Controls showInteractive={false} showFitView={false} />
-                  <MiniMap pannable zoomable ariaLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
+                  <GraphChrome minimapLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
                 </ReactFlow>
               </div>
               {intent && (edit.busy || edit.pending || edit.outcome) && (

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { renewActiveLeases } from "../../lib/coordination/plan-leases";
 import { SCHEMA_VERSION } from "../../lib/coordination/database";
 import { loadPlan } from "../../lib/plan/index";
-import { spawnCli, type CliRun } from "../support/processes";
+import { jsonOf, spawnCli } from "../support/processes";
 import { git } from "../support/repo";
 import { cloneOf, holderIdOf, makeOrigin, usePostgresCluster } from "./clones";
 
@@ -15,11 +15,6 @@ const { freshDatabase } = cluster;
 
 const plan = (clone: string, url: string | undefined, ...args: string[]) =>
   spawnCli([...args, "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
-
-const json = (r: CliRun) => {
-  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
 
 
 describe("leases across clones", () => {
@@ -32,7 +27,7 @@ describe("leases across clones", () => {
     // 10 claims per clone, all at once, on an empty database (so the migrations race too).
     const runs = await Promise.all(clones.flatMap((clone) => Array.from({ length: 10 }, () => plan(clone, url, "claim", "--json"))));
     for (const r of runs) expect([r.code, r.stderr]).toEqual([0, ""]);
-    const claimed = runs.map((r) => json(r).issue as string);
+    const claimed = runs.map((r) => jsonOf(r).issue as string);
     expect(new Set(claimed).size).toBe(40);
 
     const rows = cluster.server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n");
@@ -43,31 +38,31 @@ describe("leases across clones", () => {
       const mine = claimed.slice(i * 10, i * 10 + 10).sort();
       const leased = rows.filter((r) => r.endsWith(` ${holders[i]}`)).map((r) => r.split(" ")[0]).sort();
       expect(leased).toEqual(mine);
-      const active = json(await plan(clone, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
+      const active = jsonOf(await plan(clone, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
       expect(active).toEqual(mine);
     }
     expect(cluster.server.sql("SELECT max(version) FROM cockpit_schema", db)).toBe(String(SCHEMA_VERSION));
 
     // Before any pull: clone b sees a's issues READY in its files, and leased.
     const ofA = claimed.slice(0, 10);
-    const inB = json(await plan(clones[1], url, "issues", "--json")).issues as { id: string; status: string; lease?: { holder: string } }[];
+    const inB = jsonOf(await plan(clones[1], url, "issues", "--json")).issues as { id: string; status: string; lease?: { holder: string } }[];
     const leasedInB = inB.filter((i) => i.lease);
     expect(leasedInB.map((i) => i.id).sort()).toEqual([...claimed].sort());
     const aInB = inB.find((i) => i.id === ofA[0])!;
     expect(aInB.status).toBe("READY");
     expect(aInB.lease!.holder).toBe(holders[0]);
-    const next = json(await plan(clones[1], url, "next", "--json"));
+    const next = jsonOf(await plan(clones[1], url, "next", "--json"));
     expect(claimed).not.toContain(next.issue.id);
     expect(next.issue.lease).toBeUndefined();
     // Without a database: no lease member at all.
-    const plain = json(await plan(clones[1], undefined, "issues", "--json")).issues as Record<string, unknown>[];
+    const plain = jsonOf(await plan(clones[1], undefined, "issues", "--json")).issues as Record<string, unknown>[];
     expect(plain.every((i) => !("lease" in i))).toBe(true);
 
     // A start in clone b of an issue clone a holds is refused, naming the holder and since when.
     const refusedStart = await plan(clones[1], url, "start", ofA[0]);
     expect(refusedStart.code).toBe(15);
     expect(refusedStart.stderr).toContain(`${ofA[0]} is held by ${holders[0]} since 20`);
-    expect(json(await plan(clones[1], undefined, "record", ofA[0], "--json")).issue.status).toBe("READY");
+    expect(jsonOf(await plan(clones[1], undefined, "record", ofA[0], "--json")).issue.status).toBe("READY");
 
     // Every clone commits and pulls with rebase, then pushes: no conflict.
     for (const clone of clones) {
@@ -79,7 +74,7 @@ describe("leases across clones", () => {
       git(clone, "push", "-q");
     }
     const check = cloneOf(origin, "check");
-    const active = json(await plan(check, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
+    const active = jsonOf(await plan(check, undefined, "issues", "--status", "ACTIVE", "--json")).issues.map((x: { id: string }) => x.id).sort();
     expect(active).toEqual([...claimed].sort());
     expect(existsSync(join(check, ".ai/local/state/holder"))).toBe(false);
   }, 180_000);
@@ -89,34 +84,34 @@ describe("leases across clones", () => {
     const url = cluster.server.urlFor(db);
     const origin = makeOrigin(3);
     const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
-    expect(json(await plan(a, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
-    expect(json(await plan(a, url, "start", "I0002", "--json")).to).toBe("ACTIVE");
+    expect(jsonOf(await plan(a, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
+    expect(jsonOf(await plan(a, url, "start", "I0002", "--json")).to).toBe("ACTIVE");
     const count = () => cluster.server.sql("SELECT count(*) FROM cockpit_leases", db);
     expect(count()).toBe("2");
 
-    expect(json(await plan(a, url, "verify", "I0001", "--json")).to).toBe("VERIFY");
+    expect(jsonOf(await plan(a, url, "verify", "I0001", "--json")).to).toBe("VERIFY");
     expect(cluster.server.sql("SELECT string_agg(issue, ',') FROM cockpit_leases", db)).toBe("I0002");
     // Once VERIFY's lease is gone, b may start I0001 as far as leases go (its files still say READY).
-    expect(json(await plan(b, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
+    expect(jsonOf(await plan(b, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
 
     const notMine = await plan(b, url, "release", "I0002");
     expect(notMine.code).toBe(15);
     expect(notMine.stderr).toContain(`I0002 is held by ${holderIdOf(a)}`);
-    const forced = json(await plan(b, url, "release", "I0002", "--force", "--json"));
+    const forced = jsonOf(await plan(b, url, "release", "I0002", "--force", "--json"));
     expect(forced).toEqual({ issue: "I0002", released: true, holder: holderIdOf(a) });
-    expect(json(await plan(b, url, "release", "I0002", "--json"))).toEqual({ issue: "I0002", released: false });
-    expect(json(await plan(b, url, "release", "I0001", "--json"))).toEqual({ issue: "I0001", released: true, holder: holderIdOf(b) });
+    expect(jsonOf(await plan(b, url, "release", "I0002", "--json"))).toEqual({ issue: "I0002", released: false });
+    expect(jsonOf(await plan(b, url, "release", "I0001", "--json"))).toEqual({ issue: "I0001", released: true, holder: holderIdOf(b) });
     expect(count()).toBe("0");
 
     // Another clone verifying an issue (its files say ACTIVE after a pull) leaves the holder's lease alone.
-    expect(json(await plan(a, url, "start", "I0003", "--json")).to).toBe("ACTIVE");
+    expect(jsonOf(await plan(a, url, "start", "I0003", "--json")).to).toBe("ACTIVE");
     git(a, "add", "-A");
     git(a, "commit", "-q", "-m", "start I0003");
     git(a, "push", "-q");
     git(b, "stash", "-q", "--include-untracked");
     git(b, "pull", "-q", "--rebase");
     const verify = await plan(b, url, "verify", "I0003", "--json");
-    expect([verify.code, verify.stderr, json(verify).to]).toEqual([0, "", "VERIFY"]);
+    expect([verify.code, verify.stderr, jsonOf(verify).to]).toEqual([0, "", "VERIFY"]);
     expect(cluster.server.sql("SELECT holder FROM cockpit_leases WHERE issue = 'I0003'", db)).toBe(holderIdOf(a));
 
     const noDb = await plan(b, undefined, "release", "I0001");
@@ -133,10 +128,10 @@ describe("leases across clones", () => {
     expect((await spawnCli(["start", "I0001", "--repo", a], { env: short })).code).toBe(0);
     expect((await plan(b, url, "start", "I0001")).code).toBe(15);
     await new Promise((r) => setTimeout(r, 1500));
-    const issues = json(await plan(b, url, "issues", "--json")).issues as { id: string; lease?: unknown }[];
+    const issues = jsonOf(await plan(b, url, "issues", "--json")).issues as { id: string; lease?: unknown }[];
     expect(issues.find((i) => i.id === "I0001")!.lease).toBeUndefined();
     const taken = await plan(b, url, "start", "I0001", "--json");
-    expect(json(taken).to).toBe("ACTIVE");
+    expect(jsonOf(taken).to).toBe("ACTIVE");
     expect(cluster.server.sql("SELECT holder FROM cockpit_leases", db)).toBe(holderIdOf(b));
   }, 60_000);
 
@@ -189,7 +184,7 @@ describe("leases across clones", () => {
     for (const clone of clones) {
       // What a clone's files hold ACTIVE is exactly what its successful claims answered.
       const mine = ok.filter((x) => x.clone === clone).map((x) => JSON.parse(x.r.stdout).issue as string).sort();
-      const active = json(await spawnCli(["issues", "--status", "ACTIVE", "--json", "--repo", clone])).issues.map((i: { id: string }) => i.id).sort();
+      const active = jsonOf(await spawnCli(["issues", "--status", "ACTIVE", "--json", "--repo", clone])).issues.map((i: { id: string }) => i.id).sort();
       expect(active).toEqual(mine);
       for (const id of mine) expect(rows).toContain(`${id} ${holderIdOf(clone)}`);
       completedIssues.push(...mine);
@@ -202,7 +197,7 @@ describe("leases across clones", () => {
     const orphanExpiry = cluster.server.sql("SELECT coalesce(max(extract(epoch FROM expires - now())), 0) FROM cockpit_leases WHERE NOT (issue = ANY('{" + completedIssues.join(",") + "}'))", db);
     await new Promise((r) => setTimeout(r, Math.max(0, Number(orphanExpiry) * 1000) + 500));
     const third = cloneOf(origin, "c");
-    const leased = (json(await spawnCli(["issues", "--json", "--repo", third], { env })).issues as { id: string; lease?: unknown }[])
+    const leased = (jsonOf(await spawnCli(["issues", "--json", "--repo", third], { env })).issues as { id: string; lease?: unknown }[])
       .filter((i) => i.lease)
       .map((i) => i.id)
       .sort();

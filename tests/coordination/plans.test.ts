@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { loadPlan } from "../../lib/plan/index";
-import { runNode, spawnCli, type CliRun } from "../support/processes";
+import { jsonOf, runNode, spawnCli } from "../support/processes";
 import { tempDir } from "../support/repo";
 import { cloneOf, makeOrigin, usePostgresCluster } from "./clones";
 
@@ -13,11 +13,6 @@ const cluster = usePostgresCluster("plans");
 const { freshDatabase } = cluster;
 
 const plansCli = (args: string[], options: { env?: Record<string, string> }) => spawnCli(args, { ...options, command: "plans" });
-
-const json = (r: CliRun) => {
-  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-};
 
 /** The coordinator worker in plain CommonJS; better-sqlite3 and pg are found through NODE_PATH. */
 function bundleDriver(): string {
@@ -49,14 +44,14 @@ describe("execution plans across clones", () => {
     const url = cluster.server.urlFor(db);
     const origin = makeOrigin(12);
     const clones = ["a", "b", "c"].map((n) => cloneOf(origin, n));
-    const created = json(
+    const created = jsonOf(
       await plansCli(["create", "--milestone", "M1", "--mode", "parallel", "--max-parallel", "4", "--json", "--repo", clones[0]], {
         env: { COCKPIT_DATABASE_URL: url },
       }),
     );
     expect(created.children).toHaveLength(12);
     // The other clones see the plan the first one made: the store is the database, not a file.
-    const seen = json(await plansCli(["get", created.plan_id, "--json", "--repo", clones[2]], { env: { COCKPIT_DATABASE_URL: url } }));
+    const seen = jsonOf(await plansCli(["get", created.plan_id, "--json", "--repo", clones[2]], { env: { COCKPIT_DATABASE_URL: url } }));
     expect(seen.children.map((c: { plan_id: string }) => c.plan_id)).toEqual(created.children.map((c: { plan_id: string }) => c.plan_id));
 
     // 3 processes of 3 lanes each: 9 claimants for 4 slots.
@@ -73,7 +68,7 @@ describe("execution plans across clones", () => {
       expect(done.sort()).toEqual([...ran[i]].sort());
       expect(ran[i].length).toBeGreaterThan(0);
     }
-    const plan = json(await plansCli(["get", created.plan_id, "--json", "--repo", clones[1]], { env: { COCKPIT_DATABASE_URL: url } }));
+    const plan = jsonOf(await plansCli(["get", created.plan_id, "--json", "--repo", clones[1]], { env: { COCKPIT_DATABASE_URL: url } }));
     expect(plan.processing_state).toBe("completed");
     expect(plan.children).toHaveLength(12); // no retries: nothing failed
     expect(plan.children.every((c: { processing_state: string; attempt: number }) => c.processing_state === "completed" && c.attempt === 1)).toBe(true);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../lib/coordination/database";
-import { spawnCli, type CliRun } from "../support/processes";
+import { jsonOf, spawnCli, type CliRun } from "../support/processes";
 import { freePort } from "../support/postgres-server";
 import { cloneOf, holderIdOf, ISSUES_DIR, makeOrigin, usePostgresCluster } from "./clones";
 
@@ -18,10 +18,7 @@ const newIssue = (clone: string, url: string | undefined, title: string, ...more
     { env: { COCKPIT_DATABASE_URL: url } },
   );
 
-const idOf = (r: CliRun): string => {
-  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { id: string }).id;
-};
+const idOf = (r: CliRun): string => jsonOf(r).id;
 
 /** The ids of the issue files a clone has beyond the origin's. */
 const newIds = (clone: string, before: readonly string[]) =>

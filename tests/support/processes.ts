@@ -19,6 +19,13 @@ export interface CliRun {
   exitedAt: number;
 }
 
+/** The JSON a command printed, from a run that must have succeeded (else its exit and stderr are thrown). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function jsonOf(r: CliRun): any {
+  if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
 /** Make sure dist/cli.js exists and is not older than the sources (builds once when it is). */
 export function ensureCliBuilt(): void {
   const bundle = join(ROOT, "dist", "cli.js");
