@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PlanValidationError } from "./errors";
 
-// SubplanConfig (execution-plans.md "SubplanConfig"): how a plan runs the children it decomposed
+// SubplanConfig (docs/execution-plans.md "SubplanConfig"): how a plan runs the children it decomposed
 // into. Every bound violation names the field and the bound, e.g. "max_parallel must be at least 1 (got 0)".
 
 export const EXECUTION_MODES = ["sequential", "parallel"] as const;

@@ -21,7 +21,7 @@ import {
 } from "./model";
 import { lastError, newPlanRow, withExistingStore, withStore, type EventRow, type ExecutionStore, type PlanRow, type PlanTx } from "./store";
 
-// The coordinator: execution plans meet the roadmap (execution-plans.md "How it meets the roadmap").
+// The coordinator: execution plans meet the roadmap (docs/execution-plans.md "How it meets the roadmap").
 // Every decision is an event with its reason; every decision re-reads the stored state inside a
 // write transaction of the store (SQLite's BEGIN IMMEDIATE, or the project's lock on PostgreSQL),
 // so several processes, on one machine or many, can drive one plan at once. Issue moves go through

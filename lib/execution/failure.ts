@@ -2,7 +2,7 @@ import type { SubplanConfig } from "./config";
 import { PlanValidationError } from "./errors";
 import type { SubplanStatus } from "./model";
 
-// The failure handler (execution-plans.md "The failure handler"): given the config and a failed
+// The failure handler (docs/execution-plans.md "The failure handler"): given the config and a failed
 // child, retry it or not, and stop its siblings or not. Pure.
 
 export const RETRIABLE_CATEGORIES = ["timeout", "transient", "rate_limit"] as const;

@@ -3,7 +3,7 @@ import { refused } from "../errors";
 import { parseSubplanConfig, type SubplanConfig } from "./config";
 import { PlanValidationError } from "./errors";
 
-// The execution-plan model (execution-plans.md): identity and hierarchy, phase, processing state,
+// The execution-plan model (docs/execution-plans.md): identity and hierarchy, phase, processing state,
 // the parent's view of its children, and the one-step-forward phase lifecycle. Pure: no I/O.
 
 export const PHASES = ["action", "strategize", "execute", "apply"] as const;

@@ -1,5 +1,5 @@
-// An independent second reader of the plan derivation, written from
-// /work/shared/spec/plan-semantics.md alone (plus the loading rules the project adopted).
+// An independent second reader of the plan derivation, written from the rules of
+// docs/plan-semantics.md alone (plus the loading rules the project adopted).
 // It is deliberately plain: one pass per spec section, no sharing with lib/plan.
 // It parses with the `yaml` package so that a parser difference shows up as a test failure.
 import { createHash } from "node:crypto";
@@ -17,7 +17,6 @@ const MILESTONE_STATUSES = ["PLANNED", "BLOCKED", "ACTIVE", "VERIFY", "DONE", "C
 const BY_STATUS_KEYS = ["ACTIVE", "BLOCKED", "CANCELLED", "DONE", "READY", "VERIFY"]; // BTreeMap order
 
 const ALLOW_DIR = fileURLToPath(new URL("../fixtures/majordomus/share/allow/", import.meta.url));
-const ALLOW_DIR_SHARED = "/work/shared/fixtures/majordomus/share/allow/";
 
 // ───────────────────────────── byte order (§1.1, §9.8) ─────────────────────────────
 
@@ -298,8 +297,7 @@ const allowCache = new Map<Kind, RegExp[]>();
 function allowlist(kind: Kind): RegExp[] {
   const cached = allowCache.get(kind);
   if (cached) return cached;
-  const dir = existsSync(join(ALLOW_DIR, `${kind}.txt`)) ? ALLOW_DIR : ALLOW_DIR_SHARED;
-  const patterns = readFileSync(join(dir, `${kind}.txt`), "utf8")
+  const patterns = readFileSync(join(ALLOW_DIR, `${kind}.txt`), "utf8")
     .split("\n")
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"))
