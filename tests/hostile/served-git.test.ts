@@ -25,15 +25,19 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  // A git still blocked on a FIFO reads its end once a writer opens and closes it.
+  await Promise.all(servers.map((s) => s.stop()));
+  // A git still blocked on a FIFO (one a server could not stop) reads an end each time a writer
+  // opens and closes it; it may open it again for the next ref it tries, so until no reader is left.
   for (const fifo of fifos) {
-    try {
-      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    } catch {
-      /* no reader left */
+    for (let tries = 0; tries < 100; tries++) {
+      try {
+        closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      } catch {
+        break; // ENXIO: no reader left
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
-  await Promise.all(servers.map((s) => s.stop()));
   removeTempDirs();
 });
 
@@ -63,10 +67,13 @@ describe("revisions that make git work long", () => {
     const server = await serve(repo);
 
     let slowDone = false;
-    const slow = fetch(`${server.url}/api/v1/plan?at=v1`).then(async (r) => {
-      slowDone = true;
-      return { status: r.status, body: (await r.json()) as { error: { code: string; message: string } } };
-    });
+    const slow = fetch(`${server.url}/api/v1/plan?at=v1`).then(
+      async (r) => {
+        slowDone = true;
+        return { status: r.status, body: (await r.json()) as { error: { code: string; message: string } } };
+      },
+      (error: unknown) => ({ status: -1, body: { error: { code: "none", message: String(error) } } }),
+    );
     // Give the slow request time to reach git.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const fast = await fetch(`${server.url}/api/v1/plan/status`);
