@@ -6,7 +6,7 @@ import type { Plan } from "../plan/shapes";
 import type { CapabilityContext } from "./capability";
 
 /** The plan a read answers from: the files as they are now, or the commit `at` names. */
-export function planFor(ctx: CapabilityContext, at: string | undefined): { plan: Plan; at?: Revision } {
+export async function planFor(ctx: CapabilityContext, at: string | undefined): Promise<{ plan: Plan; at?: Revision }> {
   return at === undefined ? { plan: ctx.plan() } : planAt(ctx.repo, at);
 }
 

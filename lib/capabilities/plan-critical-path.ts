@@ -13,8 +13,8 @@ export const planCriticalPathCapability = defineCapability({
     "The heaviest chain of unfinished issues in the waves, each depending on the one before, first to do first; with a milestone, the heaviest one ending in it. Weights are days: the median sealed start-to-done time of the issue's milestone, else 1; ties go to the byte-wise smallest ids.",
   input: MilestoneFilterInput,
   output: withAtMember(PlanCriticalPathSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     if (input.milestone !== undefined && !plan.milestones.some((m) => m.id === input.milestone)) {
       throw notFound(`no milestone '${input.milestone}'; the milestones are ${plan.milestones.map((m) => m.id).join(", ") || "none"}`);
     }

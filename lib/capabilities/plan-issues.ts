@@ -12,8 +12,8 @@ export const planIssuesCapability = defineCapability({
     "Issues with derived status, wave, blockers and dependents, filtered by milestone, status or wave. status READY is the ready set; BLOCKED the blocked set.",
   input: IssueFilterInput,
   output: withAtMember(PlanIssueListSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planIssues(plan, input), at);
   },
 });

@@ -12,8 +12,8 @@ export const planModelCapability = defineCapability({
     "Every milestone and issue with its derived status, wave, rank and graph, the waves, both edge lists and every finding. Derived from the records on every call.",
   input: AtInput,
   output: withAtMember(PlanSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planModel(plan), at);
   },
 });

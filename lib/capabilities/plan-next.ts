@@ -12,8 +12,8 @@ export const planNextCapability = defineCapability({
     "The lowest-wave, highest-priority READY issue of the milestone (default: the active one), widening to the whole plan. Ask this before starting work.",
   input: MilestoneFilterInput,
   output: withAtMember(PlanNextIssueSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planNext(plan, input), at);
   },
 });

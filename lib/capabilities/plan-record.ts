@@ -21,8 +21,8 @@ export const planRecordCapability = defineCapability({
     "A milestone with its issues, or an issue with the issues it depends on, all in full. Milestones are looked up first.",
   input: RecordInput,
   output: PlanRecordAtSchema,
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planRecord(plan, input), at);
   },
   // A record read at a revision has no version an edit could carry back.

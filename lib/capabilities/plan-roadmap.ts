@@ -12,8 +12,8 @@ export const planRoadmapCapability = defineCapability({
     "Milestones ordered by rank, order and id, with the first unblocked unfinished one as now and the one after it as next.",
   input: AtInput,
   output: withAtMember(PlanRoadmapSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planRoadmap(plan), at);
   },
 });

@@ -12,8 +12,8 @@ export const planStatusCapability = defineCapability({
     "Every milestone's status and counts, the active milestone, the next ready issue and the plan's totals. An unknown milestone is not found.",
   input: MilestoneFilterInput,
   output: withAtMember(PlanStatusReportSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planStatus(plan, input), at);
   },
 });

@@ -12,8 +12,8 @@ export const planValidateCapability = defineCapability({
     "Every finding in derivation order, unreadable files first; valid is false when any is a FAIL. A WARN is legal and worth reading.",
   input: AtInput,
   output: withAtMember(PlanValidationSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planValidate(plan), at);
   },
 });

@@ -12,8 +12,8 @@ export const planWavesCapability = defineCapability({
     "The dependency waves with their issues, and the scope overlaps that serialise issues of one wave. The milestone filter narrows the waves, not the overlaps.",
   input: MilestoneFilterInput,
   output: withAtMember(PlanWaveReportSchema),
-  handler: (ctx, input) => {
-    const { plan, at } = planFor(ctx, input.at);
+  handler: async (ctx, input) => {
+    const { plan, at } = await planFor(ctx, input.at);
     return answerAt(planWaves(plan, input), at);
   },
 });

@@ -1,7 +1,7 @@
 import { invalidInput, notFound } from "../errors";
 import { MILESTONES_DIR } from "../plan/constants";
 import type { Plan } from "../plan/shapes";
-import { gitText } from "./git-objects";
+import { gitText } from "../repo/git-run";
 import { derivePlan } from "../plan/derive";
 import { mapPlansAtCommits, recordsNow } from "./records-at";
 import { dayOfSeconds, firstParentHistory, instantOf, repoGit } from "./revision";
@@ -59,8 +59,8 @@ function keptFor(repo: string): Map<string, Map<string, Counts>> {
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
 /** The day the milestone's file first appeared on HEAD's first-parent history, if it ever did. */
-function firstAppearance(repo: string, milestone: string): string | undefined {
-  const out = gitText(repo, ["--literal-pathspecs", "log", "--first-parent", "--format=%ct", "HEAD", "--", `${MILESTONES_DIR}/${milestone}.yaml`]);
+async function firstAppearance(repo: string, milestone: string): Promise<string | undefined> {
+  const out = await gitText(repo, ["--literal-pathspecs", "log", "--first-parent", "--format=%ct", "HEAD", "--", `${MILESTONES_DIR}/${milestone}.yaml`]);
   const times = (out ?? "").split("\n").filter((l) => l !== "");
   return times.length > 0 ? dayOfSeconds(Number(times[times.length - 1])) : undefined;
 }
@@ -77,12 +77,12 @@ export interface BurnupQuery {
  */
 export async function planBurnup(repo: string, query: BurnupQuery, given?: () => Plan, nowSeconds = Math.floor(Date.now() / 1000)): Promise<PlanBurnup> {
   const { milestone } = query;
-  const git = repoGit(repo);
+  const git = await repoGit(repo);
   let kept: Plan | undefined;
   const current = given ?? (() => (kept ??= derivePlan(recordsNow(repo, git))));
   for (const d of [query.since, query.until]) if (d !== undefined) instantOf(d);
   const today = dayOfSeconds(nowSeconds);
-  let first = query.since ?? firstAppearance(repo, milestone);
+  let first = query.since ?? (await firstAppearance(repo, milestone));
   if (first === undefined) {
     if (!current().milestones.some((m) => m.id === milestone)) {
       throw notFound(`no milestone '${milestone}' in the files or in HEAD's history; give since to count the issues that name it anyway`);
@@ -96,7 +96,7 @@ export async function planBurnup(repo: string, query: BurnupQuery, given?: () =>
 
   // Each day's commit: as `at` names the end of that day, the newest commit at or before it in
   // the first-parent walk (newest first).
-  const history = firstParentHistory(repo);
+  const history = await firstParentHistory(repo);
   const dates: string[] = [];
   const commits: (string | null)[] = [];
   for (let d = 0; d < days; d++) {

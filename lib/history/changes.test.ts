@@ -43,7 +43,7 @@ function expectedDiff(a: Plan, b: Plan) {
 }
 
 describe("changes equals the difference of the two checkouts' derivations", () => {
-  it.for([11, 12, 13])("generated history %i: consecutive and random pairs of commits", (seed) => {
+  it.for([11, 12, 13])("generated history %i: consecutive and random pairs of commits", async (seed) => {
     const { repo, commits } = generateHistory(seed, 16);
     const rnd = randomOf(seed);
     const pairs: [number, number][] = commits.slice(1).map((_, i) => [i, i + 1]);
@@ -52,7 +52,7 @@ describe("changes equals the difference of the two checkouts' derivations", () =
     for (const [i, j] of pairs) {
       const a = commits[i];
       const b = commits[j];
-      const c = planChanges(repo, { since: a.sha, until: b.sha });
+      const c = await planChanges(repo, { since: a.sha, until: b.sha });
       const want = expectedDiff(loadPlan(checkout(repo, a.sha)), loadPlan(checkout(repo, b.sha)));
       const key = (f: { level: string; code: string; subject: string; message: string }) => JSON.stringify([f.level, f.code, f.subject, f.message]);
       expect({
@@ -87,7 +87,7 @@ function smallRepo(): string {
 }
 
 describe("what each change says", () => {
-  it("a finished dependency unblocks, a stamp that appeared is the move, cancelled and added say so", () => {
+  it("a finished dependency unblocks, a stamp that appeared is the move, cancelled and added say so", async () => {
     const repo = smallRepo();
     commitAt(repo, "2026-11-03T09:00:00Z", {
       [issuePath("A")]: issueText({ id: "A", milestone: "m1", started_at: "2026-11-02T08:00:00Z", completed_at: "2026-11-03T08:00:00Z" }),
@@ -95,7 +95,7 @@ describe("what each change says", () => {
       [issuePath("D")]: issueText({ id: "D", milestone: "m2", cancelled: true }),
       [issuePath("E")]: issueText({ id: "E", milestone: "m2", depends_on: ["C"] }),
     });
-    const c = planChanges(repo, { since: "HEAD~1", until: "HEAD" });
+    const c = await planChanges(repo, { since: "HEAD~1", until: "HEAD" });
     expect(c.issues.map((i) => [i.id, i.from, i.to, i.cause])).toEqual([
       ["A", "ACTIVE", "DONE", { kind: "move", move: "done", field: "completed_at", stamp: "2026-11-03T08:00:00Z" }],
       ["B", "BLOCKED", "READY", { kind: "unblocked", dependencies: ["A"] }],
@@ -106,10 +106,10 @@ describe("what each change says", () => {
     expect(c.next).toEqual({ from: "C", to: "B" });
   });
 
-  it("a new dependency blocks, naming it; a removed issue goes to null", () => {
+  it("a new dependency blocks, naming it; a removed issue goes to null", async () => {
     const repo = smallRepo();
     commitAt(repo, "2026-11-03T09:00:00Z", { [issuePath("C")]: issueText({ id: "C", milestone: "m1", depends_on: ["A"] }), [issuePath("D")]: null });
-    const c = planChanges(repo, { since: "HEAD~1", until: "HEAD" });
+    const c = await planChanges(repo, { since: "HEAD~1", until: "HEAD" });
     expect(c.issues.map((i) => [i.id, i.from, i.to, i.cause])).toEqual([
       ["C", "READY", "BLOCKED", { kind: "blocked", dependencies: ["A"] }],
       ["D", "READY", null, undefined],
@@ -117,38 +117,38 @@ describe("what each change says", () => {
     expect(c.findings.new.map((f) => [f.code, f.subject])).toContainEqual(["empty_milestone", "m2"]);
   });
 
-  it("a dependency no longer declared is dropped, not finished", () => {
+  it("a dependency no longer declared is dropped, not finished", async () => {
     const repo = smallRepo();
     commitAt(repo, "2026-11-03T09:00:00Z", { [issuePath("B")]: issueText({ id: "B", milestone: "m1" }) });
-    const c = planChanges(repo, { since: "HEAD~1", until: "HEAD" });
+    const c = await planChanges(repo, { since: "HEAD~1", until: "HEAD" });
     expect(c.issues.map((i) => [i.id, i.from, i.to, i.cause])).toEqual([["B", "BLOCKED", "READY", { kind: "unblocked", dependencies: [], dropped: ["A"] }]]);
   });
 
-  it("until left out is the files now, uncommitted edits included; its commit and time are null", () => {
+  it("until left out is the files now, uncommitted edits included; its commit and time are null", async () => {
     const repo = smallRepo();
     writeFileSync(join(repo, issuePath("C")), issueText({ id: "C", milestone: "m1", started_at: "2026-11-04T10:00:00Z" }));
-    const c = planChanges(repo, { since: "HEAD" });
+    const c = await planChanges(repo, { since: "HEAD" });
     expect(c.until).toEqual({ rev: "now", commit: null, committed_at: null });
     expect(c.issues.map((i) => [i.id, i.from, i.to])).toEqual([["C", "READY", "ACTIVE"]]);
   });
 
-  it("a date before the first commit counts every issue as added", () => {
+  it("a date before the first commit counts every issue as added", async () => {
     const repo = smallRepo();
-    const c = planChanges(repo, { since: "2026-01-01", until: "HEAD" });
+    const c = await planChanges(repo, { since: "2026-01-01", until: "HEAD" });
     expect(c.since.commit).toBeNull();
     expect(c.issues.map((i) => [i.id, i.from])).toEqual([["A", null], ["B", null], ["C", null], ["D", null]]);
     expect(c.milestones.map((m) => [m.id, m.from])).toEqual([["m1", null], ["m2", null]]);
   });
 
-  it("--milestone keeps the issues, milestones and findings of that milestone", () => {
+  it("--milestone keeps the issues, milestones and findings of that milestone", async () => {
     const repo = smallRepo();
     commitAt(repo, "2026-11-03T09:00:00Z", {
       [issuePath("C")]: issueText({ id: "C", milestone: "m1", started_at: "2026-11-03T08:30:00Z", unsealed: true }),
       [issuePath("D")]: issueText({ id: "D", milestone: "m2", started_at: "2026-11-03T08:30:00Z", unsealed: true }),
     });
-    const all = planChanges(repo, { since: "HEAD~1", until: "HEAD" });
+    const all = await planChanges(repo, { since: "HEAD~1", until: "HEAD" });
     expect(all.findings.new.map((f) => f.subject)).toEqual(["C", "D"]);
-    const m2 = planChanges(repo, { since: "HEAD~1", until: "HEAD", milestone: "m2" });
+    const m2 = await planChanges(repo, { since: "HEAD~1", until: "HEAD", milestone: "m2" });
     expect(m2.findings.new.map((f) => f.subject)).toEqual(["D"]);
     expect(m2.issues.every((i) => i.milestone === "m2")).toBe(true);
   });

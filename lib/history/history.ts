@@ -4,7 +4,9 @@ import { invalidInput, notFound } from "../errors";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "../plan/constants";
 import type { Plan } from "../plan/shapes";
 import { idProblem } from "../plan/write";
-import { catFileBatch, gitText } from "./git-objects";
+import { MAX_RECORD_BYTES } from "../plan/load";
+import { gitText } from "../repo/git-run";
+import { isRead, readChecked } from "./git-objects";
 import { mapPlansAtCommits } from "./records-at";
 import { isoOfSeconds, repoGit } from "./revision";
 import type { HistoryEntry, PlanHistory } from "./shapes";
@@ -25,8 +27,8 @@ interface Commit {
 }
 
 /** The commits reachable from HEAD that changed `path`, newest first. */
-function commitsTouching(repo: string, path: string): Commit[] {
-  const out = gitText(repo, ["--literal-pathspecs", "log", "--format=%H%x1f%an%x1f%ct%x1f%s%x1e", "HEAD", "--", path]);
+async function commitsTouching(repo: string, path: string): Promise<Commit[]> {
+  const out = await gitText(repo, ["--literal-pathspecs", "log", "--format=%H%x1f%an%x1f%ct%x1f%s%x1e", "HEAD", "--", path]);
   if (!out) return [];
   return out
     .split("\x1e")
@@ -72,19 +74,22 @@ export async function planHistory(repo: string, input: { id: string; limit?: num
   const problem = idProblem(id);
   if (problem) throw invalidInput(problem);
   const limit = input.limit ?? DEFAULT_HISTORY_LIMIT;
-  const git = repoGit(repo);
-  const candidates = [
-    { kind: "milestone" as const, path: `${MILESTONES_DIR}/${id}.yaml` },
-    { kind: "issue" as const, path: `${ISSUES_DIR}/${id}.yaml` },
-  ].map((c) => ({ ...c, commits: commitsTouching(repo, c.path), exists: existsSync(join(repo, c.path)) }));
+  const git = await repoGit(repo);
+  const candidates = await Promise.all(
+    [
+      { kind: "milestone" as const, path: `${MILESTONES_DIR}/${id}.yaml` },
+      { kind: "issue" as const, path: `${ISSUES_DIR}/${id}.yaml` },
+    ].map(async (c) => ({ ...c, commits: await commitsTouching(repo, c.path), exists: existsSync(join(repo, c.path)) })),
+  );
   // Milestones first, as plan.record looks them up.
   const found = candidates.find((c) => c.exists || c.commits.length > 0);
   if (!found) throw notFound(`no milestone or issue '${id}' in the files or in their history`);
   const { kind, path } = found;
 
   // A ledger move is committed once the file at HEAD holds its stamp (a move's time is its stamp).
-  const [atHead] = catFileBatch(repo, [`HEAD:${git.prefix}${path}`]);
-  const headText = atHead?.type === "blob" ? atHead.bytes.toString("utf8") : "";
+  // Its size asked first: a file at HEAD over the loader's limit holds no record, so no stamp.
+  const [atHead] = await readChecked(repo, [`HEAD:${git.prefix}${path}`], MAX_RECORD_BYTES, "blob");
+  const headText = isRead(atHead) ? atHead.bytes.toString("utf8") : "";
   const pending = ledgerMoves(repo, id)
     .filter((m) => !headText.includes(m.ts))
     .reverse();

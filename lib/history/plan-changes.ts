@@ -2,7 +2,7 @@ import { derivePlan } from "../plan/derive";
 import type { Plan } from "../plan/shapes";
 import { diffPlans } from "./changes";
 import { plansAtCommits, recordsNow } from "./records-at";
-import { type Revision, repoGit, resolveRevision } from "./revision";
+import { type Revision, checkRevisionForm, repoGit, resolveRevision } from "./revision";
 import type { PlanChanges } from "./shapes";
 
 export interface ChangesQuery {
@@ -18,17 +18,19 @@ export const NOW: Revision = { rev: "now", commit: null, committed_at: null };
  * What changed between two revisions (`until` left out: the files now). `current`, when given, is
  * the plan of the files now as the caller already keeps it; otherwise they are read here.
  */
-export function planChanges(repo: string, query: ChangesQuery, current?: () => Plan): PlanChanges {
-  const git = repoGit(repo, query.since);
-  const since = resolveRevision(repo, query.since, git);
+export async function planChanges(repo: string, query: ChangesQuery, current?: () => Plan): Promise<PlanChanges> {
+  checkRevisionForm(query.since);
+  if (query.until !== undefined) checkRevisionForm(query.until);
+  const git = await repoGit(repo, query.since);
+  const since = await resolveRevision(repo, query.since, git);
   let until = NOW;
   let from: Plan;
   let to: Plan;
   if (query.until !== undefined) {
-    until = resolveRevision(repo, query.until, git);
-    [from, to] = plansAtCommits(repo, git, [since.commit, until.commit]);
+    until = await resolveRevision(repo, query.until, git);
+    [from, to] = await plansAtCommits(repo, git, [since.commit, until.commit]);
   } else {
-    [from] = plansAtCommits(repo, git, [since.commit]);
+    [from] = await plansAtCommits(repo, git, [since.commit]);
     to = current ? current() : derivePlan(recordsNow(repo, git));
   }
   return { since, until, ...diffPlans(from, to, query.milestone) };

@@ -1,27 +1,46 @@
 import { posix } from "node:path";
 import { DerivationMemory, derivePlan } from "../plan/derive";
-import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../plan/constants";
-import { type FileSource, type ParsedFile, REFUSED, RecordCache, loadRecords, loadRecordsFrom, parsedByContent, parseRecordBytes } from "../plan/load";
+import { ISSUES_DIR, MILESTONES_DIR, PROJECT_DIR, PROJECT_FILE } from "../plan/constants";
+import {
+  FOLDER_LEAVES_REPOSITORY,
+  type FileSource,
+  MAX_RECORD_BYTES,
+  type ParsedFile,
+  REFUSED,
+  RecordCache,
+  loadRecords,
+  loadRecordsFrom,
+  parsedByContent,
+  parseRecordBytes,
+} from "../plan/load";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
-import { type BatchObject, type TreeEntry, catFileBatch, catFileBatchAsync, parseTree } from "./git-objects";
+import { type ObjectInfo, type TreeEntry, catFileCheck, catFileRead, isRead, parseTree, readChecked } from "./git-objects";
 import type { RepoGit } from "./revision";
 import { processWide } from "../process-wide";
 
 // The records of a commit, read from git's object store through the loader's own parsing, so that
-// a revision's plan is exactly the plan of a checkout of it. Parsed files are kept by blob id and
-// trees by tree id, in memory, per repository: an unchanged file is parsed once.
-
+// a revision's plan is exactly the plan of a checkout of it. Every object's size is asked before it
+// is read: a record over the loader's limit is a finding, never read. Parsed files are kept by blob
+// id and trees by tree id, in memory, per repository: an unchanged file is parsed once.
 const FOLDERS = [MILESTONES_DIR, ISSUES_DIR] as const;
-/** Past this many parsed blobs a repository's store starts again (a bound on memory, not on answers). */
+/** Past this many parsed blobs (or trees) a repository's store starts again (a bound on memory, not on answers). */
 const MAX_BLOBS = 400_000;
+const MAX_TREES = 50_000;
 const MAX_PLANS = 6;
+/** The largest folder read: a tree of this many bytes lists some 500,000 files. */
+const MAX_TREE_BYTES = 32 * 1024 * 1024;
+/** The longest link target followed (a path longer than PATH_MAX names nothing a checkout holds). */
+const MAX_LINK_BYTES = 4096;
+/** How many links are followed, one after another, before a path is given up (as the kernel's ELOOP). */
+const MAX_HOPS = 8;
 /** How long a walk over many commits works before it lets other requests run. */
 const YIELD_AFTER_MS = 12;
 
 const NOT_A_FILE: ParsedFile = { ok: false, reason: REFUSED.notAFile };
 const LEAVES_REPOSITORY: ParsedFile = { ok: false, reason: REFUSED.leavesRepository };
+const treeTooLarge = (size: number) => `is a folder of ${size} bytes in git, larger than ${MAX_TREE_BYTES} bytes, the most a records folder may be; it is not read`;
 
 interface Store {
   blobs: Map<string, ParsedFile>;
@@ -41,6 +60,7 @@ function storeOf(repo: string): Store {
     stores.set(repo, s);
   }
   if (s.blobs.size > MAX_BLOBS) s.blobs.clear();
+  if (s.trees.size > MAX_TREES) s.trees.clear();
   return s;
 }
 
@@ -49,89 +69,225 @@ export function parsedBlobCount(repo: string): number {
   return stores.get(repo)?.blobs.size ?? 0;
 }
 
-/** What one commit holds of the plan: the header's blob and the two folders' entries. */
+/** What one commit holds of the plan, as the loader reads it (`commitSource`). */
 interface CommitFiles {
-  header?: { id: string; isTree: boolean };
+  /** project.yaml as read (undefined: there is none). */
+  header?: ParsedFile;
+  /** The two folders' entries (undefined: no such folder, or one not read). */
   folders: (TreeEntry[] | undefined)[];
+  /** Why a records folder is not read, by its path: a link out of the repository, a tree too large. */
+  problems: Map<string, string>;
+  /** What each `.yaml` link of the two folders reads, by its path (undefined: nothing, as a dangling link). */
+  links: Map<string, ParsedFile | undefined>;
 }
 
-/** The names asked of git for the commits' plan files: per commit its header and its two folders. */
-function folderSpecs(git: RepoGit, commits: readonly string[]): string[] {
-  const specs: string[] = [];
-  for (const c of commits) {
-    specs.push(`${c}:${git.prefix}${PROJECT_FILE}`);
-    for (const f of FOLDERS) specs.push(`${c}:${git.prefix}${f}`);
+/** Where a path of a commit leads: an entry, a link out of the repository (at `leaves`), or nothing. */
+type Found = { entry: TreeEntry } | { leaves: string } | { tooLarge: number } | undefined;
+
+const linkTargets = processWide("history-link-targets", () => new Map<string, string>());
+
+/** Reads one repository's objects for the commits asked, each size checked before the object is read. */
+class CommitReader {
+  private readonly store: Store;
+  constructor(
+    private readonly repo: string,
+    private readonly git: RepoGit,
+  ) {
+    this.store = storeOf(repo);
   }
-  return specs;
-}
 
-/** The commits' files from git's answer to `folderSpecs`, and the blob ids not parsed yet. */
-function takeFolders(store: Store, git: RepoGit, count: number, objects: readonly (BatchObject | undefined)[]): { files: CommitFiles[]; missing: string[] } {
-  const files: CommitFiles[] = [];
-  for (let k = 0; k < count; k++) {
-    const [h, ...folders] = objects.slice(k * 3, k * 3 + 3);
-    if (h?.type === "blob" && !store.blobs.has(h.id)) store.blobs.set(h.id, parseRecordBytes(h.bytes));
-    files.push({
-      header: h && (h.type === "blob" || h.type === "tree") ? { id: h.id, isTree: h.type === "tree" } : undefined,
-      folders: folders.map((o) => {
-        if (o?.type !== "tree") return undefined;
-        let entries = store.trees.get(o.id);
-        if (!entries) {
-          entries = parseTree(o.bytes, git.idBytes);
-          store.trees.set(o.id, entries);
-        }
-        return entries;
-      }),
+  /** The trees `infos` describe, parsed (cached by id); a tree over MAX_TREE_BYTES is left out. */
+  async trees(infos: readonly ObjectInfo[]): Promise<void> {
+    const wanted = new Map<string, ObjectInfo>();
+    for (const o of infos) if (o.type === "tree" && o.size <= MAX_TREE_BYTES && !this.store.trees.has(o.id)) wanted.set(o.id, o);
+    for (const o of await catFileRead(this.repo, [...wanted.values()], MAX_TREE_BYTES)) this.store.trees.set(o.id, parseTree(o.bytes, this.git.idBytes));
+  }
+
+  /** One tree by id, read when not kept (its size asked first). */
+  async tree(id: string): Promise<TreeEntry[] | undefined> {
+    const kept = this.store.trees.get(id);
+    if (kept) return kept;
+    const [info] = await catFileCheck(this.repo, [id]);
+    if (info) await this.trees([info]);
+    return this.store.trees.get(id);
+  }
+
+  /** The blobs named by `ids` parsed into the store (as the loader parses a file), the large ones refused unread. */
+  async blobs(ids: Iterable<string>): Promise<void> {
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      if (this.store.blobs.has(id)) continue;
+      // A file the work tree holds unchanged since that commit takes the work tree's parse.
+      const parsed = this.git.idBytes === 20 ? parsedByContent(id) : undefined;
+      if (parsed) this.store.blobs.set(id, parsed);
+      else missing.push(id);
+    }
+    const infos = await catFileCheck(this.repo, missing);
+    const small: ObjectInfo[] = [];
+    infos.forEach((o) => {
+      if (!o || o.type !== "blob") return;
+      if (o.size > MAX_RECORD_BYTES) this.store.blobs.set(o.id, { ok: false, reason: REFUSED.tooLarge(o.size) });
+      else small.push(o);
     });
+    for (const o of await catFileRead(this.repo, small, MAX_RECORD_BYTES)) this.store.blobs.set(o.id, parseRecordBytes(o.bytes));
   }
-  const missing = new Set<string>();
-  for (const f of files) for (const entries of f.folders) for (const e of entries ?? []) if ((e.kind === "blob" || e.kind === "link") && !store.blobs.has(e.id)) missing.add(e.id);
-  return { files, missing: [...missing] };
-}
 
-function takeBlobs(store: Store, ids: readonly string[], blobs: readonly (BatchObject | undefined)[]): void {
-  for (let i = 0; i < ids.length; i++) {
-    const b = blobs[i];
-    if (b) store.blobs.set(ids[i], parseRecordBytes(b.bytes));
+  async linkTarget(id: string): Promise<string | undefined> {
+    let target = linkTargets.get(id);
+    if (target === undefined) {
+      const [o] = await readChecked(this.repo, [id], MAX_LINK_BYTES, "blob");
+      if (!isRead(o)) return undefined;
+      target = o.bytes.toString("utf8");
+      if (linkTargets.size > 100_000) linkTargets.clear();
+      linkTargets.set(id, target);
+    }
+    return target;
   }
-}
 
-/**
- * The blobs still to be read from git: those whose content the work tree also holds take its
- * parse (the same file, unchanged since that commit), so only the others are read and parsed.
- */
-function unread(store: Store, git: RepoGit, ids: readonly string[]): string[] {
-  if (git.idBytes !== 20) return [...ids];
-  const out: string[] = [];
-  for (const id of ids) {
-    const parsed = parsedByContent(id);
-    if (parsed) store.blobs.set(id, parsed);
-    else out.push(id);
+  /**
+   * Where `path` (relative to the repository's folder) leads in `commit`, as a checkout resolves
+   * it: links followed while they stay inside the repository; one that leaves is named.
+   */
+  async lookUp(commit: string, path: string, hops = 0): Promise<Found> {
+    const [root] = await catFileCheck(this.repo, [`${commit}:${this.git.prefix}`]);
+    if (root?.type !== "tree") return undefined;
+    if (root.size > MAX_TREE_BYTES) return { tooLarge: root.size };
+    let entries = await this.tree(root.id);
+    const parts = path.split("/");
+    for (let i = 0; i < parts.length; i++) {
+      const entry = entries?.find((e) => e.name === parts[i]);
+      if (!entry) return undefined;
+      const here = parts.slice(0, i + 1).join("/");
+      if (entry.kind === "link") {
+        const target = hops < MAX_HOPS ? await this.linkTarget(entry.id) : undefined;
+        if (target === undefined) return undefined;
+        const resolved = target.startsWith("/") ? ".." : posix.normalize(posix.join(posix.dirname(here), target));
+        if (resolved === ".." || resolved.startsWith("../")) return { leaves: here };
+        const rest = parts.slice(i + 1);
+        if (resolved === ".") return rest.length === 0 ? undefined : this.lookUp(commit, rest.join("/"), hops + 1);
+        return this.lookUp(commit, [resolved, ...rest].join("/"), hops + 1);
+      }
+      if (i === parts.length - 1) return { entry };
+      if (entry.kind !== "tree") return undefined;
+      entries = await this.tree(entry.id);
+    }
+    return undefined;
   }
-  return out;
-}
 
-/** The plan files of several commits, in two batches of `git cat-file` whatever their number. */
-function filesOf(repo: string, git: RepoGit, commits: readonly string[]): CommitFiles[] {
-  const store = storeOf(repo);
-  const { files, missing } = takeFolders(store, git, commits.length, catFileBatch(repo, folderSpecs(git, commits)));
-  const ids = unread(store, git, missing);
-  takeBlobs(store, ids, catFileBatch(repo, ids));
-  return files;
-}
+  /** A record file's path as a checkout reads it: through its links, under the loader's limits. */
+  async readFile(commit: string, path: string): Promise<ParsedFile | undefined> {
+    const found = await this.lookUp(commit, path);
+    if (found === undefined) return undefined;
+    if ("leaves" in found) return LEAVES_REPOSITORY;
+    if ("tooLarge" in found) return undefined;
+    if (found.entry.kind !== "blob") return NOT_A_FILE;
+    await this.blobs([found.entry.id]);
+    return this.store.blobs.get(found.entry.id);
+  }
 
-/** As `filesOf`, with git's reads off the event loop. */
-async function filesOfAsync(repo: string, git: RepoGit, commits: readonly string[]): Promise<CommitFiles[]> {
-  const store = storeOf(repo);
-  const { files, missing } = takeFolders(store, git, commits.length, await catFileBatchAsync(repo, folderSpecs(git, commits)));
-  const ids = unread(store, git, missing);
-  takeBlobs(store, ids, await catFileBatchAsync(repo, ids));
-  return files;
+  /** A records folder's entries by following its path, links and all (the slow way, for a folder not found as a plain tree). */
+  async folderByWalk(commit: string, folder: string, problems: Map<string, string>): Promise<TreeEntry[] | undefined> {
+    const found = await this.lookUp(commit, folder);
+    if (found === undefined) return undefined;
+    if ("leaves" in found) {
+      problems.set(folder, FOLDER_LEAVES_REPOSITORY);
+      return undefined;
+    }
+    if ("tooLarge" in found) return undefined;
+    if (found.entry.kind !== "tree") return undefined;
+    const [info] = await catFileCheck(this.repo, [found.entry.id]);
+    if (info && info.size > MAX_TREE_BYTES) {
+      problems.set(folder, treeTooLarge(info.size));
+      return undefined;
+    }
+    return this.tree(found.entry.id);
+  }
+
+  /** The plan files of several commits: a few batches of `git cat-file` whatever their number. */
+  async filesOf(commits: readonly string[]): Promise<CommitFiles[]> {
+    const { prefix } = this.git;
+    // Per commit: .ai (is there a plan at all), the project folder, the two folders, the header.
+    const paths = [".ai", PROJECT_DIR, MILESTONES_DIR, ISSUES_DIR, PROJECT_FILE];
+    const infos = await catFileCheck(this.repo, commits.flatMap((c) => paths.map((p) => `${c}:${prefix}${p}`)));
+    const of = (k: number, i: number) => infos[k * paths.length + i];
+    // The project folder and the two folders as trees, in one read (not .ai: only whether it is there).
+    await this.trees(infos.filter((o, i): o is ObjectInfo => o !== undefined && i % paths.length >= 1 && i % paths.length <= 3));
+    const files: CommitFiles[] = [];
+    const pending: { k: number; id: string }[] = [];
+    for (let k = 0; k < commits.length; k++) {
+      const f: CommitFiles = { folders: [undefined, undefined], problems: new Map(), links: new Map() };
+      files.push(f);
+      if (!of(k, 0)) continue; // no .ai: the empty plan
+      const project = of(k, 1);
+      if (project?.type !== "tree") {
+        // A part of the way is not a plain folder (a link, a file): walked as a checkout would.
+        await this.walkCommit(commits[k], f);
+        continue;
+      }
+      if (project.size > MAX_TREE_BYTES) {
+        f.problems.set(PROJECT_DIR, treeTooLarge(project.size));
+        continue;
+      }
+      const entries = this.store.trees.get(project.id) ?? [];
+      const header = entries.find((e) => e.name === "project.yaml");
+      if (header?.kind === "blob") {
+        // Its size is asked with the folders: read with the folders' files, unless it is too large.
+        const info = of(k, 4);
+        if (!info) continue;
+        if (info.size > MAX_RECORD_BYTES) f.header = { ok: false, reason: REFUSED.tooLarge(info.size) };
+        else pending.push({ k, id: info.id });
+      } else if (header?.kind === "link") {
+        f.header = await this.readFile(commits[k], PROJECT_FILE);
+      } else if (header) {
+        f.header = NOT_A_FILE;
+      }
+      for (let i = 0; i < FOLDERS.length; i++) {
+        const name = FOLDERS[i].slice(PROJECT_DIR.length + 1);
+        const entry = entries.find((e) => e.name === name);
+        const info = of(k, 2 + i);
+        if (entry?.kind === "tree" && info?.type === "tree") {
+          if (info.size > MAX_TREE_BYTES) f.problems.set(FOLDERS[i], treeTooLarge(info.size));
+          else f.folders[i] = this.store.trees.get(info.id);
+        } else if (entry?.kind === "link") {
+          f.folders[i] = await this.folderByWalk(commits[k], FOLDERS[i], f.problems);
+        }
+      }
+    }
+    // The headers and the folders' `.yaml` files, sizes first.
+    const ids: string[] = [];
+    for (const { id } of pending) ids.push(id);
+    for (const f of files) for (const entries of f.folders) for (const e of entries ?? []) if (e.kind === "blob" && e.name.endsWith(".yaml")) ids.push(e.id);
+    await this.blobs(ids);
+    for (const { k, id } of pending) files[k].header = this.store.blobs.get(id);
+    // Links, one by one: rare in a plan, each followed as a checkout follows it.
+    for (let k = 0; k < commits.length; k++) {
+      const f = files[k];
+      for (let i = 0; i < FOLDERS.length; i++) {
+        for (const e of f.folders[i] ?? []) {
+          if (e.kind === "link" && e.name.endsWith(".yaml")) f.links.set(`${FOLDERS[i]}/${e.name}`, await this.readFile(commits[k], `${FOLDERS[i]}/${e.name}`));
+        }
+      }
+    }
+    return files;
+  }
+
+  /** One commit's folders found by following each path, for a commit whose project folder is not a plain tree. */
+  private async walkCommit(commit: string, f: CommitFiles): Promise<void> {
+    for (const folder of [".ai", ".ai/repo", PROJECT_DIR]) {
+      const found = await this.lookUp(commit, folder);
+      if (found !== undefined && "leaves" in found) {
+        f.problems.set(folder, FOLDER_LEAVES_REPOSITORY);
+        return;
+      }
+      if (found === undefined || "tooLarge" in found || found.entry.kind !== "tree") return;
+    }
+    f.header = await this.readFile(commit, PROJECT_FILE);
+    for (let i = 0; i < FOLDERS.length; i++) f.folders[i] = await this.folderByWalk(commit, FOLDERS[i], f.problems);
+  }
 }
 
 /** The loader's view of one commit's files. */
-function commitSource(repo: string, git: RepoGit, commit: string, files: CommitFiles): FileSource {
-  const store = storeOf(repo);
+function commitSource(store: Store, files: CommitFiles): FileSource {
   const byPath = new Map<string, TreeEntry>();
   const names = new Map<string, string[]>();
   FOLDERS.forEach((folder, i) => {
@@ -139,87 +295,45 @@ function commitSource(repo: string, git: RepoGit, commit: string, files: CommitF
     for (const e of entries) byPath.set(`${folder}/${e.name}`, e);
     names.set(folder, entries.filter((e) => e.name.endsWith(".yaml")).map((e) => e.name).sort(compareBytes));
   });
-  const readEntry = (e: TreeEntry, path: string, hops: number): ParsedFile | undefined => {
-    if (e.kind === "tree" || e.kind === "commit") return NOT_A_FILE;
-    if (e.kind === "link") {
-      // A symbolic link in a checkout reads its target: followed here within the plan's folders.
-      const target = linkTarget(repo, e.id);
-      if (target === undefined || hops > 8) return undefined;
-      // As the loader on disk: a link that leads outside the repository is not followed. (On disk a
-      // dangling one is skipped; here what lies outside cannot be known, so it is refused.)
-      if (target.startsWith("/")) return LEAVES_REPOSITORY;
-      const resolved = posix.normalize(posix.join(posix.dirname(path), target));
-      if (resolved === ".." || resolved.startsWith("../")) return LEAVES_REPOSITORY;
-      const next = byPath.get(resolved);
-      if (next) return readEntry(next, resolved, hops + 1);
-      return readOther(resolved);
-    }
-    return store.blobs.get(e.id);
-  };
-  // A link to a file elsewhere in the commit (outside the repository it names nothing git holds).
-  const readOther = (path: string): ParsedFile | undefined => {
-    if (path.startsWith("../") || path.startsWith("/") || path === "..") return undefined;
-    const [o] = catFileBatch(repo, [`${commit}:${git.prefix}${path}`]);
-    if (!o) return undefined;
-    if (o.type === "tree") return NOT_A_FILE;
-    if (o.type !== "blob") return undefined;
-    let parsed = store.blobs.get(o.id);
-    if (!parsed) {
-      parsed = parseRecordBytes(o.bytes);
-      store.blobs.set(o.id, parsed);
-    }
-    return parsed;
-  };
   return {
     list: (dir) => names.get(dir) ?? [],
+    folderProblem: (folder) => files.problems.get(folder),
     read(path) {
-      if (path === PROJECT_FILE) {
-        if (!files.header) return undefined;
-        return files.header.isTree ? NOT_A_FILE : store.blobs.get(files.header.id);
-      }
+      if (path === PROJECT_FILE) return files.header;
       const e = byPath.get(path);
-      return e ? readEntry(e, path, 0) : undefined;
+      if (!e) return undefined;
+      if (e.kind === "tree" || e.kind === "commit") return NOT_A_FILE;
+      if (e.kind === "link") return files.links.get(path);
+      return store.blobs.get(e.id);
     },
   };
-}
-
-const linkTargets = processWide("history-link-targets", () => new Map<string, string>());
-
-function linkTarget(repo: string, id: string): string | undefined {
-  let t = linkTargets.get(id);
-  if (t === undefined) {
-    const [o] = catFileBatch(repo, [id]);
-    if (!o) return undefined;
-    t = o.bytes.toString("utf8");
-    linkTargets.set(id, t);
-  }
-  return t;
 }
 
 const EMPTY: PlanRecords = { project: { name: "", repository: "", default_branch: "" }, milestones: [], issues: [], loadFindings: [] };
 
 /** The records of each commit (null: before the first commit, the empty plan). */
-export function recordsAtCommits(repo: string, git: RepoGit, commits: readonly (string | null)[]): PlanRecords[] {
+export async function recordsAtCommits(repo: string, git: RepoGit, commits: readonly (string | null)[]): Promise<PlanRecords[]> {
   const real = [...new Set(commits.filter((c): c is string => c !== null))];
-  return recordsOf(repo, git, commits, real, filesOf(repo, git, real));
+  return recordsOf(repo, commits, real, await new CommitReader(repo, git).filesOf(real));
 }
 
-function recordsOf(repo: string, git: RepoGit, commits: readonly (string | null)[], real: readonly string[], files: readonly CommitFiles[]): PlanRecords[] {
+function recordsOf(repo: string, commits: readonly (string | null)[], real: readonly string[], files: readonly CommitFiles[]): PlanRecords[] {
+  const store = storeOf(repo);
   const byCommit = new Map(real.map((c, i) => [c, files[i]]));
-  return commits.map((c) => (c === null ? { ...EMPTY, milestones: [], issues: [], loadFindings: [] } : loadRecordsFrom(commitSource(repo, git, c, byCommit.get(c)!), "")));
+  return commits.map((c) => (c === null ? { ...EMPTY, milestones: [], issues: [], loadFindings: [] } : loadRecordsFrom(commitSource(store, byCommit.get(c)!), "")));
 }
 
 /** The derived plan of each commit (kept for the last few commits asked). */
-export function plansAtCommits(repo: string, git: RepoGit, commits: readonly (string | null)[]): Plan[] {
+export async function plansAtCommits(repo: string, git: RepoGit, commits: readonly (string | null)[]): Promise<Plan[]> {
   const store = storeOf(repo);
   const wanted = [...new Set(commits.filter((c): c is string => c !== null && !store.plans.has(c)))];
   const derived = new Map<string, Plan>();
   if (wanted.length > 0) {
-    const records = recordsAtCommits(repo, git, wanted);
+    const records = await recordsAtCommits(repo, git, wanted);
     wanted.forEach((c, i) => derived.set(c, derivePlan(records[i])));
   }
   const out = commits.map((c) => {
-    if (c === null) return derivePlan(recordsAtCommits(repo, git, [null])[0]);
+    if (c === null) return derivePlan(recordsOf(repo, [null], [], [])[0]);
     const plan = derived.get(c) ?? store.plans.get(c)!;
     store.plans.delete(c);
     store.plans.set(c, plan);
@@ -248,7 +362,7 @@ export async function mapPlansAtCommits<T>(
 ): Promise<T[]> {
   const store = storeOf(repo);
   const missing = [...new Set(commits.filter((c): c is string => c !== null && !store.plans.has(c)))];
-  const read = recordsOf(repo, git, missing, missing, await filesOfAsync(repo, git, missing));
+  const read = recordsOf(repo, missing, missing, await new CommitReader(repo, git).filesOf(missing));
   const records = new Map(missing.map((c, i) => [c, read[i]]));
   // One memory for the walk: neighbouring commits share most records (and their seals).
   const memory = new DerivationMemory();
@@ -256,7 +370,7 @@ export async function mapPlansAtCommits<T>(
   let slice = performance.now();
   for (let i = 0; i < commits.length; i++) {
     const c = commits[i];
-    const plan = c === null ? derivePlan(recordsOf(repo, git, [null], [], [])[0]) : (store.plans.get(c) ?? derivePlan(records.get(c)!, memory));
+    const plan = c === null ? derivePlan(recordsOf(repo, [null], [], [])[0]) : (store.plans.get(c) ?? derivePlan(records.get(c)!, memory));
     out.push(fn(plan, i));
     // Let the server answer other requests between derivations (a page's scripts, its stream).
     if (performance.now() - slice > YIELD_AFTER_MS) {

@@ -1,5 +1,5 @@
 import { invalidInput } from "../errors";
-import { catFileBatch, gitText } from "./git-objects";
+import { gitText } from "../repo/git-run";
 import { processWide } from "../process-wide";
 
 /** Where an answer was read: the revision as asked, the commit it named, and that commit's time. */
@@ -22,6 +22,37 @@ export interface RepoGit {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** The forms `at`, `since` and `until` accept, for the refusal of any other. */
+export const REVISION_FORMS =
+  "a commit id (4 to 64 hex digits), a branch, tag or ref name (main, v1.2, origin/main, refs/heads/main, HEAD) optionally followed by ~N or ^N (HEAD~3, main^2), a date (2026-11-30) or an ISO time (2026-11-30T09:00:00Z)";
+
+const HEX = /^[0-9a-fA-F]{4,64}$/;
+/** What may follow a ref name: ~N and ^N steps (N optional, at most 9 digits), and ^{commit}. */
+const SUFFIXES = /^(?:~\d{0,9}|\^\d{0,9}|\^\{commit\})*$/;
+// ASCII controls, DEL, space and the characters git gives a meaning in a revision.
+const REF_FORBIDDEN = /[\x00-\x20\x7f~^:?*[\\]/;
+
+/** Whether `name` is a ref name as `git check-ref-format --allow-onelevel` allows it (its rules, in code). */
+export function isRefName(name: string): boolean {
+  if (name === "" || name === "@" || REF_FORBIDDEN.test(name)) return false;
+  if (name.includes("..") || name.includes("@{") || name.includes("//")) return false;
+  if (name.startsWith("/") || name.endsWith("/") || name.endsWith(".")) return false;
+  return name.split("/").every((c) => !c.startsWith(".") && !c.endsWith(".lock"));
+}
+
+/**
+ * Refuses `at` unless it has one of REVISION_FORMS: no form of git's own that searches commit
+ * messages (`:/text`, `^{/regex}`), reads the reflog (`@{1}`), names a range or a path, whatever
+ * it costs git, reaches git.
+ */
+export function checkRevisionForm(at: string): void {
+  if (DATE.test(at) || TIME.test(at) || HEX.test(at)) return;
+  const steps = at.search(/[~^]/);
+  const name = steps < 0 ? at : at.slice(0, steps);
+  if (isRefName(name) && SUFFIXES.test(at.slice(name.length))) return;
+  throw invalidInput(`'${at.replace(/[\x00-\x1f\x7f]/g, "?")}' is not a revision the Cockpit reads; give ${REVISION_FORMS}`);
+}
 
 /** A commit time (seconds since the epoch) as ISO UTC without fractions. */
 export function isoOfSeconds(seconds: number): string {
@@ -58,8 +89,8 @@ export function instantOf(at: string): number | undefined {
  * What git says of `repo`'s folder, or a refusal naming why there is no history to read (`asked`:
  * the revision the question named, if it named one).
  */
-export function repoGit(repo: string, asked?: string): RepoGit {
-  const out = gitText(repo, ["rev-parse", "--show-prefix", "--is-shallow-repository", "--show-object-format"]);
+export async function repoGit(repo: string, asked?: string): Promise<RepoGit> {
+  const out = await gitText(repo, ["rev-parse", "--show-prefix", "--is-shallow-repository", "--show-object-format"]);
   if (out === undefined) {
     throw invalidInput(
       asked === undefined
@@ -72,8 +103,8 @@ export function repoGit(repo: string, asked?: string): RepoGit {
 }
 
 /** HEAD's first-parent history, newest first: [sha, committer time in seconds]. Empty before the first commit. */
-export function firstParentHistory(repo: string): [string, number][] {
-  const out = gitText(repo, ["log", "--first-parent", "--format=%H %ct", "HEAD", "--"]);
+export async function firstParentHistory(repo: string): Promise<[string, number][]> {
+  const out = await gitText(repo, ["log", "--first-parent", "--format=%H %ct", "HEAD", "--"]);
   if (out === undefined) return [];
   const list: [string, number][] = [];
   for (const line of out.split("\n")) {
@@ -87,15 +118,20 @@ export function firstParentHistory(repo: string): [string, number][] {
 /** Commit times by sha (a commit never changes). */
 const timesKept = processWide("commit-times", () => new Map<string, number>());
 
-/** The commit time of each commit, read from the commit objects in one batch. */
-export function commitTimes(repo: string, commits: readonly string[]): number[] {
+/** The commit time of each commit (full ids), asked of git in one run. */
+export async function commitTimes(repo: string, commits: readonly string[]): Promise<number[]> {
   const missing = [...new Set(commits.filter((c) => !timesKept.has(c)))];
-  catFileBatch(repo, missing).forEach((o, i) => {
-    const m = o ? /\ncommitter [^\n]*> (\d+) [+-]\d{4}\n/.exec(o.bytes.toString("utf8")) : null;
-    if (!m) throw invalidInput(`no commit ${missing[i]} in this repository`);
+  if (missing.length > 0) {
+    for (const c of missing) if (!/^[0-9a-f]{40,64}$/.test(c)) throw invalidInput(`no commit ${c} in this repository`);
+    // git prints the time alone, whatever the commit object holds (a message of any size).
+    const out = await gitText(repo, ["log", "--no-walk=unsorted", "--format=%H %ct", "--stdin"], { input: missing.join("\n") + "\n" });
     if (timesKept.size > 100_000) timesKept.clear();
-    timesKept.set(missing[i], Number(m[1]));
-  });
+    for (const line of (out ?? "").split("\n")) {
+      const [sha, time] = line.split(" ");
+      if (sha && time) timesKept.set(sha, Number(time));
+    }
+    for (const c of missing) if (!timesKept.has(c)) throw invalidInput(`no commit ${c} in this repository`);
+  }
   return commits.map((c) => timesKept.get(c)!);
 }
 
@@ -110,10 +146,12 @@ function notFoundRevision(git: RepoGit, rev: string): Error {
  * The commit `at` names: a git revision (sha, branch, tag, HEAD~3), or a date or ISO time (the last
  * commit at or before it on HEAD's first-parent history; null before the first commit).
  */
-export function resolveRevision(repo: string, at: string, git: RepoGit = repoGit(repo, at)): Revision {
+export async function resolveRevision(repo: string, at: string, given?: RepoGit): Promise<Revision> {
+  checkRevisionForm(at);
   const instant = instantOf(at);
+  const git = given ?? (await repoGit(repo, at));
   if (instant !== undefined) {
-    const history = firstParentHistory(repo);
+    const history = await firstParentHistory(repo);
     const hit = history.find(([, time]) => time <= instant);
     if (hit) return { rev: at, commit: hit[0], committed_at: isoOfSeconds(hit[1]) };
     if (git.isShallow && history.length > 0) {
@@ -123,9 +161,9 @@ export function resolveRevision(repo: string, at: string, git: RepoGit = repoGit
   }
   // A name that starts with "-" would be read as an option; no revision is spelt so.
   if (at.startsWith("-") || /[\0\n\r]/.test(at)) throw notFoundRevision(git, at);
-  const out = gitText(repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${at}^{commit}`]);
+  const out = await gitText(repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${at}^{commit}`]);
   const sha = out?.trim();
   if (!sha || !/^[0-9a-f]{40,64}$/.test(sha)) throw notFoundRevision(git, at);
-  const [time] = commitTimes(repo, [sha]);
+  const [time] = await commitTimes(repo, [sha]);
   return { rev: at, commit: sha, committed_at: isoOfSeconds(time) };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { closeSync, lstatSync, openSync, readSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
-import { isAbsolute, join, relative, sep } from "node:path";
-import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "./constants";
+import { closeSync, lstatSync, openSync, readSync, readdirSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ISSUES_DIR, MILESTONES_DIR, PROJECT_DIR, PROJECT_FILE } from "./constants";
 import {
   EMPTY_HEADER,
   headerFromMap,
@@ -49,7 +49,50 @@ const LEAVES_REPOSITORY = "is a symbolic link that leads outside the repository;
 const NOT_A_FILE = "is not a regular file";
 
 /** Why an entry that is not a plain record file is not read: the same words from disk and from git. */
-export const REFUSED = { leavesRepository: LEAVES_REPOSITORY, notAFile: NOT_A_FILE } as const;
+export const REFUSED = { leavesRepository: LEAVES_REPOSITORY, notAFile: NOT_A_FILE, tooLarge } as const;
+
+/** The folders the records live in, outermost first: each one must lie inside the repository. */
+export const RECORD_FOLDERS = [".ai", ".ai/repo", PROJECT_DIR, MILESTONES_DIR, ISSUES_DIR] as const;
+
+/** Why a records folder that is a link out is left alone (after its path): from disk and from git. */
+export const FOLDER_LEAVES_REPOSITORY =
+  "is a symbolic link that leads outside the repository; nothing in it is read or written (replace the link with a folder inside the repository)";
+
+const isOutside = (rel: string) => rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+
+/**
+ * Whether the records folder `folder` (relative to the repository) is itself a link whose target
+ * lies outside the repository (a dangling one by what it names). Its parents are not looked at.
+ */
+function linkLeavesRepository(repo: string, folder: string, realRepo: string): boolean {
+  const path = join(repo, folder);
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat?.isSymbolicLink()) return false;
+  try {
+    return isOutside(relative(realRepo, realpathSync(path)));
+  } catch {
+    // Dangling: what it would lead to once its target exists.
+    return isOutside(relative(realRepo, resolve(dirname(join(realRepo, folder)), readlinkSync(path))));
+  }
+}
+
+/**
+ * The first of the records folders on the way to `folder` (relative to the repository, as
+ * `ISSUES_DIR`) that leads outside the repository, or undefined when every one lies inside it.
+ */
+export function folderLeavingRepository(repo: string, folder: string): string | undefined {
+  let realRepo: string;
+  try {
+    realRepo = realpathSync(repo);
+  } catch {
+    return undefined; // no repository folder: nothing to read or write through
+  }
+  for (const f of RECORD_FOLDERS) {
+    if (folder !== f && !folder.startsWith(`${f}/`)) continue;
+    if (linkLeavesRepository(repo, f, realRepo)) return f;
+  }
+  return undefined;
+}
 
 /** A record file's bytes as the loader reads them, once its size is known (a git blob's, say). */
 export function parseRecordBytes(bytes: Buffer): Parsed {
@@ -99,8 +142,7 @@ export function lookAtRecordFile(path: string, repo: string): { stat: Stats } | 
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    const rel = relative(realpathSync(repo), target);
-    if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return { refused: LEAVES_REPOSITORY };
+    if (isOutside(relative(realpathSync(repo), target))) return { refused: LEAVES_REPOSITORY };
     stat = statSync(target, { throwIfNoEntry: false });
     if (stat === undefined) return undefined;
   }
@@ -301,6 +343,11 @@ function listYaml(dir: string): string[] {
 export interface FileSource {
   read(path: string): Parsed | undefined;
   list?(dir: string): string[];
+  /**
+   * Why a records folder (relative, one of RECORD_FOLDERS, asked outermost first) is not read,
+   * after its path; undefined when it is read.
+   */
+  folderProblem?(folder: string): string | undefined;
 }
 
 /**
@@ -310,7 +357,15 @@ export interface FileSource {
  */
 function fileSource(repo: string, cache?: RecordCache, unchanged?: (path: string) => boolean): FileSource {
   const now = Date.now();
+  let realRepo: string | undefined;
   return {
+    folderProblem(folder) {
+      try {
+        return linkLeavesRepository(repo, folder, (realRepo ??= realpathSync(repo))) ? FOLDER_LEAVES_REPOSITORY : undefined;
+      } catch {
+        return undefined; // no repository folder, or one that cannot be looked at: nothing is listed in it either
+      }
+    },
     read(path) {
       try {
         const kept = cache && unchanged?.(path) ? cache.known(path) : undefined;
@@ -357,6 +412,12 @@ export function loadRecords(repo: string, cache?: RecordCache, unchanged?: (path
 /** The records as `source` holds them under `repo` ("" for paths relative to the repository). */
 export function loadRecordsFrom(source: FileSource, repo: string): PlanRecords {
   const loadFindings: PlanFinding[] = [];
+  const left = (folder: string) => {
+    const problem = source.folderProblem?.(folder);
+    if (problem !== undefined) loadFindings.push(unreadable(folder, `${folder} ${problem}`));
+    return problem !== undefined;
+  };
+  if (left(".ai") || left(".ai/repo") || left(PROJECT_DIR)) return { project: EMPTY_HEADER, milestones: [], issues: [], loadFindings };
 
   let project: ProjectHeader = EMPTY_HEADER;
   const projectPath = join(repo, PROJECT_FILE);
@@ -371,9 +432,9 @@ export function loadRecordsFrom(source: FileSource, repo: string): PlanRecords {
     }
   }
 
-  const milestones = readFolder(source, repo, MILESTONES_DIR, "milestone", milestoneFromMap, loadFindings);
+  const milestones = left(MILESTONES_DIR) ? [] : readFolder(source, repo, MILESTONES_DIR, "milestone", milestoneFromMap, loadFindings);
   const milestoneIds = new Set(milestones.map((m) => m.id));
-  const issues = readFolder(source, repo, ISSUES_DIR, "issue", issueFromMap, loadFindings, milestoneIds);
+  const issues = left(ISSUES_DIR) ? [] : readFolder(source, repo, ISSUES_DIR, "issue", issueFromMap, loadFindings, milestoneIds);
   return { project, milestones, issues, loadFindings };
 }
 

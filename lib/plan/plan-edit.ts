@@ -14,7 +14,7 @@ import { readRecordMap, recordVersion, recordsWithText } from "./records-with";
 import type { PlanFinding } from "./shapes";
 import { compareBytes } from "./text";
 import { by, lockedMove, stampNow } from "./transition";
-import { idProblem, readRecordFile, writeFileAtomic } from "./write";
+import { idProblem, readRecordFile, refuseFolderOutside, writeFileAtomic } from "./write";
 
 // Create and edit plan records (plan.create, plan.edit): the edit is applied to the file's text in
 // memory, the plan derived from it and diffed with the current one (the preview), and written only
@@ -262,7 +262,7 @@ function findRecordFile(repo: string, id: string): { kind: EditableKind; path: s
   for (const kind of ["milestone", "issue"] as const) {
     let file;
     try {
-      file = readRecordFile(join(repo, folderOf(kind)), id);
+      file = readRecordFile(join(repo, folderOf(kind)), id, repo);
     } catch (error) {
       throw refused(error instanceof Error ? error.message : String(error));
     }
@@ -347,7 +347,7 @@ function houseOrder(repo: string, kind: EditableKind): string[] {
   for (const id of ids.slice(0, 20)) {
     let file;
     try {
-      file = readRecordFile(join(repo, folderOf(kind)), id);
+      file = readRecordFile(join(repo, folderOf(kind)), id, repo);
     } catch {
       continue;
     }
@@ -365,6 +365,8 @@ export async function createRecord(repo: string, request: CreateRequest, o: Edit
   if (request.kind === "issue" && !request.milestone) throw invalidInput("a new issue names its milestone (--milestone M)");
   if (request.kind === "milestone" && request.milestone !== undefined) throw invalidInput("a milestone belongs to no milestone; leave out milestone");
   if (request.title.trim() === "") throw invalidInput("a new record has a title");
+  // Nothing is listed in, or created through, a records folder that leads outside the repository.
+  refuseFolderOutside(repo, folderOf(request.kind));
   return underLock(repo, o, request.dry_run === true, async () => {
     const records = loadRecords(repo, o.cache);
     const kind = request.kind;
@@ -423,6 +425,7 @@ function writeNew(
   // The id line was written by hand: check it reads back as the id.
   if (readRecordMap(text).map?.get("id") !== id) throw invalidInput(`'${id}' cannot be written as a plain id; choose letters, digits, '-' and '_'`);
   const rel = `${folderOf(kind)}/${id}.yaml`;
+  refuseFolderOutside(repo, folderOf(kind));
   if (!request.dry_run) mkdirSync(join(repo, folderOf(kind)), { recursive: true });
   return finish(repo, { kind, id, path: rel, absolute: join(repo, rel), text, words: [`${kind} ${id}`, ...words], records }, "created", request, at, o);
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { ISSUES_DIR, MILESTONES_DIR } from "./constants";
-import { readRecordText } from "./load";
+import { folderLeavingRepository, readRecordText } from "./load";
 import { idProblem } from "./write";
 import { parseYaml, type YamlValue } from "./yaml";
 
@@ -15,9 +15,12 @@ export interface RecordFile {
 /** A record's file as written, for showing every field of it; read under the loader's limits. */
 export function readRecordFileFields(repo: string, kind: "issue" | "milestone", id: string): RecordFile | undefined {
   if (idProblem(id)) return undefined;
-  const path = `${kind === "issue" ? ISSUES_DIR : MILESTONES_DIR}/${id}.yaml`;
+  const folder = kind === "issue" ? ISSUES_DIR : MILESTONES_DIR;
+  const path = `${folder}/${id}.yaml`;
   let text: string;
   try {
+    // As the loader: nothing is read through a records folder that leads outside the repository.
+    if (folderLeavingRepository(repo, folder) !== undefined) return undefined;
     const read = readRecordText(join(repo, path), repo);
     if (read === undefined || "refused" in read) return undefined;
     text = read.text;

@@ -13,7 +13,7 @@ import type { IssueRecord, PlanRecords } from "./records";
 import { MOVES, sealOf, type Move } from "./seal";
 import type { Plan, PlanIssue } from "./shapes";
 import { compareBytes } from "./text";
-import { idProblem, readRecordFile, writeFileAtomic } from "./write";
+import { idProblem, readRecordFile, refuseFolderOutside, writeFileAtomic } from "./write";
 
 /** What one transition did (§6.5): `from` and `to` are both derived, before and after the write. */
 export interface TransitionResult {
@@ -284,7 +284,7 @@ function appendLedgerOrReport(repo: string, line: Parameters<typeof appendLedger
 function readIssueFile(repo: string, id: string): { path: string; text: string } {
   let file;
   try {
-    file = readRecordFile(join(repo, ISSUES_DIR), id);
+    file = readRecordFile(join(repo, ISSUES_DIR), id, repo);
   } catch (error) {
     throw refused(error instanceof Error ? error.message : String(error));
   }
@@ -296,6 +296,8 @@ function readIssueFile(repo: string, id: string): { path: string; text: string }
 export async function transition(repo: string, id: string, move: Move, o: WriteOptions = {}): Promise<TransitionResult> {
   checkId(id);
   if (!Object.hasOwn(MOVES, move)) throw invalidInput(`'${move}' is not a transition; the transitions are start, verify, done`);
+  // Its records are not read, so their moves are refused by the folder's name, not "no issue".
+  refuseFolderOutside(repo, ISSUES_DIR);
   const answer = await lockedMove(repo, o, async () => {
     const { records, plan } = await currentPlanOf(repo, o);
     return applyMove(repo, records, findIssue(plan, id), move, o);
@@ -308,6 +310,7 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
  * of it. Two callers at once get two different issues.
  */
 export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}): Promise<TransitionResult> {
+  refuseFolderOutside(repo, ISSUES_DIR);
   const answer = await lockedMove(repo, o, async () => {
     const { records, plan } = await currentPlanOf(repo, o);
     let issue: PlanIssue | undefined;
@@ -365,7 +368,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     }
     let file;
     try {
-      file = readRecordFile(join(repo, issue ? ISSUES_DIR : MILESTONES_DIR), record.id);
+      file = readRecordFile(join(repo, issue ? ISSUES_DIR : MILESTONES_DIR), record.id, repo);
     } catch (error) {
       throw refused(error instanceof Error ? error.message : String(error));
     }

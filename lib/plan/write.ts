@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
+import { refused } from "../errors";
+import { FOLDER_LEAVES_REPOSITORY, folderLeavingRepository } from "./load";
 
 /**
  * Replace a file's bytes atomically: write a temporary file in the same folder, fsync it, rename it
@@ -50,10 +52,21 @@ export function idProblem(id: string): string | undefined {
 }
 
 /**
- * The record file `<folder>/<id>.yaml`, read, once the id is known to name a regular file inside
- * the folder (a symlink that leaves the folder is refused). Undefined when there is no such file.
+ * Refuses, naming it, a records folder on the way to `folder` (relative to `repo`) that leads
+ * outside the repository: nothing is written, or created, through it.
  */
-export function readRecordFile(folder: string, id: string): { path: string; text: string } | undefined {
+export function refuseFolderOutside(repo: string, folder: string): void {
+  const out = folderLeavingRepository(repo, folder);
+  if (out !== undefined) throw refused(`${out} ${FOLDER_LEAVES_REPOSITORY}`);
+}
+
+/**
+ * The record file `<folder>/<id>.yaml` of `repo`, read, once the id is known to name a regular
+ * file inside the folder (a symlink that leaves the folder is refused, and so is a folder that
+ * leads outside the repository). Undefined when there is no such file.
+ */
+export function readRecordFile(folder: string, id: string, repo: string): { path: string; text: string } | undefined {
+  refuseFolderOutside(repo, relative(repo, folder).split(sep).join("/"));
   const path = join(folder, `${id}.yaml`);
   let st;
   try {

@@ -238,9 +238,9 @@ const VERBS: Record<string, Verb> = {
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value", at: "value" },
-    run: (repo, args) => {
+    run: async (repo, args) => {
       const at = args.options.get("at");
-      const plan = at === undefined ? loadPlan(repo) : readAt(repo, at);
+      const plan = at === undefined ? loadPlan(repo) : await readAt(repo, at);
       const format = args.options.get("format") ?? "mermaid";
       if (format !== "mermaid" && format !== "dot") throw new UsageError(`--format is mermaid or dot, not '${format}'`);
       const m = args.options.get("milestone");
@@ -338,10 +338,10 @@ const VERBS: Record<string, Verb> = {
 };
 
 /** The plan at a revision for a verb outside the registry (graph), refused as every read refuses. */
-function readAt(repo: string, at: string): Plan {
+async function readAt(repo: string, at: string): Promise<Plan> {
   const parsed = RevisionField.safeParse(at);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "--at needs a revision");
-  return planAt(repo, at).plan;
+  return (await planAt(repo, at)).plan;
 }
 
 /** A read answered from a revision says so on its first line. */

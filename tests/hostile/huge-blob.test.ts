@@ -1,0 +1,110 @@
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { commitAt, git, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs } from "@/tests/support/history";
+import { CLI, ensureCliBuilt } from "@/tests/support/processes";
+
+// A history holding a 700 MB blob under issues/ (zeros: a .git of a few MB), committed and then
+// removed: every answer that reads that commit stays within the record limits, measured as the
+// peak RSS of a real `cockpit` process (GNU time's, which counts its git children too).
+
+const BLOB_BYTES = 700 * 1024 * 1024;
+const RSS_LIMIT_KB = 300 * 1024;
+
+let repo: string;
+
+/** `git hash-object -w --stdin` fed `bytes` zeros in chunks, never held whole: the blob's id. */
+function writeZeroBlob(cwd: string, bytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", ["hash-object", "-w", "--stdin"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`git hash-object: ${err}`))));
+    const chunk = Buffer.alloc(1024 * 1024);
+    let left = bytes;
+    const pump = () => {
+      while (left > 0) {
+        const n = Math.min(left, chunk.length);
+        left -= n;
+        if (!child.stdin.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void child.stdin.once("drain", pump);
+      }
+      child.stdin.end();
+    };
+    pump();
+  });
+}
+
+interface Measured {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  maxRssKb: number;
+}
+
+/** `cockpit plan …` under GNU time: its exit, output and peak resident set (kB), children included. */
+function measured(args: readonly string[]): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("/usr/bin/time", ["-f", "maxrss=%M", process.execPath, CLI, "plan", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const m = /maxrss=(\d+)\s*$/.exec(stderr);
+      if (!m) return reject(new Error(`no maxrss from /usr/bin/time: ${stderr}`));
+      resolve({ code, stdout, stderr: stderr.slice(0, m.index), maxRssKb: Number(m[1]) });
+    });
+  });
+}
+
+beforeAll(async () => {
+  ensureCliBuilt();
+  repo = newRepo("cockpit-huge-blob-");
+  commitAt(repo, "2026-10-01T10:00:00Z", {
+    [PROJECT]: projectText(),
+    [milestonePath("m1")]: milestoneText("m1"),
+    [issuePath("I1")]: issueText({ id: "I1", milestone: "m1" }),
+  });
+  // The blob under two names: a record's (a finding, never read) and another file's (ignored).
+  const blob = await writeZeroBlob(repo, BLOB_BYTES);
+  git(repo, ["update-index", "--add", "--cacheinfo", `100644,${blob},${issuePath("ZERO")}`]);
+  git(repo, ["update-index", "--add", "--cacheinfo", `100644,${blob},.ai/repo/project/issues/zeros.bin`]);
+  git(repo, ["commit", "-q", "-m", "a huge blob"], { GIT_AUTHOR_DATE: "2026-10-02T10:00:00Z", GIT_COMMITTER_DATE: "2026-10-02T10:00:00Z" });
+  git(repo, ["rm", "-q", "--cached", issuePath("ZERO"), ".ai/repo/project/issues/zeros.bin"]);
+  commitAt(repo, "2026-10-03T10:00:00Z", { [issuePath("I2")]: issueText({ id: "I2", milestone: "m1" }) }, "the blob removed");
+}, 180_000);
+
+afterAll(removeTempDirs);
+
+describe("a 700 MB blob committed, then removed, under issues/", () => {
+  it("plan model --at HEAD~1: the record is a finding with its size, the other file ignored, under 300 MB of peak RSS", async () => {
+    const r = await measured(["model", "--json", "--at", "HEAD~1", "--repo", repo]);
+    console.log(`plan model --at HEAD~1: peak RSS ${Math.round(r.maxRssKb / 1024)} MB`);
+    expect(r.code, r.stderr).toBe(0);
+    const plan = JSON.parse(r.stdout) as { issues: { id: string }[]; findings: { code: string; subject: string; message: string }[] };
+    expect(plan.issues.map((i) => i.id)).toEqual(["I1"]);
+    expect(plan.findings.filter((f) => f.code === "unreadable_record")).toEqual([
+      {
+        level: "FAIL",
+        code: "unreadable_record",
+        subject: "ZERO",
+        message: `${issuePath("ZERO")} is ${BLOB_BYTES} bytes, larger than 1048576 bytes (1 MiB), the most a record file may be; it is not read`,
+      },
+    ]);
+    expect(r.maxRssKb).toBeLessThan(RSS_LIMIT_KB);
+  });
+
+  it.for([
+    ["history", ["history", "ZERO", "--json"]],
+    ["changes", ["changes", "--since", "HEAD~2", "--until", "HEAD~1", "--json"]],
+    ["burnup", ["burnup", "--milestone", "m1", "--since", "2026-10-01", "--until", "2026-10-03", "--json"]],
+  ] as const)("plan %s over the commit that holds it answers under 300 MB of peak RSS", async ([name, args]) => {
+    const r = await measured([...args, "--repo", repo]);
+    console.log(`plan ${name}: peak RSS ${Math.round(r.maxRssKb / 1024)} MB`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.maxRssKb).toBeLessThan(RSS_LIMIT_KB);
+  });
+});
