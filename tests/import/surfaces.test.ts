@@ -3,12 +3,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { loadPlan } from "@/lib/plan/index";
-import { hashRepo } from "../surfaces/helpers";
+import { hashRepo, mcpStdio } from "../surfaces/helpers";
 import { newRepo, removeTempDirs } from "../support/history";
 import { ensureCliBuilt, jsonOf, spawnCli } from "../support/processes";
 
-// plan.import through the real command (`node bin/cockpit plan import …`, a process) and over HTTP
-// (the route handler the server mounts), each on a real git repository.
+// plan.import through the real command (`node bin/cockpit plan import …`, a process), over HTTP
+// (the route handler the server mounts) and over MCP (`cockpit mcp`, a real client), each on a real
+// git repository.
 
 const FIXTURES = join(__dirname, "..", "fixtures", "import");
 
@@ -80,4 +81,31 @@ describe("POST /api/v1/plan/import", () => {
     expect((await post(repo, { format: "beads", files: {} })).status).toBe(400);
     expect(hashRepo(repo)).toBe(before);
   });
+});
+
+describe("majordomus_plan_import (MCP over stdio)", () => {
+  it("imports a GitHub export with its dependencies, and a dry run first writes nothing", async () => {
+    const repo = newRepo("cockpit-import-mcp-");
+    const mcp = await mcpStdio(repo);
+    try {
+      const args = {
+        format: "github",
+        files: { "issues.json": readFileSync(join(FIXTURES, "github", "issues.json"), "utf8") },
+        dependencies: readFileSync(join(FIXTURES, "github", "dependencies.json"), "utf8"),
+      };
+      const before = hashRepo(repo);
+      const dry = await mcp.client.callTool({ name: "majordomus_plan_import", arguments: { ...args, dry_run: true } });
+      expect(dry.isError).toBeFalsy();
+      expect(hashRepo(repo)).toBe(before);
+      const real = await mcp.client.callTool({ name: "majordomus_plan_import", arguments: args });
+      const answer = real.structuredContent as { created: { issues: string[] }; findings: { code: string; subject: string }[] };
+      expect(answer.created.issues).toEqual(["GH-12", "GH-7", "GH-15"]);
+      expect(answer.findings).toContainEqual(expect.objectContaining({ code: "unknown_dependency", subject: "GH-15" }));
+      expect(loadPlan(repo).issues.find((i) => i.id === "GH-7")?.status).toBe("DONE");
+      const refused = await mcp.client.callTool({ name: "majordomus_plan_import", arguments: { ...args, prefix: "bad prefix" } });
+      expect(refused.isError).toBe(true);
+    } finally {
+      await mcp.close();
+    }
+  }, 60_000);
 });
