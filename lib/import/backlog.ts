@@ -186,7 +186,8 @@ export function parseBacklog(files: SourceFiles, options: ParseOptions): ParsedS
     return id;
   };
 
-  const unique = firstOfEach(tasks, (t) => t.path, skipped);
+  // Backlog.md takes `back-210` and `BACK-210` for one task: so does the import.
+  const unique = firstOfEach(tasks, (t) => t.path, skipped, (t) => taskKey(t.id, prefix));
   const idOfKey = new Map<string, string>();
   for (const t of unique) if (!idOfKey.has(taskKey(t.id, prefix))) idOfKey.set(taskKey(t.id, prefix), t.id);
   const issues: ImportIssue[] = [];

@@ -73,17 +73,18 @@ export function skipBadId(skipped: Skip[], id: string, problem: string): void {
   skipped.push({ id, why: `its id cannot name a record file (${problem})` });
 }
 
-/** A whole source's ids are unique: the first wins, the others are named. */
-export function firstOfEach<T extends { id: string }>(items: T[], where: (item: T) => string, skipped: Skip[]): T[] {
+/** A whole source's ids are unique (by `key`, the id itself unless the tool equates others): the first wins, the others are named. */
+export function firstOfEach<T extends { id: string }>(items: T[], where: (item: T) => string, skipped: Skip[], key: (item: T) => string = (i) => i.id): T[] {
   const seen = new Map<string, T>();
   const out: T[] = [];
   for (const item of items) {
-    const first = seen.get(item.id);
+    const first = seen.get(key(item));
     if (first) {
-      skipped.push({ id: item.id, why: `a second record with the id ${item.id} (${where(item)}); the first (${where(first)}) is imported` });
+      const same = first.id === item.id ? "" : `, which the source takes for ${first.id}`;
+      skipped.push({ id: item.id, why: `a second record with the id ${item.id}${same} (${where(item)}); the first (${where(first)}) is imported` });
       continue;
     }
-    seen.set(item.id, item);
+    seen.set(key(item), item);
     out.push(item);
   }
   return out;
