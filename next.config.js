@@ -2,6 +2,8 @@
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // "New plan from…" sends the source's files to plan.import through a server action (1 MB by default).
+  experimental: { serverActions: { bodySizeLimit: "8mb" } },
   // A second build folder lets a test run build without disturbing a running server.
   distDir: process.env.COCKPIT_DIST_DIR || ".next",
   // Browsers ask for /favicon.ico on their own, at times before they read the page's icon link;

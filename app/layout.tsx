@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Nav } from "@/components/Nav";
 import { Providers } from "@/components/Providers";
 import { CommandPalette } from "@/components/CommandPalette";
+import { ImportMenu } from "@/components/ImportMenu";
 import { Shortcuts } from "@/components/Shortcuts";
 import { uncommittedCount } from "@/lib/plan/commit";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
@@ -27,6 +28,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers>
           <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} uncommitted={uncommitted}>
+            {visible && <ImportMenu />}
             {visible && <CommandPalette />}
           </Nav>
           {visible && <Shortcuts />}

@@ -9,6 +9,7 @@
 // `run(options) -> { name, text, report, ok }`. Add new sections (transitions, HTTP, …) to SECTIONS.
 
 import * as http from "./bench/http.mjs";
+import * as importing from "./bench/import.mjs";
 import * as leases from "./bench/leases.mjs";
 import * as plans from "./bench/plans.mjs";
 import * as plan from "./bench/plan.mjs";
@@ -17,7 +18,7 @@ import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves, standup, time, leases, plans];
+const SECTIONS = [plan, transitions, http, waves, standup, time, leases, plans, importing];
 
 function parseOptions(argv) {
   const options = { strict: false };

@@ -9,6 +9,7 @@ import { planCriticalPathCapability } from "./plan-critical-path";
 import { planEvidenceCapability } from "./plan-evidence";
 import { planForecastCapability } from "./plan-forecast";
 import { planHistoryCapability } from "./plan-history";
+import { planImportCapability } from "./plan-import";
 import { planIssuesCapability } from "./plan-issues";
 import { planModelCapability } from "./plan-model";
 import { planNextCapability } from "./plan-next";
@@ -44,5 +45,6 @@ export const planCapabilities: readonly AnyCapability[] = [
   planReleaseCapability,
   planCreateCapability,
   planEditCapability,
+  planImportCapability,
   planCommitCapability,
 ] as unknown as readonly AnyCapability[];

@@ -22,6 +22,8 @@ import type { z } from "zod";
 import { COCKPIT_VERSION } from "../version";
 import { UsageError, parseArgs, type OptionKind, type ParsedArgs } from "./cli-args";
 import { createInput, editInput, renderCommit, renderRecordWrite } from "./cli-edit";
+import { importInput, renderImport } from "./cli-import";
+import type { ImportResult } from "../import/shapes";
 import type { CommitResult } from "../plan/commit";
 import type { RecordWriteResult } from "../plan/plan-edit";
 import { currentVersion } from "../plan/plan-edit";
@@ -314,6 +316,13 @@ const VERBS: Record<string, Verb> = {
     takesId: true,
     input: editInput,
     text: (v) => renderRecordWrite(v as RecordWriteResult),
+  }),
+  import: capabilityVerb("plan.import", {
+    summary: "import a plan from beads, Backlog.md, Task Master or GitHub Issues (--dry-run: the answer, nothing written)",
+    options: { ...COMMON, prefix: "value", dependencies: "value", "dry-run": "flag" },
+    usage: "beads|backlog|taskmaster|github SOURCE [--prefix P] [--dependencies FILE] [--dry-run]",
+    input: importInput,
+    text: (v) => renderImport(v as ImportResult),
   }),
   commit: capabilityVerb("plan.commit", {
     summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",

@@ -222,6 +222,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   "plan.create": { kind: "issue", milestone: READY_MILESTONE, title: "A new issue", add: { acceptance_criteria: ["it works"], validation: ["npm test"] } },
   // The fuzzed copies are no git work trees, so even this is refused.
   "plan.commit": { dry_run: true },
+  "plan.import": { format: "beads", files: { "issues.jsonl": '{"id":"fz-1","title":"t","status":"open","issue_type":"task"}' }, dry_run: true },
 };
 const REQUIRED: Record<string, string[]> = {
   "plan.transition": ["issue", "transition"],
@@ -231,12 +232,13 @@ const REQUIRED: Record<string, string[]> = {
   "plan.edit": ["id"],
   "plan.create": ["kind", "title"],
   "plan.commit": [],
+  "plan.import": ["format", "files"],
 };
 /**
  * The fields any non-string value breaks (the others take booleans, lists or mappings), and the
  * length each may reach.
  */
-const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"] };
+const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"], "plan.import": ["format", "source", "prefix", "dependencies"] };
 const stringFieldsOf = (c: AnyCapability) => STRING_FIELDS[c.id] ?? fieldsOf(c);
 const LONG_FIELDS = ["command", "artifact", "result", "title"];
 const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "multipart/form-data; boundary=x"];

@@ -1,0 +1,226 @@
+import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { invalidInput, refused } from "../errors";
+import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "../plan/constants";
+import { derivePlan } from "../plan/derive";
+import { checkEvent, envelope, formatLedgerLine, type LedgerLine } from "../plan/ledger";
+import { RecordCache, loadRecords } from "../plan/load";
+import { issueFromMap, milestoneFromMap, type IssueRecord, type MilestoneRecord, type PlanRecords } from "../plan/records";
+import type { PlanFinding } from "../plan/shapes";
+import { compareBytes } from "../plan/text";
+import { by, lockedMove, stampNow, type WriteOptions } from "../plan/transition";
+import { idProblem } from "../plan/write";
+import { parseYaml } from "../plan/yaml";
+import { parseBacklog } from "./backlog";
+import { parseBeads } from "./beads";
+import { parseGithub } from "./github";
+import { checkSourceBounds, MAX_FILE_BYTES } from "./limits";
+import { renderIssue, renderMilestone } from "./render";
+import type { ImportFormat, ImportResult, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
+import { parseTaskmaster } from "./taskmaster";
+import { writeNewFiles, type NewFile } from "./write-batch";
+
+// plan.import: a source's records parsed (pure, per format), the ones the plan lacks written as
+// milestone and issue records under the plan lock, one `plan_imported` ledger line each, and the
+// answer naming every loss. A dry run derives the same answer and writes nothing.
+
+export const PARSERS: Record<ImportFormat, (files: SourceFiles, options: ParseOptions) => ParsedSource> = {
+  beads: parseBeads,
+  backlog: parseBacklog,
+  taskmaster: parseTaskmaster,
+  github: parseGithub,
+};
+
+/** The formats whose ids are made from a prefix (the others keep the source's ids as written). */
+const PREFIXED: readonly ImportFormat[] = ["taskmaster", "github"];
+
+export interface ImportRequest {
+  format: ImportFormat;
+  /** What the source was, for the answer and the ledger (a path, or what a browser named the upload). */
+  source: string;
+  files: SourceFiles;
+  prefix?: string;
+  dependencies?: string;
+  dry_run?: boolean;
+}
+
+export type ImportOptions = Pick<WriteOptions, "by" | "cache"> & { now?: () => string };
+
+const ORDER_STEP = 10;
+
+function checkRequest(r: ImportRequest): void {
+  if (r.prefix !== undefined) {
+    if (!PREFIXED.includes(r.format)) throw invalidInput(`${r.format} ids are kept as the source writes them; --prefix is for taskmaster and github`);
+    if (!/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(r.prefix)) throw invalidInput(`'${r.prefix}' is not a prefix; give letters, digits and '_', starting with a letter (TM, GH, WEB)`);
+  }
+  if (r.dependencies !== undefined) {
+    if (r.format !== "github") throw invalidInput("--dependencies is for github: the issue-dependencies list of a GitHub repository");
+    if (Buffer.byteLength(r.dependencies) > MAX_FILE_BYTES) throw invalidInput(`the dependencies file is more than the ${MAX_FILE_BYTES} bytes an import reads of one file`);
+  }
+  checkSourceBounds(r.files);
+}
+
+function idsIn(repo: string, dir: string): Set<string> {
+  try {
+    return new Set(
+      readdirSync(join(repo, dir))
+        .filter((n) => n.endsWith(".yaml"))
+        .map((n) => n.slice(0, -5)),
+    );
+  } catch {
+    return new Set();
+  }
+}
+
+/** The findings of `after` that `before` does not have, each occurrence counted. */
+export function newFindings(before: readonly PlanFinding[], after: readonly PlanFinding[]): PlanFinding[] {
+  const key = (f: PlanFinding) => `${f.level}\u0000${f.code}\u0000${f.subject}\u0000${f.message}`;
+  const had = new Map<string, number>();
+  for (const f of before) had.set(key(f), (had.get(key(f)) ?? 0) + 1);
+  return after.filter((f) => {
+    const n = had.get(key(f)) ?? 0;
+    if (n === 0) return true;
+    had.set(key(f), n - 1);
+    return false;
+  });
+}
+
+interface Made {
+  kind: "issue" | "milestone";
+  id: string;
+  sourceId: string;
+  path: string;
+  text: string;
+  stamps: string[];
+}
+
+/** Import a source into the repository's plan (plan.import). */
+export async function importPlan(repo: string, request: ImportRequest, o: ImportOptions = {}): Promise<ImportResult> {
+  checkRequest(request);
+  const at = (o.now ?? stampNow)();
+  const parsed = PARSERS[request.format](request.files, { prefix: request.prefix, dependencies: request.dependencies, now: at });
+  const run = async (): Promise<ImportResult> => {
+    const records = loadRecords(repo, o.cache);
+    const skipped: Skip[] = [...parsed.skipped];
+    const takenMilestones = idsIn(repo, MILESTONES_DIR);
+    const takenIssues = idsIn(repo, ISSUES_DIR);
+    const made: Made[] = [];
+    const newMilestones: MilestoneRecord[] = [];
+    const newIssues: IssueRecord[] = [];
+    let order = records.milestones.reduce((max, m) => (m.order > max ? m.order : max), 0);
+    const importedMilestones = new Set<string>();
+    for (const m of parsed.milestones) {
+      if (takenMilestones.has(m.id) || takenIssues.has(m.id)) {
+        const where = takenMilestones.has(m.id) ? `${MILESTONES_DIR}/${m.id}.yaml` : `${ISSUES_DIR}/${m.id}.yaml`;
+        // A milestone the import makes (not a source record) is simply used as it is.
+        if (m.sourceId !== undefined) skipped.push({ id: m.id, why: `already in the plan (${where}); an import never overwrites a record` });
+        continue;
+      }
+      order += ORDER_STEP;
+      const text = renderMilestone(m, order, at);
+      const record = readBack("milestone", m.id, text);
+      newMilestones.push(record as MilestoneRecord);
+      importedMilestones.add(m.id);
+      made.push({ kind: "milestone", id: m.id, sourceId: m.sourceId ?? "", path: `${MILESTONES_DIR}/${m.id}.yaml`, text, stamps: [] });
+    }
+    for (const i of parsed.issues) {
+      const taken = takenIssues.has(i.id) ? `${ISSUES_DIR}/${i.id}.yaml` : takenMilestones.has(i.id) || importedMilestones.has(i.id) ? `${MILESTONES_DIR}/${i.id}.yaml` : undefined;
+      if (taken) {
+        skipped.push({ id: i.id, why: `already in the plan (${taken}); an import never overwrites a record` });
+        continue;
+      }
+      const problem = idProblem(i.id);
+      if (problem) {
+        skipped.push({ id: i.id, why: `its id cannot name a record file (${problem})` });
+        continue;
+      }
+      const text = renderIssue(i, at);
+      newIssues.push(readBack("issue", i.id, text) as IssueRecord);
+      const stamps = [i.started_at !== undefined ? `started_at ${i.started_at}` : "", i.completed_at !== undefined ? `completed_at ${i.completed_at}` : ""].filter(Boolean);
+      made.push({ kind: "issue", id: i.id, sourceId: i.sourceId, path: `${ISSUES_DIR}/${i.id}.yaml`, text, stamps });
+    }
+    const byName = (a: { id: string }, b: { id: string }) => compareBytes(`${a.id}.yaml`, `${b.id}.yaml`);
+    const after: PlanRecords = {
+      ...records,
+      milestones: [...records.milestones, ...newMilestones].sort(byName),
+      issues: [...records.issues, ...newIssues].sort(byName),
+    };
+    const planBefore = derivePlan(records);
+    const planAfter = made.length > 0 ? derivePlan(after) : planBefore;
+    const status = new Map(planAfter.issues.map((i) => [i.id, i.status]));
+    const mapped: Record<string, Record<string, number>> = {};
+    const madeIssues = new Set(made.filter((m) => m.kind === "issue").map((m) => m.id));
+    for (const i of parsed.issues) {
+      if (!madeIssues.has(i.id)) continue;
+      const to = status.get(i.id) ?? "?";
+      const row = (mapped[i.sourceStatus] ??= {});
+      row[to] = (row[to] ?? 0) + 1;
+    }
+    const issuesMade = made.filter((m) => m.kind === "issue").map((m) => m.id);
+    const milestonesMade = made.filter((m) => m.kind === "milestone").map((m) => m.id);
+    const result: ImportResult = {
+      format: request.format,
+      source: request.source,
+      dry_run: request.dry_run === true,
+      read: parsed.read,
+      created: { milestones: milestonesMade, issues: issuesMade },
+      skipped,
+      mapped,
+      dropped: parsed.dropped,
+      findings: newFindings(planBefore.findings, planAfter.findings),
+      summary: summaryOf(request, milestonesMade.length, issuesMade.length, skipped.length),
+    };
+    if (request.dry_run || made.length === 0) return result;
+    const files: NewFile[] = [...made.filter((m) => m.kind === "milestone"), ...made.filter((m) => m.kind === "issue")].map((m) => ({ path: join(repo, m.path), text: m.text }));
+    await writeNewFiles(files);
+    try {
+      appendImportLines(repo, request, made, at, by(o));
+    } catch (error) {
+      throw refused(`the records were written but their ledger lines were not (${error instanceof Error ? error.message : String(error)})`);
+    }
+    return result;
+  };
+  if (request.dry_run) {
+    o.cache ??= new RecordCache();
+    return run();
+  }
+  return lockedMove(repo, o, run);
+}
+
+/** The record as the loader builds it from the text written; the text must read back as that id. */
+function readBack(kind: "issue" | "milestone", id: string, text: string): IssueRecord | MilestoneRecord {
+  const parsed = parseYaml(text);
+  if (!parsed.ok || !(parsed.value instanceof Map) || parsed.value.get("id") !== id) {
+    throw new Error(`the record written for ${id} does not read back as it (${parsed.ok ? "its id differs" : parsed.problem.reason})`);
+  }
+  return kind === "issue" ? issueFromMap(id, parsed.value) : milestoneFromMap(id, parsed.value);
+}
+
+function summaryOf(r: ImportRequest, milestones: number, issues: number, skipped: number): string {
+  const verb = r.dry_run ? "would create" : "created";
+  if (milestones + issues === 0) {
+    return `nothing ${r.dry_run ? "would be " : ""}created: ${skipped > 0 ? `every record of ${r.source} is already in the plan or skipped (${skipped} skipped)` : `${r.source} holds no record`}`;
+  }
+  return `${verb} ${milestones} milestone(s) and ${issues} issue(s) from ${r.source} (${r.format}); ${skipped} skipped`;
+}
+
+/** One `plan_imported` line per record, appended together and flushed once (after the records). */
+function appendImportLines(repo: string, r: ImportRequest, made: readonly Made[], at: string, who: string): void {
+  const env = envelope(repo, at, who);
+  const lines = made.map((m) => {
+    const payload: Record<string, string> = { record: m.id, kind: m.kind, source: `${r.format}:${r.source}`, source_id: m.sourceId || "(made by the import)" };
+    if (m.stamps.length > 0) payload.stamps = m.stamps.join(", ");
+    const line: LedgerLine = { ...env, event: "plan_imported", payload };
+    checkEvent(line.event, line.payload);
+    return formatLedgerLine(line);
+  });
+  const path = join(repo, LEDGER_FILE);
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, "a");
+  try {
+    appendFileSync(fd, lines.join("\n") + "\n");
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

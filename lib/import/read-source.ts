@@ -1,0 +1,73 @@
+import { lstatSync, readFileSync, readdirSync } from "node:fs";
+import { basename, join } from "node:path";
+import { invalidInput, notFound } from "../errors";
+import { MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES } from "./limits";
+import type { ImportFormat, SourceFiles } from "./shapes";
+
+// The command line's reading of a source: a file, or a folder walked within the limits, never
+// through a link (a source is data: it is read, and nothing it names is followed).
+
+/** Where a format's file lies inside a folder given for it. */
+const FILE_IN_FOLDER: Partial<Record<ImportFormat, readonly string[]>> = {
+  beads: [".beads/issues.jsonl", "issues.jsonl"],
+  taskmaster: [".taskmaster/tasks/tasks.json", "tasks/tasks.json", "tasks.json"],
+};
+
+function statOf(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function readBounded(path: string, size: number): string {
+  if (size > MAX_FILE_BYTES) throw invalidInput(`${path} is ${size} bytes, more than the ${MAX_FILE_BYTES} an import reads of one file`);
+  return readFileSync(path, "utf8");
+}
+
+/** The source's files as text, by path relative to what was given. */
+export function readSource(format: ImportFormat, path: string): SourceFiles {
+  const st = statOf(path);
+  if (!st) throw notFound(`no file or folder '${path}'; give the export file or the Backlog.md folder`);
+  if (st.isSymbolicLink()) throw invalidInput(`${path} is a link; give the file or folder itself`);
+  if (st.isFile()) return { [basename(path)]: readBounded(path, st.size) };
+  if (!st.isDirectory()) throw invalidInput(`${path} is neither a file nor a folder`);
+  if (format === "backlog") {
+    const inner = statOf(join(path, "backlog"));
+    return readFolder(inner?.isDirectory() ? join(path, "backlog") : path);
+  }
+  for (const rel of FILE_IN_FOLDER[format] ?? []) {
+    const s = statOf(join(path, rel));
+    if (s?.isFile()) return { [rel]: readBounded(join(path, rel), s.size) };
+  }
+  const where = (FILE_IN_FOLDER[format] ?? []).join(" or ");
+  throw invalidInput(`${path} is a folder; ${format} imports ${where ? `one file (${where})` : "one file"}: give the file`);
+}
+
+/** Every regular file of a folder (Markdown and config.yml), within the counts, depth and bytes. */
+function readFolder(root: string): SourceFiles {
+  const out: Record<string, string> = {};
+  let files = 0;
+  let bytes = 0;
+  const walk = (dir: string, rel: string, depth: number) => {
+    if (depth > MAX_FOLDER_DEPTH) throw invalidInput(`${dir} is more than ${MAX_FOLDER_DEPTH} folders deep; a Backlog.md folder is not`);
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      const relPath = rel ? `${rel}/${name}` : name;
+      const st = lstatSync(path);
+      if (st.isSymbolicLink()) continue;
+      if (st.isDirectory()) {
+        if (!name.startsWith(".")) walk(path, relPath, depth + 1);
+        continue;
+      }
+      if (!st.isFile() || !(name.endsWith(".md") || relPath === "config.yml")) continue;
+      if (++files > MAX_FILES) throw invalidInput(`${root} holds more than the ${MAX_FILES} files an import reads`);
+      bytes += st.size;
+      if (bytes > MAX_SOURCE_BYTES) throw invalidInput(`${root} holds more than the ${MAX_SOURCE_BYTES} bytes an import reads`);
+      out[relPath] = readBounded(path, st.size);
+    }
+  };
+  walk(root, "", 0);
+  return out;
+}
