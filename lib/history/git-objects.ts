@@ -71,7 +71,7 @@ const HEADER = /^([0-9a-f]{40,64}) (\S+) (\d+)$/;
  */
 export async function catFileCheck(repo: string, specs: readonly string[]): Promise<(ObjectInfo | undefined)[]> {
   if (specs.length === 0) return [];
-  const r = await git(repo, ["cat-file", "--batch-check"], { input: batchInput(specs), maxBytes: specs.length * 200 + 4096 });
+  const r = await git(repo, ["cat-file", "--batch-check"], { input: batchInput(specs), maxBytes: specs.reduce((n, s) => n + s.length + 100, 4096) });
   if (r.status !== 0) throw new GitError(`git cat-file failed: ${r.stderr}`);
   const lines = r.stdout.toString("utf8").split("\n");
   if (lines.length < specs.length) throw new GitError("git cat-file answered fewer objects than asked");

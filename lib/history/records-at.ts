@@ -75,6 +75,8 @@ interface CommitFiles {
   header?: ParsedFile;
   /** The two folders' entries (undefined: no such folder, or one not read). */
   folders: (TreeEntry[] | undefined)[];
+  /** Where each folder really is in the commit, once its links are followed (its own path when it is no link). */
+  realDirs: string[];
   /** Why a records folder is not read, by its path: a link out of the repository, a tree too large. */
   problems: Map<string, string>;
   /** What each `.yaml` link of the two folders reads, by its path (undefined: nothing, as a dangling link). */
@@ -82,7 +84,14 @@ interface CommitFiles {
 }
 
 /** Where a path of a commit leads: an entry, a link out of the repository (at `leaves`), or nothing. */
-type Found = { entry: TreeEntry } | { leaves: string } | { tooLarge: number } | undefined;
+type Found = { entry: TreeEntry; path: string } | { leaves: string } | { tooLarge: number } | undefined;
+
+/** Where a link at `path` (relative to the repository's folder) leads, or undefined when that is outside it. */
+function linkedPath(path: string, target: string): string | undefined {
+  if (target.startsWith("/")) return undefined;
+  const resolved = posix.normalize(posix.join(posix.dirname(path), target));
+  return resolved === ".." || resolved.startsWith("../") ? undefined : resolved;
+}
 
 const linkTargets = processWide("history-link-targets", () => new Map<string, string>());
 
@@ -132,16 +141,26 @@ class CommitReader {
     for (const o of await catFileRead(this.repo, small, MAX_RECORD_BYTES)) this.store.blobs.set(o.id, parseRecordBytes(o.bytes));
   }
 
+  /** The targets of the links `ids` (their blobs), read in one batch when not kept. */
+  async linkTargets(ids: Iterable<string>): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !linkTargets.has(id));
+    const read = await readChecked(this.repo, missing, MAX_LINK_BYTES, "blob");
+    if (linkTargets.size > 100_000) linkTargets.clear();
+    read.forEach((o, i) => {
+      if (isRead(o)) linkTargets.set(missing[i], o.bytes.toString("utf8"));
+    });
+  }
+
   async linkTarget(id: string): Promise<string | undefined> {
-    let target = linkTargets.get(id);
-    if (target === undefined) {
-      const [o] = await readChecked(this.repo, [id], MAX_LINK_BYTES, "blob");
-      if (!isRead(o)) return undefined;
-      target = o.bytes.toString("utf8");
-      if (linkTargets.size > 100_000) linkTargets.clear();
-      linkTargets.set(id, target);
-    }
-    return target;
+    if (!linkTargets.has(id)) await this.linkTargets([id]);
+    return linkTargets.get(id);
+  }
+
+  /** The repository folder's tree in `commit` (asked once per commit). */
+  private roots = new Map<string, ObjectInfo | undefined>();
+  private async root(commit: string): Promise<ObjectInfo | undefined> {
+    if (!this.roots.has(commit)) this.roots.set(commit, (await catFileCheck(this.repo, [`${commit}:${this.git.prefix}`]))[0]);
+    return this.roots.get(commit);
   }
 
   /**
@@ -149,7 +168,7 @@ class CommitReader {
    * it: links followed while they stay inside the repository; one that leaves is named.
    */
   async lookUp(commit: string, path: string, hops = 0): Promise<Found> {
-    const [root] = await catFileCheck(this.repo, [`${commit}:${this.git.prefix}`]);
+    const root = await this.root(commit);
     if (root?.type !== "tree") return undefined;
     if (root.size > MAX_TREE_BYTES) return { tooLarge: root.size };
     let entries = await this.tree(root.id);
@@ -161,32 +180,52 @@ class CommitReader {
       if (entry.kind === "link") {
         const target = hops < MAX_HOPS ? await this.linkTarget(entry.id) : undefined;
         if (target === undefined) return undefined;
-        const resolved = target.startsWith("/") ? ".." : posix.normalize(posix.join(posix.dirname(here), target));
-        if (resolved === ".." || resolved.startsWith("../")) return { leaves: here };
+        const resolved = linkedPath(here, target);
+        if (resolved === undefined) return { leaves: here };
         const rest = parts.slice(i + 1);
         if (resolved === ".") return rest.length === 0 ? undefined : this.lookUp(commit, rest.join("/"), hops + 1);
         return this.lookUp(commit, [resolved, ...rest].join("/"), hops + 1);
       }
-      if (i === parts.length - 1) return { entry };
+      if (i === parts.length - 1) return { entry, path };
       if (entry.kind !== "tree") return undefined;
       entries = await this.tree(entry.id);
     }
     return undefined;
   }
 
-  /** A record file's path as a checkout reads it: through its links, under the loader's limits. */
-  async readFile(commit: string, path: string): Promise<ParsedFile | undefined> {
-    const found = await this.lookUp(commit, path);
-    if (found === undefined) return undefined;
+  /**
+   * Where the entry at `path` (its real path) leads: through `byPath` (the commit's two folders,
+   * by real path) while the links stay among them, else from the root as `lookUp` walks.
+   */
+  private async follow(commit: string, byPath: ReadonlyMap<string, TreeEntry>, path: string, hops: number): Promise<Found> {
+    const e = byPath.get(path);
+    if (!e) return this.lookUp(commit, path, hops);
+    if (e.kind !== "link") return { entry: e, path };
+    const target = hops < MAX_HOPS ? await this.linkTarget(e.id) : undefined;
+    if (target === undefined) return undefined;
+    const resolved = linkedPath(path, target);
+    if (resolved === undefined) return { leaves: path };
+    return resolved === "." ? undefined : this.follow(commit, byPath, resolved, hops + 1);
+  }
+
+  /** What the loader reads where `found` leads (its blob already in the store). */
+  private parsedOf(found: Found): ParsedFile | undefined {
+    if (found === undefined || "tooLarge" in found) return undefined;
     if ("leaves" in found) return LEAVES_REPOSITORY;
-    if ("tooLarge" in found) return undefined;
     if (found.entry.kind !== "blob") return NOT_A_FILE;
-    await this.blobs([found.entry.id]);
     return this.store.blobs.get(found.entry.id);
   }
 
+  /** A record file's path as a checkout reads it: through its links, under the loader's limits. */
+  async readFile(commit: string, path: string): Promise<ParsedFile | undefined> {
+    const found = await this.lookUp(commit, path);
+    if (found !== undefined && "entry" in found && found.entry.kind === "blob") await this.blobs([found.entry.id]);
+    return this.parsedOf(found);
+  }
+
   /** A records folder's entries by following its path, links and all (the slow way, for a folder not found as a plain tree). */
-  async folderByWalk(commit: string, folder: string, problems: Map<string, string>): Promise<TreeEntry[] | undefined> {
+  async folderByWalk(commit: string, folder: string, f: CommitFiles, i: number): Promise<TreeEntry[] | undefined> {
+    const { problems } = f;
     const found = await this.lookUp(commit, folder);
     if (found === undefined) return undefined;
     if ("leaves" in found) {
@@ -200,6 +239,7 @@ class CommitReader {
       problems.set(folder, treeTooLarge(info.size));
       return undefined;
     }
+    f.realDirs[i] = found.path;
     return this.tree(found.entry.id);
   }
 
@@ -215,7 +255,7 @@ class CommitReader {
     const files: CommitFiles[] = [];
     const pending: { k: number; id: string }[] = [];
     for (let k = 0; k < commits.length; k++) {
-      const f: CommitFiles = { folders: [undefined, undefined], problems: new Map(), links: new Map() };
+      const f: CommitFiles = { folders: [undefined, undefined], realDirs: [...FOLDERS], problems: new Map(), links: new Map() };
       files.push(f);
       if (!of(k, 0)) continue; // no .ai: the empty plan
       const project = of(k, 1);
@@ -249,7 +289,7 @@ class CommitReader {
           if (info.size > MAX_TREE_BYTES) f.problems.set(FOLDERS[i], treeTooLarge(info.size));
           else f.folders[i] = this.store.trees.get(info.id);
         } else if (entry?.kind === "link") {
-          f.folders[i] = await this.folderByWalk(commits[k], FOLDERS[i], f.problems);
+          f.folders[i] = await this.folderByWalk(commits[k], FOLDERS[i], f, i);
         }
       }
     }
@@ -259,15 +299,25 @@ class CommitReader {
     for (const f of files) for (const entries of f.folders) for (const e of entries ?? []) if (e.kind === "blob" && e.name.endsWith(".yaml")) ids.push(e.id);
     await this.blobs(ids);
     for (const { k, id } of pending) files[k].header = this.store.blobs.get(id);
-    // Links, one by one: rare in a plan, each followed as a checkout follows it.
-    for (let k = 0; k < commits.length; k++) {
-      const f = files[k];
-      for (let i = 0; i < FOLDERS.length; i++) {
-        for (const e of f.folders[i] ?? []) {
-          if (e.kind === "link" && e.name.endsWith(".yaml")) f.links.set(`${FOLDERS[i]}/${e.name}`, await this.readFile(commits[k], `${FOLDERS[i]}/${e.name}`));
+    // Links: their targets in one batch, each followed through the commit's two folders (from the
+    // root only for a path elsewhere), then the files they lead to read in one batch.
+    const links: { f: CommitFiles; commit: string; path: string; real: string; byPath: Map<string, TreeEntry> }[] = [];
+    files.forEach((f, k) => {
+      const byPath = new Map<string, TreeEntry>();
+      f.folders.forEach((entries, i) => {
+        for (const e of entries ?? []) byPath.set(`${f.realDirs[i]}/${e.name}`, e);
+      });
+      f.folders.forEach((entries, i) => {
+        for (const e of entries ?? []) {
+          if (e.kind === "link" && e.name.endsWith(".yaml")) links.push({ f, commit: commits[k], path: `${FOLDERS[i]}/${e.name}`, real: `${f.realDirs[i]}/${e.name}`, byPath });
         }
-      }
-    }
+      });
+    });
+    await this.linkTargets(links.map((l) => l.byPath.get(l.real)!.id));
+    const found: Found[] = [];
+    for (const l of links) found.push(await this.follow(l.commit, l.byPath, l.real, 0));
+    await this.blobs(found.flatMap((x) => (x && "entry" in x && x.entry.kind === "blob" ? [x.entry.id] : [])));
+    links.forEach((l, i) => l.f.links.set(l.path, this.parsedOf(found[i])));
     return files;
   }
 
@@ -282,7 +332,7 @@ class CommitReader {
       if (found === undefined || "tooLarge" in found || found.entry.kind !== "tree") return;
     }
     f.header = await this.readFile(commit, PROJECT_FILE);
-    for (let i = 0; i < FOLDERS.length; i++) f.folders[i] = await this.folderByWalk(commit, FOLDERS[i], f.problems);
+    for (let i = 0; i < FOLDERS.length; i++) f.folders[i] = await this.folderByWalk(commit, FOLDERS[i], f, i);
   }
 }
 

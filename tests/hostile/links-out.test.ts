@@ -124,12 +124,19 @@ describe("a link to a folder inside the repository stays allowed", () => {
       "shared/issues/I1.yaml": issueText({ id: "I1", milestone: "m1" }),
     });
     symlinkSync("../../../shared/issues", join(repo, ISSUES));
+    // A link beside it, read where the folder really is (shared/issues/I1.yaml), as the kernel reads it.
+    symlinkSync("I1.yaml", join(repo, "shared/issues/I2.yaml"));
     commitAt(repo, "2026-10-02T10:00:00Z");
+    const plans: string[] = [];
     for (const at of [[], ["--at", "HEAD"]]) {
-      const plan = jsonOf(await spawnCli(["model", "--json", ...at, "--repo", repo])) as Plan;
+      const { at: _where, ...plan } = jsonOf(await spawnCli(["model", "--json", ...at, "--repo", repo])) as Plan & { at?: unknown };
       expect(plan.issues.map((i) => i.id)).toEqual(["I1"]);
-      expect(plan.findings.filter((f) => f.code === "unreadable_record")).toEqual([]);
+      expect(plan.findings.filter((f) => f.code === "unreadable_record").map((f) => f.message)).toEqual([
+        `${ISSUES}/I2.yaml declares id 'I1' but its filename says I2`,
+      ]);
+      plans.push(JSON.stringify(plan));
     }
+    expect(plans[1]).toBe(plans[0]);
     const r = await spawnCli(["start", "I1", "--repo", repo]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(join(repo, "shared/issues/I1.yaml"), "utf8")).toMatch(/^started_at: /m);
