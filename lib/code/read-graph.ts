@@ -1,0 +1,231 @@
+import { lstatSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { invalidInput } from "../errors";
+import { processWide } from "../process-wide";
+import { git, gitText } from "../repo/git-run";
+import type { CommitGraph, GraphCommit, GraphRef } from "./links";
+
+// Reading the commit graph of the branches and remote-tracking branches: one `git log` for the
+// commits not read before, kept by commit id for the life of the process (a commit never changes),
+// so after a fetch or a new commit only the new ones are read. Nothing is written anywhere.
+
+/** How long the first read of a large history may take. */
+const LOG_TIMEOUT_MS = 60_000;
+/** Objects a partial clone lacks are never fetched by a read: the commit is taken as code instead. */
+const NO_FETCH = { GIT_NO_LAZY_FETCH: "1" };
+
+interface RepoCommits {
+  commits: Map<string, GraphCommit>;
+  /** What `%aN` was read under: a new .mailmap reads every commit again. */
+  mailmap: string;
+  /** The plan's folder inside the repository (`git rev-parse --show-prefix`). */
+  prefix: string;
+  /** How many commits the last read had to ask git for. */
+  lastRead: number;
+  /** Tips read before: everything reachable from them is read, so a later log stops there. */
+  tipsRead: Set<string>;
+}
+
+const kept = processWide("code-commits", () => new Map<string, RepoCommits>());
+
+/** Where the repository's plan sits in its work tree, or undefined when the folder is no git repository. */
+async function planPrefix(repo: string): Promise<string | undefined> {
+  const out = await gitText(repo, ["rev-parse", "--show-prefix"]);
+  return out === undefined ? undefined : out.trim();
+}
+
+/** The .mailmap the names are mapped by (read as data; a link is not followed). */
+function mailmapOf(repo: string, prefix: string): string {
+  const top = prefix === "" ? repo : join(repo, ...prefix.split("/").filter(Boolean).map(() => ".."));
+  const path = join(top, ".mailmap");
+  try {
+    return lstatSync(path).isFile() ? readFileSync(path, "utf8") : "";
+  } catch {
+    return "";
+  }
+}
+
+/** Every local and remote-tracking branch (not `<remote>/HEAD`), and the symbolic refs the default branch comes from. */
+async function readRefs(repo: string): Promise<GraphRef[]> {
+  const out = await gitText(repo, ["for-each-ref", "--format=%(objectname) %(objecttype) %(refname)", "refs/heads", "refs/remotes"]);
+  const refs: GraphRef[] = [];
+  for (const line of (out ?? "").split("\n")) {
+    const [tip, type, ref] = line.split(" ");
+    if (type !== "commit" || ref === undefined) continue;
+    if (ref.startsWith("refs/heads/")) refs.push({ name: ref.slice("refs/heads/".length), remote: null, tip });
+    else if (ref.startsWith("refs/remotes/")) {
+      const rest = ref.slice("refs/remotes/".length);
+      const slash = rest.indexOf("/");
+      if (slash <= 0 || rest.slice(slash + 1) === "HEAD") continue;
+      refs.push({ name: rest.slice(slash + 1), remote: rest.slice(0, slash), tip });
+    }
+  }
+  return refs;
+}
+
+const refLabel = (r: GraphRef) => (r.remote === null ? r.name : `${r.remote}/${r.name}`);
+
+/**
+ * The default branch: the one asked for, else the branch refs/remotes/origin/HEAD names, else
+ * HEAD's branch; null when none of these names a branch (a detached HEAD, no origin).
+ */
+async function chooseDefault(repo: string, refs: readonly GraphRef[], asked: string | undefined): Promise<{ name: string; tip: string } | null> {
+  const find = (label: string) => refs.find((r) => r.remote === null && r.name === label) ?? refs.find((r) => refLabel(r) === label);
+  if (asked !== undefined) {
+    const hit = find(asked);
+    if (!hit) {
+      const names = refs.map(refLabel).slice(0, 10);
+      throw invalidInput(`no branch '${asked}' in this repository (neither refs/heads/${asked} nor refs/remotes/${asked}); the branches are ${names.length ? names.join(", ") : "none"}${refs.length > 10 ? ", …" : ""}`);
+    }
+    return { name: refLabel(hit), tip: hit.tip };
+  }
+  const origin = (await gitText(repo, ["symbolic-ref", "-q", "refs/remotes/origin/HEAD"]))?.trim();
+  if (origin?.startsWith("refs/remotes/")) {
+    const hit = find(origin.slice("refs/remotes/".length));
+    if (hit) return { name: refLabel(hit), tip: hit.tip };
+  }
+  const head = (await gitText(repo, ["symbolic-ref", "-q", "HEAD"]))?.trim();
+  if (head?.startsWith("refs/heads/")) {
+    const hit = find(head.slice("refs/heads/".length));
+    if (hit) return { name: hit.name, tip: hit.tip };
+  }
+  return null;
+}
+
+const isoOfSeconds = (s: string) => new Date(Number(s) * 1000).toISOString().replace(".000Z", "Z");
+
+/** The fields before the changed paths: `\x1e\0` sha parents `\0` author `\0` times `\0` message `\0`. */
+const FORMAT = "--format=%x1e%x00%H %P%x00%aN%x00%at %ct%x00%B%x00";
+
+interface Parsed {
+  commit: Omit<GraphCommit, "isCode">;
+  /** The changed paths, when they were asked for. */
+  paths: string[];
+}
+
+/** `git log` output in FORMAT, one entry per commit. Free text (names, messages) ends at a NUL, which neither holds. */
+export function parseLog(text: string): Parsed[] {
+  const out: Parsed[] = [];
+  let i = text.indexOf("\x1e\0");
+  while (i >= 0) {
+    const fields: string[] = [];
+    let at = i + 2;
+    for (let f = 0; f < 4; f++) {
+      const end = text.indexOf("\0", at);
+      if (end < 0) return out;
+      fields.push(text.slice(at, end));
+      at = end + 1;
+    }
+    const next = text.indexOf("\n\x1e\0", at);
+    const rest = text.slice(at, next < 0 ? text.length : next);
+    i = next < 0 ? -1 : next + 1;
+    const [head, author, times, message] = fields;
+    const [sha, ...parents] = head.split(" ").filter(Boolean);
+    const [authored, committed] = times.split(" ");
+    if (!/^[0-9a-f]{40,64}$/.test(sha ?? "")) continue;
+    out.push({
+      commit: { sha, parents, author, authored_at: isoOfSeconds(authored), committed_at: isoOfSeconds(committed), message: message.replace(/\n+$/, "") },
+      paths: rest.split("\n").filter((l) => l !== ""),
+    });
+  }
+  return out;
+}
+
+/** Whether one of the changed paths lies outside the plan's `.ai/` folder. */
+export function touchesCode(paths: readonly string[], prefix: string): boolean {
+  const plan = `${prefix}.ai/`;
+  // A path git quotes (an unusual character) starts with '"'; the folder's name needs no quoting.
+  return paths.some((p) => !(p.startsWith('"') ? p.slice(1) : p).startsWith(plan));
+}
+
+/**
+ * The commits reachable from `tips` and not from `known` (read already). One log with the changed
+ * paths; where an object is missing (a partial clone), the graph alone and then the paths commit
+ * by commit, a commit whose tree cannot be read counting as code.
+ */
+async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string): Promise<GraphCommit[]> {
+  const input = [...tips, ...known.map((k) => `^${k}`)].join("\n") + "\n";
+  const withPaths = await git(repo, ["log", "--stdin", "--no-renames", "--diff-merges=first-parent", "--name-only", FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+  if (withPaths.status === 0) {
+    return parseLog(withPaths.stdout.toString("utf8")).map(({ commit, paths }) => ({ ...commit, isCode: touchesCode(paths, prefix) }));
+  }
+  const graphOnly = await git(repo, ["log", "--stdin", FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+  if (graphOnly.status !== 0) throw invalidInput(`git log could not read this repository's commits: ${graphOnly.stderr.split("\n")[0] || `exit ${graphOnly.status}`}`);
+  const parsed = parseLog(graphOnly.stdout.toString("utf8")).map((p) => p.commit);
+  const code = await codeByDiffTree(repo, parsed, prefix);
+  return parsed.map((c) => ({ ...c, isCode: code.get(c.sha) ?? true }));
+}
+
+/** Whether each commit is code, one `git diff-tree` over them all, started again past each commit whose tree is missing. */
+async function codeByDiffTree(repo: string, commits: readonly Omit<GraphCommit, "isCode">[], prefix: string): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  let rest = commits;
+  for (let attempt = 0; rest.length > 0 && attempt < 50; attempt++) {
+    const input = rest.map((c) => (c.parents.length ? `${c.sha} ${c.parents[0]}` : c.sha)).join("\n") + "\n";
+    const r = await git(repo, ["diff-tree", "--stdin", "--always", "--root", "-r", "--no-renames", "--name-only"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+    let current: string | undefined;
+    let paths: string[] = [];
+    const close = () => current !== undefined && out.set(current, touchesCode(paths, prefix));
+    for (const line of r.stdout.toString("utf8").split("\n")) {
+      if (line === "") continue;
+      const head = /^([0-9a-f]{40,64})( [0-9a-f]{40,64})?$/.exec(line);
+      if (head && rest.some((c) => c.sha === head[1])) {
+        close();
+        current = head[1];
+        paths = [];
+      } else paths.push(line);
+    }
+    if (r.status === 0) {
+      close();
+      break;
+    }
+    // git stopped at the commit after the last complete one: that one's tree is missing.
+    const done = current === undefined ? 0 : rest.findIndex((c) => c.sha === current);
+    const failed = current === undefined ? 0 : done + 1;
+    if (failed < rest.length) out.set(rest[failed].sha, true);
+    rest = rest.slice(failed + 1);
+  }
+  return out;
+}
+
+/** The commit graph of `repo`'s branches, read from git (only what was not read before), or undefined when it is no git repository. */
+export async function readCommitGraph(repo: string, defaultBranch?: string): Promise<CommitGraph | undefined> {
+  const prefix = await planPrefix(repo);
+  if (prefix === undefined) return undefined;
+  const refs = await readRefs(repo);
+  const chosen = await chooseDefault(repo, refs, defaultBranch);
+  const mailmap = mailmapOf(repo, prefix);
+  let state = kept.get(repo);
+  if (!state || state.mailmap !== mailmap || state.prefix !== prefix) {
+    state = { commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set() };
+    kept.set(repo, state);
+  }
+  const commits = state.commits;
+  const tips = [...new Set(refs.map((r) => r.tip))];
+  const fresh = tips.filter((t) => !commits.has(t));
+  state.lastRead = 0;
+  if (fresh.length > 0) {
+    const known = new Set([...state.tipsRead, ...tips.filter((t) => commits.has(t))]);
+    const current = tips.filter((t) => commits.has(t));
+    // A tip read before may be gone since (a branch deleted, its commits pruned): then only the current ones.
+    const read = await readCommits(repo, fresh, [...known], prefix).catch((e: unknown) => {
+      if (known.size === current.length) throw e;
+      return readCommits(repo, fresh, current, prefix);
+    });
+    for (const c of read) commits.set(c.sha, c);
+    state.lastRead = read.length;
+    // A few thousand tips are plenty to stop at; past that the newest are kept.
+    state.tipsRead = new Set([...known, ...fresh].slice(-5000));
+  }
+  return { commits, refs, defaultBranch: chosen };
+}
+
+/** How many commits the last read of `repo` asked git for (0: every tip was known). */
+export function lastReadCount(repo: string): number {
+  return kept.get(repo)?.lastRead ?? 0;
+}
+
+/** Forget what was read of `repo` (for tests and benchmarks that measure a cold read). */
+export function forgetCommitGraph(repo: string): void {
+  kept.delete(repo);
+}
