@@ -24,11 +24,19 @@ interface Derived {
   note?: string;
 }
 
+/** What was derived for a plan, by the branches' tips and the question: a page asking per issue derives once. */
+const recent = new WeakMap<Plan, { key: string; at: number; links: Map<string, IssueLinks> }>();
+/** How long derived links are reused for the same plan and the same tips (the findings are made afresh). */
+const REUSE_MS = 5_000;
+
 /** The links and the code findings of every issue of `plan`, as the repository's branches are now. */
 export async function deriveCode(repo: string, plan: Plan, question: Omit<CodeQuestion, "id"> = {}, now = new Date().toISOString()): Promise<Derived> {
   const graph = await readCommitGraph(repo, question.default_branch ?? (process.env.COCKPIT_DEFAULT_BRANCH || undefined));
   if (!graph) return { defaultBranch: null, links: new Map(), findings: new Map(), note: NOT_GIT };
-  const links = linkIssues(graph, plan.issues.map((i) => i.id));
+  const key = `${repo}\0${graph.defaultBranch?.name}\0${graph.defaultBranch?.tip}\0${graph.refs.map((r) => `${r.remote}/${r.name}=${r.tip}`).join("\0")}`;
+  const kept = recent.get(plan);
+  const links = kept && kept.key === key && Date.now() - kept.at < REUSE_MS ? kept.links : linkIssues(graph, plan.issues.map((i) => i.id));
+  recent.set(plan, { key, at: kept?.links === links ? kept.at : Date.now(), links });
   const defaultBranch = graph.defaultBranch?.name ?? null;
   const staleDays = question.stale_days ?? DEFAULT_STALE_DAYS;
   const findings = new Map<string, CodeFinding[]>();
