@@ -21,7 +21,7 @@ export function CodeMarkBadge({ mark }: { mark: CodeMark | undefined }) {
   const hasFinding = mark.findings.length > 0;
   return (
     <span
-      className={`rounded px-1 text-[12px] font-semibold ${hasFinding ? "bg-amber-200 text-amber-950 dark:bg-amber-700 dark:text-amber-50" : "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100"}`}
+      className={`rounded px-1 text-[13px] font-semibold ${hasFinding ? "bg-amber-200 text-amber-950 dark:bg-amber-700 dark:text-amber-50" : "bg-slate-200 text-slate-800 dark:bg-slate-700 dark:text-slate-100"}`}
       title={`Code: ${words.join(", ")}`}
       aria-label={`code: ${words.join(", ")}`}
       data-testid="code-mark"
@@ -36,11 +36,11 @@ export function CodeMarkBadge({ mark }: { mark: CodeMark | undefined }) {
 export function CodeMarkLegend() {
   return (
     <li className="flex items-center gap-1" data-testid="code-legend">
-      <span className="rounded bg-slate-200 px-1 text-[12px] font-semibold text-slate-800 dark:bg-slate-700 dark:text-slate-100" aria-hidden>
+      <span className="rounded bg-slate-200 px-1 text-[13px] font-semibold text-slate-800 dark:bg-slate-700 dark:text-slate-100" aria-hidden>
         ⎇ ✓
       </span>
       code: a branch names it, or (✓) its code is merged;
-      <span className="rounded bg-amber-200 px-1 text-[12px] font-semibold text-amber-950 dark:bg-amber-700 dark:text-amber-50" aria-hidden>
+      <span className="rounded bg-amber-200 px-1 text-[13px] font-semibold text-amber-950 dark:bg-amber-700 dark:text-amber-50" aria-hidden>
         !
       </span>
       the code says its status should move (plan code)
