@@ -11,5 +11,5 @@ export const planCodeCapability = defineCapability({
     "The branches and commits that mention an issue, whether and where its code was merged, and what the code says its status should be (code findings); without an id, every linked issue. Read from the clone's branches: git fetch brings teammates'.",
   input: CodeInput,
   output: PlanCodeAnswerSchema,
-  handler: (ctx, input) => planCode(ctx.repo, ctx.plan(), input),
+  handler: (ctx, input) => planCode(ctx.repo, () => ctx.plan(), input),
 });

@@ -1,6 +1,8 @@
 import { notFound } from "../errors";
 import type { Plan } from "../plan/shapes";
-import { type IssueLinks, codeFindings, linkIssues } from "./links";
+import { processWide } from "../process-wide";
+import { type IssueLinks, LinkMemory, codeFindings, linkIssues } from "./links";
+import type { CommitGraph } from "./links";
 import { readCommitGraph } from "./read-graph";
 import type { CodeFinding, IssueCode, PlanCode } from "./shapes";
 
@@ -24,6 +26,15 @@ interface Derived {
   note?: string;
 }
 
+/** Each repository's derivation memory (its branches' layouts, its commits' mentions), for the life of the process. */
+const memories = processWide("code-link-memories", () => new Map<string, LinkMemory>());
+
+function memoryOf(repo: string): LinkMemory {
+  let m = memories.get(repo);
+  if (!m) memories.set(repo, (m = new LinkMemory()));
+  return m;
+}
+
 /** What was derived for a plan, by the branches' tips and the question: a page asking per issue derives once. */
 const recent = new WeakMap<Plan, { key: string; at: number; links: Map<string, IssueLinks> }>();
 /** How long derived links are reused for the same plan and the same tips (the findings are made afresh). */
@@ -32,10 +43,14 @@ const REUSE_MS = 5_000;
 /** The links and the code findings of every issue of `plan`, as the repository's branches are now. */
 export async function deriveCode(repo: string, plan: Plan, question: Omit<CodeQuestion, "id"> = {}, now = new Date().toISOString()): Promise<Derived> {
   const graph = await readCommitGraph(repo, question.default_branch ?? (process.env.COCKPIT_DEFAULT_BRANCH || undefined));
+  return linkPlan(repo, graph, plan, question, now);
+}
+
+function linkPlan(repo: string, graph: CommitGraph | undefined, plan: Plan, question: Omit<CodeQuestion, "id">, now: string): Derived {
   if (!graph) return { defaultBranch: null, links: new Map(), findings: new Map(), note: NOT_GIT };
   const key = `${repo}\0${graph.defaultBranch?.name}\0${graph.defaultBranch?.tip}\0${graph.refs.map((r) => `${r.remote}/${r.name}=${r.tip}`).join("\0")}`;
   const kept = recent.get(plan);
-  const links = kept && kept.key === key && Date.now() - kept.at < REUSE_MS ? kept.links : linkIssues(graph, plan.issues.map((i) => i.id));
+  const links = kept && kept.key === key && Date.now() - kept.at < REUSE_MS ? kept.links : linkIssues(graph, plan.issues.map((i) => i.id), memoryOf(repo));
   recent.set(plan, { key, at: kept?.links === links ? kept.at : Date.now(), links });
   const defaultBranch = graph.defaultBranch?.name ?? null;
   const staleDays = question.stale_days ?? DEFAULT_STALE_DAYS;
@@ -47,13 +62,21 @@ export async function deriveCode(repo: string, plan: Plan, question: Omit<CodeQu
   return { defaultBranch, links, findings, note: graph.defaultBranch ? undefined : "no default branch: HEAD names no branch and there is no origin/HEAD; name one with --default-branch B" };
 }
 
-/** plan.code: one issue's code (with `id`), or every linked issue's and every code finding. */
-export async function planCode(repo: string, plan: Plan, question: CodeQuestion, now?: string): Promise<IssueCode | PlanCode> {
+/**
+ * plan.code: one issue's code (with `id`), or every linked issue's and every code finding. The plan
+ * is asked for while git reads the commits (a command line derives it meanwhile).
+ */
+export async function planCode(repo: string, planOf: () => Plan, question: CodeQuestion, now = new Date().toISOString()): Promise<IssueCode | PlanCode> {
+  let plan: Plan | undefined;
+  const graph = await readCommitGraph(repo, question.default_branch ?? (process.env.COCKPIT_DEFAULT_BRANCH || undefined), () => {
+    plan = planOf();
+  });
+  plan ??= planOf();
   if (question.id !== undefined && !plan.issues.some((i) => i.id === question.id)) {
     const isMilestone = plan.milestones.some((m) => m.id === question.id);
     throw notFound(isMilestone ? `'${question.id}' is a milestone; code links to issues only (plan.code without an id lists every linked issue)` : `no issue '${question.id}'`);
   }
-  const d = await deriveCode(repo, plan, question, now);
+  const d = linkPlan(repo, graph, plan, question, now);
   const note = d.note === undefined ? {} : { note: d.note };
   if (question.id !== undefined) {
     const l = d.links.get(question.id);

@@ -56,7 +56,8 @@ export interface IssueLinks {
 
 /** How the default branch's history is laid out: computed once per graph, shared by every branch. */
 interface DefaultLine {
-  /** The first-parent line from the tip (index 0) back. */
+  /** The first-parent line from the tip (index 0) back, and each commit's place on it. */
+  line: string[];
   index: Map<string, number>;
   /** Every commit the default branch holds → the commit of its first-parent line that brought it in. */
   bringer: Map<string, string>;
@@ -84,7 +85,7 @@ function layDefaultLine(graph: CommitGraph): DefaultLine {
     }
     held.set(line[i], bringer.size);
   }
-  return { index, bringer, held };
+  return { line, index, bringer, held };
 }
 
 /** The commits a branch holds: its tip's first-parent line back to (not including) the default branch's first-parent line. */
@@ -115,29 +116,62 @@ function aheadBehind(graph: CommitGraph, line: DefaultLine, tip: string): { ahea
     for (const p of graph.commits.get(c)!.parents) stack.push(p);
   }
   const ahead = seen.size - entries.length;
-  if (entries.every((e) => line.index.has(e))) {
-    // The held sets of the first-parent line nest: the newest entry's is the union of all.
-    const newest = entries.reduce<string | undefined>((a, e) => (a === undefined || line.index.get(e)! < line.index.get(a)! ? e : a), undefined);
-    return { ahead, behind: total - (newest === undefined ? 0 : line.held.get(newest)!) };
-  }
-  const shared = new Set<string>();
+  // What the branch shares with the default branch: the walk stops at the first-parent line, whose
+  // held sets nest (the newest reached holds all the older ones); side commits it passed are added
+  // unless that newest one already holds them (brought in by it or an older one).
+  let newest = Infinity;
+  const side: string[] = [];
+  const passed = new Set<string>();
   const walk = [...entries];
   while (walk.length > 0) {
     const c = walk.pop()!;
-    if (shared.has(c) || !graph.commits.has(c)) continue;
-    shared.add(c);
+    if (passed.has(c) || !graph.commits.has(c)) continue;
+    passed.add(c);
+    const at = line.index.get(c);
+    if (at !== undefined) {
+      newest = Math.min(newest, at);
+      continue;
+    }
+    side.push(c);
     for (const p of graph.commits.get(c)!.parents) walk.push(p);
   }
-  return { ahead, behind: total - shared.size };
+  const heldByNewest = newest === Infinity ? 0 : line.held.get(line.line[newest])!;
+  const extra = side.filter((c) => !(line.index.get(line.bringer.get(c)!)! >= newest)).length;
+  return { ahead, behind: total - heldByNewest - extra };
+}
+
+/**
+ * What a derivation keeps for the next one over the same repository: the default branch's layout
+ * (while its tip is the same), each branch's ahead, behind and held commits (by tip), and the ids
+ * each commit message mentions (while the ids are the same). Commits never change, so after one new
+ * commit only what it touches is derived again.
+ */
+export class LinkMemory {
+  lineKey = "";
+  line?: DefaultLine;
+  branches = new Map<string, { ahead: number; behind: number; held: string[] }>();
+  idsKey = "";
+  mentions = new Map<string, string[]>();
 }
 
 const newestFirst = (a: CodeCommit & { committed_at: string }, b: CodeCommit & { committed_at: string }) =>
   a.authored_at !== b.authored_at ? (a.authored_at < b.authored_at ? 1 : -1) : a.committed_at !== b.committed_at ? (a.committed_at < b.committed_at ? 1 : -1) : a.sha < b.sha ? -1 : 1;
 
 /** Every issue with at least one link, by id in `issueIds` order, each with its branches and commits. */
-export function linkIssues(graph: CommitGraph, issueIds: readonly string[]): Map<string, IssueLinks> {
+export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memory = new LinkMemory()): Map<string, IssueLinks> {
   const matcher = new MentionMatcher(issueIds);
-  const line = layDefaultLine(graph);
+  const lineKey = graph.defaultBranch?.tip ?? "";
+  if (memory.lineKey !== lineKey || !memory.line) {
+    memory.lineKey = lineKey;
+    memory.line = layDefaultLine(graph);
+    memory.branches.clear();
+  }
+  const line = memory.line;
+  const idsKey = issueIds.join("\0");
+  if (memory.idsKey !== idsKey) {
+    memory.idsKey = idsKey;
+    memory.mentions.clear();
+  }
   const branchesOf = new Map<string, CodeBranch[]>();
   const commitIds = new Map<string, Set<string>>();
   const link = (sha: string, id: string) => {
@@ -151,9 +185,10 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[]): Map
     const ids = matcher.find(ref.name);
     if (ids.length === 0 || !graph.commits.has(ref.tip)) continue;
     const tip = graph.commits.get(ref.tip)!;
-    const { ahead, behind } = aheadBehind(graph, line, ref.tip);
+    let known = memory.branches.get(ref.tip);
+    if (!known) memory.branches.set(ref.tip, (known = { ...aheadBehind(graph, line, ref.tip), held: heldBy(graph, line, ref.tip) }));
+    const { ahead, behind, held } = known;
     const branch: CodeBranch = { name: ref.name, remote: ref.remote, tip: ref.tip, ahead, behind, last_commit_at: tip.authored_at, merged: line.bringer.has(ref.tip) };
-    const held = heldBy(graph, line, ref.tip);
     for (const id of ids) {
       branchesOf.set(id, [...(branchesOf.get(id) ?? []), branch]);
       for (const sha of held) link(sha, id);
@@ -161,7 +196,9 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[]): Map
   }
   for (const c of graph.commits.values()) {
     if (!c.isCode) continue;
-    for (const id of matcher.find(c.message)) link(c.sha, id);
+    let ids = memory.mentions.get(c.sha);
+    if (!ids) memory.mentions.set(c.sha, (ids = matcher.find(c.message)));
+    for (const id of ids) link(c.sha, id);
   }
   const out = new Map<string, IssueLinks>();
   for (const id of issueIds) {

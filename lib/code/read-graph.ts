@@ -1,8 +1,9 @@
-import { lstatSync, readFileSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { invalidInput } from "../errors";
 import { processWide } from "../process-wide";
-import { git, gitText } from "../repo/git-run";
+import { GIT_OUTPUT_LIMIT, git, gitText } from "../repo/git-run";
 import type { CommitGraph, GraphCommit, GraphRef } from "./links";
 
 // Reading the commit graph of the branches and remote-tracking branches: one `git log` for the
@@ -28,10 +29,19 @@ interface RepoCommits {
 
 const kept = processWide("code-commits", () => new Map<string, RepoCommits>());
 
-/** Where the repository's plan sits in its work tree, or undefined when the folder is no git repository. */
-async function planPrefix(repo: string): Promise<string | undefined> {
+/**
+ * Where the repository's plan sits in its work tree and HEAD's full name ("refs/heads/main", or
+ * "HEAD" when detached), or undefined when the folder is no git repository.
+ */
+async function planPrefix(repo: string): Promise<{ prefix: string; head: string } | undefined> {
+  const both = await gitText(repo, ["rev-parse", "--show-prefix", "--symbolic-full-name", "HEAD"]);
+  if (both !== undefined) {
+    const [prefix = "", head = ""] = both.split("\n");
+    return { prefix, head };
+  }
+  // A repository without a commit has no HEAD to name yet.
   const out = await gitText(repo, ["rev-parse", "--show-prefix"]);
-  return out === undefined ? undefined : out.trim();
+  return out === undefined ? undefined : { prefix: out.trim(), head: "" };
 }
 
 /** The .mailmap the names are mapped by (read as data; a link is not followed). */
@@ -45,13 +55,15 @@ function mailmapOf(repo: string, prefix: string): string {
   }
 }
 
-/** Every local and remote-tracking branch (not `<remote>/HEAD`), and the symbolic refs the default branch comes from. */
-async function readRefs(repo: string): Promise<GraphRef[]> {
-  const out = await gitText(repo, ["for-each-ref", "--format=%(objectname) %(objecttype) %(refname)", "refs/heads", "refs/remotes"]);
+/** Every local and remote-tracking branch (not `<remote>/HEAD`), and the branch refs/remotes/origin/HEAD names. */
+async function readRefs(repo: string): Promise<{ refs: GraphRef[]; originHead?: string }> {
+  const out = await gitText(repo, ["for-each-ref", "--format=%(objectname) %(objecttype) %(refname) %(symref)", "refs/heads", "refs/remotes"]);
   const refs: GraphRef[] = [];
+  let originHead: string | undefined;
   for (const line of (out ?? "").split("\n")) {
-    const [tip, type, ref] = line.split(" ");
+    const [tip, type, ref, symref] = line.split(" ");
     if (type !== "commit" || ref === undefined) continue;
+    if (ref === "refs/remotes/origin/HEAD" && symref) originHead = symref;
     if (ref.startsWith("refs/heads/")) refs.push({ name: ref.slice("refs/heads/".length), remote: null, tip });
     else if (ref.startsWith("refs/remotes/")) {
       const rest = ref.slice("refs/remotes/".length);
@@ -60,7 +72,7 @@ async function readRefs(repo: string): Promise<GraphRef[]> {
       refs.push({ name: rest.slice(slash + 1), remote: rest.slice(0, slash), tip });
     }
   }
-  return refs;
+  return { refs, originHead };
 }
 
 const refLabel = (r: GraphRef) => (r.remote === null ? r.name : `${r.remote}/${r.name}`);
@@ -69,7 +81,7 @@ const refLabel = (r: GraphRef) => (r.remote === null ? r.name : `${r.remote}/${r
  * The default branch: the one asked for, else the branch refs/remotes/origin/HEAD names, else
  * HEAD's branch; null when none of these names a branch (a detached HEAD, no origin).
  */
-async function chooseDefault(repo: string, refs: readonly GraphRef[], asked: string | undefined): Promise<{ name: string; tip: string } | null> {
+function chooseDefault(refs: readonly GraphRef[], asked: string | undefined, originHead: string | undefined, head: string): { name: string; tip: string } | null {
   const find = (label: string) => refs.find((r) => r.remote === null && r.name === label) ?? refs.find((r) => refLabel(r) === label);
   if (asked !== undefined) {
     const hit = find(asked);
@@ -79,14 +91,12 @@ async function chooseDefault(repo: string, refs: readonly GraphRef[], asked: str
     }
     return { name: refLabel(hit), tip: hit.tip };
   }
-  const origin = (await gitText(repo, ["symbolic-ref", "-q", "refs/remotes/origin/HEAD"]))?.trim();
-  if (origin?.startsWith("refs/remotes/")) {
-    const hit = find(origin.slice("refs/remotes/".length));
+  if (originHead?.startsWith("refs/remotes/")) {
+    const hit = refs.find((r) => r.remote !== null && refLabel(r) === originHead.slice("refs/remotes/".length));
     if (hit) return { name: refLabel(hit), tip: hit.tip };
   }
-  const head = (await gitText(repo, ["symbolic-ref", "-q", "HEAD"]))?.trim();
-  if (head?.startsWith("refs/heads/")) {
-    const hit = find(head.slice("refs/heads/".length));
+  if (head.startsWith("refs/heads/")) {
+    const hit = refs.find((r) => r.remote === null && r.name === head.slice("refs/heads/".length));
     if (hit) return { name: hit.name, tip: hit.tip };
   }
   return null;
@@ -143,11 +153,25 @@ export function touchesCode(paths: readonly string[], prefix: string): boolean {
  * paths; where an object is missing (a partial clone), the graph alone and then the paths commit
  * by commit, a commit whose tree cannot be read counting as code.
  */
-async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string): Promise<GraphCommit[]> {
+async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string, meanwhile: () => void): Promise<GraphCommit[]> {
   const input = [...tips, ...known.map((k) => `^${k}`)].join("\n") + "\n";
-  const withPaths = await git(repo, ["log", "--stdin", "--no-renames", "--diff-merges=first-parent", "--name-only", FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
-  if (withPaths.status === 0) {
-    return parseLog(withPaths.stdout.toString("utf8")).map(({ commit, paths }) => ({ ...commit, isCode: touchesCode(paths, prefix) }));
+  // git writes to a file of its own (outside the repository) rather than a pipe, so it runs to the
+  // end while `meanwhile` holds the event loop (a command line derives its plan then).
+  const dir = mkdtempSync(join(tmpdir(), "cockpit-code-log-"));
+  const file = join(dir, "log");
+  let withPaths;
+  try {
+    const pending = git(repo, ["log", "--stdin", "--no-renames", "--diff-merges=first-parent", "--name-only", `--output=${file}`, FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+    pending.catch(() => undefined); // awaited below; a throw from `meanwhile` leaves it behind
+    meanwhile();
+    withPaths = await pending;
+    if (withPaths.status === 0) {
+      const size = statSync(file).size;
+      if (size > GIT_OUTPUT_LIMIT) throw invalidInput(`git log printed more than ${Math.round(GIT_OUTPUT_LIMIT / (1024 * 1024))} MiB of commits; this history is too large to link`);
+      return parseLog(readFileSync(file, "utf8")).map(({ commit, paths }) => ({ ...commit, isCode: touchesCode(paths, prefix) }));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   const graphOnly = await git(repo, ["log", "--stdin", FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
   if (graphOnly.status !== 0) throw invalidInput(`git log could not read this repository's commits: ${graphOnly.stderr.split("\n")[0] || `exit ${graphOnly.status}`}`);
@@ -188,12 +212,25 @@ async function codeByDiffTree(repo: string, commits: readonly Omit<GraphCommit, 
   return out;
 }
 
-/** The commit graph of `repo`'s branches, read from git (only what was not read before), or undefined when it is no git repository. */
-export async function readCommitGraph(repo: string, defaultBranch?: string): Promise<CommitGraph | undefined> {
-  const prefix = await planPrefix(repo);
-  if (prefix === undefined) return undefined;
-  const refs = await readRefs(repo);
-  const chosen = await chooseDefault(repo, refs, defaultBranch);
+/**
+ * The commit graph of `repo`'s branches, read from git (only what was not read before), or
+ * undefined when it is no git repository. `meanwhile` is called once, while git reads (or after).
+ */
+export async function readCommitGraph(repo: string, defaultBranch?: string, meanwhile: () => void = () => undefined): Promise<CommitGraph | undefined> {
+  let called = false;
+  const once = () => {
+    if (!called) {
+      called = true;
+      meanwhile();
+    }
+  };
+  const [where, { refs, originHead }] = await Promise.all([planPrefix(repo), readRefs(repo)]);
+  if (where === undefined) {
+    once();
+    return undefined;
+  }
+  const { prefix, head } = where;
+  const chosen = chooseDefault(refs, defaultBranch, originHead, head);
   const mailmap = mailmapOf(repo, prefix);
   let state = kept.get(repo);
   if (!state || state.mailmap !== mailmap || state.prefix !== prefix) {
@@ -208,15 +245,16 @@ export async function readCommitGraph(repo: string, defaultBranch?: string): Pro
     const known = new Set([...state.tipsRead, ...tips.filter((t) => commits.has(t))]);
     const current = tips.filter((t) => commits.has(t));
     // A tip read before may be gone since (a branch deleted, its commits pruned): then only the current ones.
-    const read = await readCommits(repo, fresh, [...known], prefix).catch((e: unknown) => {
+    const read = await readCommits(repo, fresh, [...known], prefix, once).catch((e: unknown) => {
       if (known.size === current.length) throw e;
-      return readCommits(repo, fresh, current, prefix);
+      return readCommits(repo, fresh, current, prefix, once);
     });
     for (const c of read) commits.set(c.sha, c);
     state.lastRead = read.length;
     // A few thousand tips are plenty to stop at; past that the newest are kept.
     state.tipsRead = new Set([...known, ...fresh].slice(-5000));
   }
+  once();
   return { commits, refs, defaultBranch: chosen };
 }
 

@@ -90,6 +90,7 @@ function codeRepo() {
 export async function run() {
   const env = environment();
   const { repo, ids, commits, branches } = codeRepo();
+  if (process.env.COCKPIT_BENCH_ONLY_REPO) return { repo };
   const { handleCapabilityRequest } = await loadBundled("lib/surfaces/http.ts", "code-http");
   const ask = async (target) => {
     const url = new URL(`http://127.0.0.1${target}`);
@@ -163,7 +164,7 @@ export async function run() {
     ].join("\n");
     return { name, text, report, ok };
   } finally {
-    rmSync(repo, { recursive: true, force: true });
+    if (!process.env.COCKPIT_BENCH_KEEP) rmSync(repo, { recursive: true, force: true });
   }
 }
 
