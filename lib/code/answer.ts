@@ -36,26 +36,32 @@ function memoryOf(repo: string): LinkMemory {
 }
 
 /** What was derived for a plan, by the branches' tips and the question: a page asking per issue derives once. */
-const recent = new WeakMap<Plan, { key: string; at: number; links: Map<string, IssueLinks> }>();
+const recent = new WeakMap<Plan, { key: string; commits: CommitGraph["commits"]; at: number; links: Map<string, IssueLinks> }>();
 /** How long derived links are reused for the same plan and the same tips (the findings are made afresh). */
 const REUSE_MS = 5_000;
 
 /** The links and the code findings of every issue of `plan`, as the repository's branches are now. */
-export async function deriveCode(repo: string, plan: Plan, question: Omit<CodeQuestion, "id"> = {}, now = new Date().toISOString()): Promise<Derived> {
+export async function deriveCode(repo: string, plan: Plan, question: Omit<CodeQuestion, "id"> = {}, now = new Date().toISOString(), only?: string): Promise<Derived> {
   const graph = await readCommitGraph(repo, question.default_branch ?? (process.env.COCKPIT_DEFAULT_BRANCH || undefined));
-  return linkPlan(repo, graph, plan, question, now);
+  return linkPlan(repo, graph, plan, question, now, only);
 }
 
-function linkPlan(repo: string, graph: CommitGraph | undefined, plan: Plan, question: Omit<CodeQuestion, "id">, now: string): Derived {
+/** The links and findings of `graph` for `plan`'s issues; with `only`, that issue's alone. */
+function linkPlan(repo: string, graph: CommitGraph | undefined, plan: Plan, question: Omit<CodeQuestion, "id">, now: string, only?: string): Derived {
   if (!graph) return { defaultBranch: null, links: new Map(), findings: new Map(), note: NOT_GIT };
   const key = `${repo}\0${graph.defaultBranch?.name}\0${graph.defaultBranch?.tip}\0${graph.refs.map((r) => `${r.remote}/${r.name}=${r.tip}`).join("\0")}`;
   const kept = recent.get(plan);
-  const links = kept && kept.key === key && Date.now() - kept.at < REUSE_MS ? kept.links : linkIssues(graph, plan.issues.map((i) => i.id), memoryOf(repo));
-  recent.set(plan, { key, at: kept?.links === links ? kept.at : Date.now(), links });
+  const isFresh = kept !== undefined && kept.key === key && kept.commits === graph.commits && Date.now() - kept.at < REUSE_MS;
+  let links: Map<string, IssueLinks>;
+  if (isFresh) links = kept.links;
+  else {
+    links = linkIssues(graph, plan.issues.map((i) => i.id), memoryOf(repo), only);
+    if (only === undefined) recent.set(plan, { key, commits: graph.commits, at: Date.now(), links });
+  }
   const defaultBranch = graph.defaultBranch?.name ?? null;
   const staleDays = question.stale_days ?? DEFAULT_STALE_DAYS;
   const findings = new Map<string, CodeFinding[]>();
-  for (const issue of plan.issues) {
+  for (const issue of only === undefined ? plan.issues : plan.issues.filter((i) => i.id === only)) {
     const found = codeFindings(issue, links.get(issue.id), defaultBranch, now, staleDays);
     if (found.length > 0) findings.set(issue.id, found);
   }
@@ -76,7 +82,7 @@ export async function planCode(repo: string, planOf: () => Plan, question: CodeQ
     const isMilestone = plan.milestones.some((m) => m.id === question.id);
     throw notFound(isMilestone ? `'${question.id}' is a milestone; code links to issues only (plan.code without an id lists every linked issue)` : `no issue '${question.id}'`);
   }
-  const d = linkPlan(repo, graph, plan, question, now);
+  const d = linkPlan(repo, graph, plan, question, now, question.id);
   const note = d.note === undefined ? {} : { note: d.note };
   if (question.id !== undefined) {
     const l = d.links.get(question.id);
@@ -108,7 +114,7 @@ export async function planCode(repo: string, planOf: () => Plan, question: CodeQ
 export async function codeFindingsOf(repo: string, plan: Plan, issueId: string | undefined): Promise<CodeFinding[]> {
   if (issueId === undefined) return [];
   try {
-    return (await deriveCode(repo, plan)).findings.get(issueId) ?? [];
+    return (await deriveCode(repo, plan, {}, undefined, issueId)).findings.get(issueId) ?? [];
   } catch {
     return [];
   }

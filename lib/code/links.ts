@@ -151,14 +151,20 @@ export class LinkMemory {
   line?: DefaultLine;
   branches = new Map<string, { ahead: number; behind: number; held: string[] }>();
   idsKey = "";
-  mentions = new Map<string, string[]>();
+  /** The code commits each issue's id is mentioned by, over the first `read` commits of `commits`. */
+  mentioned = new Map<string, Set<string>>();
+  read = 0;
+  commits?: ReadonlyMap<string, GraphCommit>;
 }
 
 const newestFirst = (a: CodeCommit & { committed_at: string }, b: CodeCommit & { committed_at: string }) =>
   a.authored_at !== b.authored_at ? (a.authored_at < b.authored_at ? 1 : -1) : a.committed_at !== b.committed_at ? (a.committed_at < b.committed_at ? 1 : -1) : a.sha < b.sha ? -1 : 1;
 
-/** Every issue with at least one link, by id in `issueIds` order, each with its branches and commits. */
-export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memory = new LinkMemory()): Map<string, IssueLinks> {
+/**
+ * Every issue with at least one link, by id in `issueIds` order, each with its branches and
+ * commits; with `only`, that issue alone (the others are linked the same, just not laid out).
+ */
+export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memory = new LinkMemory(), only?: string): Map<string, IssueLinks> {
   const matcher = new MentionMatcher(issueIds);
   const lineKey = graph.defaultBranch?.tip ?? "";
   if (memory.lineKey !== lineKey || !memory.line) {
@@ -168,10 +174,24 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memo
   }
   const line = memory.line;
   const idsKey = issueIds.join("\0");
-  if (memory.idsKey !== idsKey) {
+  if (memory.idsKey !== idsKey || memory.commits !== graph.commits || memory.read > graph.commits.size) {
     memory.idsKey = idsKey;
-    memory.mentions.clear();
+    memory.commits = graph.commits;
+    memory.mentioned.clear();
+    memory.read = 0;
   }
+  // Commits are only ever added (in reading order): the messages read before are not read again.
+  let n = 0;
+  for (const c of graph.commits.values()) {
+    if (n++ < memory.read || !c.isCode) continue;
+    for (const id of matcher.find(c.message)) {
+      let set = memory.mentioned.get(id);
+      if (!set) memory.mentioned.set(id, (set = new Set()));
+      set.add(c.sha);
+    }
+  }
+  memory.read = graph.commits.size;
+  const wanted = only === undefined ? undefined : new Set([only]);
   const branchesOf = new Map<string, CodeBranch[]>();
   const commitIds = new Map<string, Set<string>>();
   const link = (sha: string, id: string) => {
@@ -190,18 +210,17 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memo
     const { ahead, behind, held } = known;
     const branch: CodeBranch = { name: ref.name, remote: ref.remote, tip: ref.tip, ahead, behind, last_commit_at: tip.authored_at, merged: line.bringer.has(ref.tip) };
     for (const id of ids) {
+      if (wanted && !wanted.has(id)) continue;
       branchesOf.set(id, [...(branchesOf.get(id) ?? []), branch]);
       for (const sha of held) link(sha, id);
     }
   }
-  for (const c of graph.commits.values()) {
-    if (!c.isCode) continue;
-    let ids = memory.mentions.get(c.sha);
-    if (!ids) memory.mentions.set(c.sha, (ids = matcher.find(c.message)));
-    for (const id of ids) link(c.sha, id);
+  for (const [id, shas] of memory.mentioned) {
+    if (wanted && !wanted.has(id)) continue;
+    for (const sha of shas) link(sha, id);
   }
   const out = new Map<string, IssueLinks>();
-  for (const id of issueIds) {
+  for (const id of wanted ? issueIds.filter((i) => wanted.has(i)) : issueIds) {
     const branches = (branchesOf.get(id) ?? []).sort((a, b) => compare(a.remote ?? "", b.remote ?? "") || compare(a.name, b.name));
     const shas = [...(commitIds.get(id) ?? [])];
     if (branches.length === 0 && shas.length === 0) continue;

@@ -7,7 +7,7 @@
 //
 //   node scripts/bench.mjs --only code
 import { spawnSync } from "node:child_process";
-import { cpSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
 
@@ -35,6 +35,29 @@ function timed(command, args, cwd) {
   const ms = Number(process.hrtime.bigint() - t) / 1e6;
   if (r.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   return { ms, out: r.stdout };
+}
+
+/** A commit on `branch` that changes one file outside .ai/, made through a temporary index (the work tree untouched). */
+function commitOnBranch(repo, branch, message) {
+  const dir = mkdtempSync(join(BENCH_TMP, "index-"));
+  const when = `${Math.floor(Date.now() / 1000)} +0000`;
+  const env = { ...process.env, GIT_INDEX_FILE: join(dir, "index"), GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "b@example.com", GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when };
+  const run = (args, input) => {
+    const r = spawnSync("git", args, { cwd: repo, env, input, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout.trim();
+  };
+  try {
+    const parent = run(["rev-parse", `refs/heads/${branch}`]);
+    run(["read-tree", parent]);
+    const blob = run(["hash-object", "-w", "--stdin"], `${message}\n`);
+    run(["update-index", "--add", "--cacheinfo", `100644,${blob},src/bench-new.txt`]);
+    const sha = run(["commit-tree", run(["write-tree"]), "-p", parent, "-m", message]);
+    run(["update-ref", `refs/heads/${branch}`, sha]);
+    return sha;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The 1k plan as the root commit, then main's commits, 500 branches off it and half of them merged: 10,000 commits in all. */
@@ -90,7 +113,6 @@ function codeRepo() {
 export async function run() {
   const env = environment();
   const { repo, ids, commits, branches } = codeRepo();
-  if (process.env.COCKPIT_BENCH_ONLY_REPO) return { repo };
   const { handleCapabilityRequest } = await loadBundled("lib/surfaces/http.ts", "code-http");
   const ask = async (target) => {
     const url = new URL(`http://127.0.0.1${target}`);
@@ -124,16 +146,7 @@ export async function run() {
     const warm = [];
     for (let k = 0; k < 5; k++) warm.push((await ask("/api/v1/plan/code")).ms);
     const id = ids[3];
-    const branch = `${id.toLowerCase()}-work-3`;
-    const parent = git(repo, ["rev-parse", branch]);
-    const tree = git(repo, ["rev-parse", `${parent}^{tree}`]);
-    const at = `${Math.floor(Date.now() / 1000)} +0000`;
-    const fresh = spawnSync("git", ["commit-tree", tree, "-p", parent, "-m", `${id}: one more`], {
-      cwd: repo,
-      encoding: "utf8",
-      env: { ...process.env, GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "b@example.com", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "b@example.com", GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at },
-    }).stdout.trim();
-    git(repo, ["update-ref", `refs/heads/${branch}`, fresh]);
+    const fresh = commitOnBranch(repo, `${id.toLowerCase()}-work-3`, `${id}: one more`);
     const after = await ask(`/api/v1/plan/code?id=${encodeURIComponent(id)}`);
     const sawIt = after.body.commits.some((c) => c.sha === fresh);
     const newCommitMs = after.ms;
@@ -164,7 +177,7 @@ export async function run() {
     ].join("\n");
     return { name, text, report, ok };
   } finally {
-    if (!process.env.COCKPIT_BENCH_KEEP) rmSync(repo, { recursive: true, force: true });
+    rmSync(repo, { recursive: true, force: true });
   }
 }
 
