@@ -275,6 +275,21 @@ describe("reading", () => {
     expect(shas(l)).not.toContain(planOnly);
   });
 
+  it("a plan in a subfolder: only its own .ai/ is bookkeeping; the rest of the repository is code", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cockpit-code-sub-"));
+    dirs.push(dir);
+    const repo = CodeRepo.init(dir);
+    repo.commit("Start", { "plan/.ai/repo/project/project.yaml": "name: x\n" }, "2026-11-01T08:00:00Z");
+    const planOnly = repo.commit("BK-001 in the plan", { "plan/.ai/repo/project/issues/BK-001.yaml": "id: BK-001\n" }, "2026-11-02T08:00:00Z");
+    const beside = repo.commit("BK-001 beside the plan", { "plan/src/a.ts": "a\n" }, "2026-11-02T09:00:00Z");
+    const top = repo.commit("BK-001 at the top", { "README.md": "r\n" }, "2026-11-02T10:00:00Z");
+    const other = repo.commit("BK-001 in another .ai", { ".ai/x.yaml": "x\n" }, "2026-11-02T11:00:00Z");
+    forgetCommitGraph(join(dir, "plan"));
+    const l = linkIssues((await readCommitGraph(join(dir, "plan")))!, ["BK-001"]).get("BK-001")!;
+    expect(shas(l)).toEqual([other, top, beside]);
+    expect(shas(l)).not.toContain(planOnly);
+  });
+
   it("a folder that is not a git repository has no graph", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cockpit-code-plain-"));
     dirs.push(dir);

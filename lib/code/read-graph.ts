@@ -25,6 +25,8 @@ interface RepoCommits {
   lastRead: number;
   /** Tips read before: everything reachable from them is read, so a later log stops there. */
   tipsRead: Set<string>;
+  /** Each commit's tree, so a later read compares a new commit with a parent read before. */
+  trees: Map<string, string>;
 }
 
 const kept = processWide("code-commits", () => new Map<string, RepoCommits>());
@@ -105,10 +107,11 @@ function chooseDefault(refs: readonly GraphRef[], asked: string | undefined, ori
 const isoOfSeconds = (s: string) => new Date(Number(s) * 1000).toISOString().replace(".000Z", "Z");
 
 /** The fields before the changed paths: `\x1e\0` sha parents `\0` author `\0` times `\0` message `\0`. */
-const FORMAT = "--format=%x1e%x00%H %P%x00%aN%x00%at %ct%x00%B%x00";
+const FORMAT = "--format=%x1e%x00%H %T %P%x00%aN%x00%at %ct%x00%B%x00";
 
 interface Parsed {
   commit: Omit<GraphCommit, "isCode">;
+  tree: string;
   /** The changed paths, when they were asked for. */
   paths: string[];
 }
@@ -130,11 +133,12 @@ export function parseLog(text: string): Parsed[] {
     const rest = text.slice(at, next < 0 ? text.length : next);
     i = next < 0 ? -1 : next + 1;
     const [head, author, times, message] = fields;
-    const [sha, ...parents] = head.split(" ").filter(Boolean);
+    const [sha, tree = "", ...parents] = head.split(" ").filter(Boolean);
     const [authored, committed] = times.split(" ");
     if (!/^[0-9a-f]{40,64}$/.test(sha ?? "")) continue;
     out.push({
       commit: { sha, parents, author, authored_at: isoOfSeconds(authored), committed_at: isoOfSeconds(committed), message: message.replace(/\n+$/, "") },
+      tree,
       paths: rest.split("\n").filter((l) => l !== ""),
     });
   }
@@ -149,35 +153,109 @@ export function touchesCode(paths: readonly string[], prefix: string): boolean {
 }
 
 /**
- * The commits reachable from `tips` and not from `known` (read already). One log with the changed
- * paths; where an object is missing (a partial clone), the graph alone and then the paths commit
- * by commit, a commit whose tree cannot be read counting as code.
+ * The commits reachable from `tips` and not from `known` (read already), and each one's tree. One
+ * log, then whether each is code from its tree against its first parent's (`trees` holds the trees
+ * of commits read before); where that cannot be told, the paths commit by commit (a commit whose
+ * tree cannot be read counting as code).
  */
-async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string, meanwhile: () => void): Promise<GraphCommit[]> {
+async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string, trees: Map<string, string>, meanwhile: () => void): Promise<GraphCommit[]> {
   const input = [...tips, ...known.map((k) => `^${k}`)].join("\n") + "\n";
   // git writes to a file of its own (outside the repository) rather than a pipe, so it runs to the
   // end while `meanwhile` holds the event loop (a command line derives its plan then).
   const dir = mkdtempSync(join(tmpdir(), "cockpit-code-log-"));
   const file = join(dir, "log");
-  let withPaths;
+  let parsed: Parsed[];
   try {
-    const pending = git(repo, ["log", "--stdin", "--no-renames", "--diff-merges=first-parent", "--name-only", `--output=${file}`, FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+    const pending = git(repo, ["log", "--stdin", `--output=${file}`, FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
     pending.catch(() => undefined); // awaited below; a throw from `meanwhile` leaves it behind
     meanwhile();
-    withPaths = await pending;
-    if (withPaths.status === 0) {
-      const size = statSync(file).size;
-      if (size > GIT_OUTPUT_LIMIT) throw invalidInput(`git log printed more than ${Math.round(GIT_OUTPUT_LIMIT / (1024 * 1024))} MiB of commits; this history is too large to link`);
-      return parseLog(readFileSync(file, "utf8")).map(({ commit, paths }) => ({ ...commit, isCode: touchesCode(paths, prefix) }));
-    }
+    const r = await pending;
+    if (r.status !== 0) throw invalidInput(`git log could not read this repository's commits: ${r.stderr.split("\n")[0] || `exit ${r.status}`}`);
+    if (statSync(file).size > GIT_OUTPUT_LIMIT) throw invalidInput(`git log printed more than ${Math.round(GIT_OUTPUT_LIMIT / (1024 * 1024))} MiB of commits; this history is too large to link`);
+    parsed = parseLog(readFileSync(file, "utf8"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const graphOnly = await git(repo, ["log", "--stdin", FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
-  if (graphOnly.status !== 0) throw invalidInput(`git log could not read this repository's commits: ${graphOnly.stderr.split("\n")[0] || `exit ${graphOnly.status}`}`);
-  const parsed = parseLog(graphOnly.stdout.toString("utf8")).map((p) => p.commit);
-  const code = await codeByDiffTree(repo, parsed, prefix);
-  return parsed.map((c) => ({ ...c, isCode: code.get(c.sha) ?? true }));
+  for (const p of parsed) trees.set(p.commit.sha, p.tree);
+  const segments = [...prefix.split("/").filter(Boolean), ".ai"];
+  const code = await codeByTrees(repo, parsed.map((p) => ({ tree: p.tree, parent: p.commit.parents.length ? (trees.get(p.commit.parents[0]) ?? null) : "" })), segments);
+  if (code) return parsed.map((p, i) => ({ ...p.commit, isCode: code[i] }));
+  const byPaths = await codeByDiffTree(repo, parsed.map((p) => p.commit), prefix);
+  return parsed.map((p) => ({ ...p.commit, isCode: byPaths.get(p.commit.sha) ?? true }));
+}
+
+/** A tree's entries, name → "<mode> <id>", by `git cat-file --batch`; null for an object git does not have. */
+async function readTrees(repo: string, ids: readonly string[]): Promise<Map<string, Map<string, string> | null> | undefined> {
+  const out = new Map<string, Map<string, string> | null>();
+  if (ids.length === 0) return out;
+  const r = await git(repo, ["cat-file", "--batch"], { input: ids.join("\n") + "\n", timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+  if (r.status !== 0) return undefined;
+  const bytes = r.stdout;
+  let i = 0;
+  for (const id of ids) {
+    const eol = bytes.indexOf(0x0a, i);
+    if (eol < 0) return undefined;
+    const header = bytes.toString("latin1", i, eol).split(" ");
+    i = eol + 1;
+    if (header.length !== 3 || header[1] !== "tree") {
+      out.set(id, null);
+      if (header.length === 3) i += Number(header[2]) + 1;
+      continue;
+    }
+    const end = i + Number(header[2]);
+    const entries = new Map<string, string>();
+    const idBytes = id.length / 2;
+    while (i < end) {
+      const space = bytes.indexOf(0x20, i);
+      const nul = bytes.indexOf(0, space);
+      entries.set(bytes.toString("utf8", space + 1, nul), `${bytes.toString("latin1", i, space)} ${bytes.toString("hex", nul + 1, nul + 1 + idBytes)}`);
+      i = nul + 1 + idBytes;
+    }
+    out.set(id, entries);
+    i = end + 1;
+  }
+  return out;
+}
+
+/**
+ * Whether each commit changes a path outside `<prefix>.ai/`, from its tree against its first
+ * parent's ("" for a root commit: against nothing; null: the parent's tree is not known), walking
+ * down the plan's folder only where nothing else differs. Undefined when git cannot tell.
+ */
+async function codeByTrees(repo: string, pairs: readonly { tree: string; parent: string | null }[], segments: readonly string[]): Promise<boolean[] | undefined> {
+  if (pairs.some((p) => p.parent === null)) return undefined;
+  const result: (boolean | undefined)[] = pairs.map((p) => (p.tree === p.parent ? false : undefined));
+  // "" is the empty tree: a root commit's parent, or a folder on one side only.
+  let open = pairs.map((p, i) => ({ i, tree: p.tree, parent: p.parent as string })).filter((o) => result[o.i] === undefined);
+  const empty = new Map<string, string>();
+  for (let depth = 0; open.length > 0 && depth < segments.length; depth++) {
+    const trees = await readTrees(repo, [...new Set(open.flatMap((o) => [o.tree, o.parent]).filter((t) => t !== ""))]);
+    if (!trees) return undefined;
+    const next: typeof open = [];
+    for (const o of open) {
+      const mine = o.tree === "" ? empty : trees.get(o.tree);
+      const theirs = o.parent === "" ? empty : trees.get(o.parent);
+      if (!mine || !theirs) {
+        result[o.i] = true; // an object the clone lacks: counted as code
+        continue;
+      }
+      const folder = segments[depth];
+      let differs = false;
+      for (const [name, entry] of mine) if (name !== folder && theirs.get(name) !== entry) differs = true;
+      for (const name of theirs.keys()) if (name !== folder && !mine.has(name)) differs = true;
+      if (differs) result[o.i] = true;
+      else if (mine.get(folder) === theirs.get(folder) || depth === segments.length - 1) result[o.i] = false;
+      else {
+        const a = mine.get(folder)?.split(" ");
+        const b = theirs.get(folder)?.split(" ");
+        // A file where the plan's folder is on one side: a path outside .ai/ changed.
+        if ((a && a[0] !== "40000") || (b && b[0] !== "40000")) result[o.i] = true;
+        else next.push({ i: o.i, tree: a?.[1] ?? "", parent: b?.[1] ?? "" });
+      }
+    }
+    open = next;
+  }
+  return result.map((r) => r ?? true);
 }
 
 /** Whether each commit is code, one `git diff-tree` over them all, started again past each commit whose tree is missing. */
@@ -234,7 +312,7 @@ export async function readCommitGraph(repo: string, defaultBranch?: string, mean
   const mailmap = mailmapOf(repo, prefix);
   let state = kept.get(repo);
   if (!state || state.mailmap !== mailmap || state.prefix !== prefix) {
-    state = { commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set() };
+    state = { commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set(), trees: new Map() };
     kept.set(repo, state);
   }
   const commits = state.commits;
@@ -245,9 +323,9 @@ export async function readCommitGraph(repo: string, defaultBranch?: string, mean
     const known = new Set([...state.tipsRead, ...tips.filter((t) => commits.has(t))]);
     const current = tips.filter((t) => commits.has(t));
     // A tip read before may be gone since (a branch deleted, its commits pruned): then only the current ones.
-    const read = await readCommits(repo, fresh, [...known], prefix, once).catch((e: unknown) => {
+    const read = await readCommits(repo, fresh, [...known], prefix, state.trees, once).catch((e: unknown) => {
       if (known.size === current.length) throw e;
-      return readCommits(repo, fresh, current, prefix, once);
+      return readCommits(repo, fresh, current, prefix, state!.trees, once);
     });
     for (const c of read) commits.set(c.sha, c);
     state.lastRead = read.length;
