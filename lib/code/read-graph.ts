@@ -184,13 +184,20 @@ async function readCommits(repo: string, tips: readonly string[], known: readonl
   return parsed.map((p) => ({ ...p.commit, isCode: byPaths.get(p.commit.sha) ?? true }));
 }
 
-/** A tree's entries, name → "<mode> <id>", by `git cat-file --batch`; null for an object git does not have. */
-async function readTrees(repo: string, ids: readonly string[]): Promise<Map<string, Map<string, string> | null> | undefined> {
-  const out = new Map<string, Map<string, string> | null>();
+/** A tree as the comparison needs it: its bytes without the named folder's entry, and that entry ("<mode> <id>"). */
+interface TreeSplit {
+  rest: Buffer;
+  folder?: { mode: string; id: string };
+}
+
+/** Trees split at `folder`, by `git cat-file --batch`; null for an object git does not have (or not a tree). */
+async function readTrees(repo: string, ids: readonly string[], folder: string): Promise<Map<string, TreeSplit | null> | undefined> {
+  const out = new Map<string, TreeSplit | null>();
   if (ids.length === 0) return out;
   const r = await git(repo, ["cat-file", "--batch"], { input: ids.join("\n") + "\n", timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
   if (r.status !== 0) return undefined;
   const bytes = r.stdout;
+  const name = Buffer.from(folder, "utf8");
   let i = 0;
   for (const id of ids) {
     const eol = bytes.indexOf(0x0a, i);
@@ -203,15 +210,20 @@ async function readTrees(repo: string, ids: readonly string[]): Promise<Map<stri
       continue;
     }
     const end = i + Number(header[2]);
-    const entries = new Map<string, string>();
     const idBytes = id.length / 2;
-    while (i < end) {
-      const space = bytes.indexOf(0x20, i);
+    let split: TreeSplit = { rest: bytes.subarray(i, end) };
+    // Entries are "<mode> <name>\0<raw id>", one after another.
+    for (let at = i; at < end; ) {
+      const space = bytes.indexOf(0x20, at);
       const nul = bytes.indexOf(0, space);
-      entries.set(bytes.toString("utf8", space + 1, nul), `${bytes.toString("latin1", i, space)} ${bytes.toString("hex", nul + 1, nul + 1 + idBytes)}`);
-      i = nul + 1 + idBytes;
+      const next = nul + 1 + idBytes;
+      if (nul - space - 1 === name.length && bytes.compare(name, 0, name.length, space + 1, nul) === 0) {
+        split = { rest: Buffer.concat([bytes.subarray(i, at), bytes.subarray(next, end)]), folder: { mode: bytes.toString("latin1", at, space), id: bytes.toString("hex", nul + 1, next) } };
+        break;
+      }
+      at = next;
     }
-    out.set(id, entries);
+    out.set(id, split);
     i = end + 1;
   }
   return out;
@@ -227,9 +239,10 @@ async function codeByTrees(repo: string, pairs: readonly { tree: string; parent:
   const result: (boolean | undefined)[] = pairs.map((p) => (p.tree === p.parent ? false : undefined));
   // "" is the empty tree: a root commit's parent, or a folder on one side only.
   let open = pairs.map((p, i) => ({ i, tree: p.tree, parent: p.parent as string })).filter((o) => result[o.i] === undefined);
-  const empty = new Map<string, string>();
+  const empty: TreeSplit = { rest: Buffer.alloc(0) };
   for (let depth = 0; open.length > 0 && depth < segments.length; depth++) {
-    const trees = await readTrees(repo, [...new Set(open.flatMap((o) => [o.tree, o.parent]).filter((t) => t !== ""))]);
+    const folder = segments[depth];
+    const trees = await readTrees(repo, [...new Set(open.flatMap((o) => [o.tree, o.parent]).filter((t) => t !== ""))], folder);
     if (!trees) return undefined;
     const next: typeof open = [];
     for (const o of open) {
@@ -239,19 +252,14 @@ async function codeByTrees(repo: string, pairs: readonly { tree: string; parent:
         result[o.i] = true; // an object the clone lacks: counted as code
         continue;
       }
-      const folder = segments[depth];
-      let differs = false;
-      for (const [name, entry] of mine) if (name !== folder && theirs.get(name) !== entry) differs = true;
-      for (const name of theirs.keys()) if (name !== folder && !mine.has(name)) differs = true;
-      if (differs) result[o.i] = true;
-      else if (mine.get(folder) === theirs.get(folder) || depth === segments.length - 1) result[o.i] = false;
-      else {
-        const a = mine.get(folder)?.split(" ");
-        const b = theirs.get(folder)?.split(" ");
-        // A file where the plan's folder is on one side: a path outside .ai/ changed.
-        if ((a && a[0] !== "40000") || (b && b[0] !== "40000")) result[o.i] = true;
-        else next.push({ i: o.i, tree: a?.[1] ?? "", parent: b?.[1] ?? "" });
-      }
+      const a = mine.folder;
+      const b = theirs.folder;
+      if (!mine.rest.equals(theirs.rest)) result[o.i] = true;
+      else if ((a?.mode ?? "") === (b?.mode ?? "") && (a?.id ?? "") === (b?.id ?? "")) result[o.i] = false;
+      else if (depth === segments.length - 1) result[o.i] = false;
+      // A file where the plan's folder is on one side: a path outside .ai/ changed.
+      else if ((a && a.mode !== "40000") || (b && b.mode !== "40000")) result[o.i] = true;
+      else next.push({ i: o.i, tree: a?.id ?? "", parent: b?.id ?? "" });
     }
     open = next;
   }
