@@ -5,6 +5,7 @@ import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
 import { SinceYesterday } from "@/components/standup/SinceYesterday";
 import { TransitionButtons } from "@/components/TransitionButtons";
+import type { IssueCode } from "@/lib/code/shapes";
 import { CapabilityError } from "@/lib/errors";
 import type { PlanRoadmap, PlanStatusReport, PlanValidation } from "@/lib/plan/shapes";
 import { defaultSince, type PlanChanges } from "@/lib/standup/standup";
@@ -20,6 +21,8 @@ export default async function OverviewPage() {
     sinceYesterday(),
   ]);
   const { project, next_ready: next, counts } = status;
+  const nextCode = next ? await call<IssueCode>("plan.code", { id: next.id }) : undefined;
+  const someoneOnIt = nextCode?.findings.find((f) => f.code === "work_without_start");
   const order = new Map(roadmap.milestones.map((m, i) => [m.id, i]));
   const milestones = [...status.milestones].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   const active = status.milestones.find((m) => m.id === project.active_milestone);
@@ -65,6 +68,11 @@ export default async function OverviewPage() {
               <p className="text-xs text-slate-600 dark:text-slate-400">
                 wave {next.wave} · {next.priority || "no priority"} · milestone {next.milestone}
               </p>
+              {someoneOnIt && (
+                <p role="note" className="rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50" data-testid="next-issue-code-warning">
+                  <strong>Someone is already on it.</strong> {someoneOnIt.message}
+                </p>
+              )}
               <TransitionButtons issue={next.id} options={[{ move: "start" }]} />
             </div>
           ) : (

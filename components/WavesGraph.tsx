@@ -22,6 +22,8 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { dependencyIndex, downstreamOf, upstreamOf } from "@/lib/graph/closure";
 import { criticalPath } from "@/lib/graph/critical-path";
 import { groupByPath, partnersByIssue, scopePairs } from "@/lib/graph/conflicts";
+import { CodeMarkBadge, CodeMarkLegend } from "./waves/CodeMark";
+import type { CodeMark } from "@/lib/code/marks";
 import { STATUS_COLOURS, toDot, toMermaid } from "@/lib/graph/export";
 import {
   FOLDED_STATUSES,
@@ -62,6 +64,7 @@ interface IssueNodeData extends Record<string, unknown> {
   isCritical: boolean;
   column: number;
   row: number;
+  code?: CodeMark;
 }
 
 interface ChipNodeData extends Record<string, unknown> {
@@ -121,6 +124,7 @@ const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData
           {data.id}
         </span>
         <span className={`rounded px-1 text-[13px] font-semibold ${style?.badge ?? ""}`}>{data.status}</span>
+        <CodeMarkBadge mark={data.code} />
         {data.conflicts > 0 && (
           <span className="ml-auto rounded-full bg-red-700 px-1.5 text-[13px] font-semibold text-white" title={`${data.conflicts} scope conflict(s)`} data-testid="conflict-badge">
             {data.conflicts}
@@ -215,15 +219,17 @@ function viewFromLocation(active: string | null): WavesView {
   return window.location.hash.length > 1 && !params.has("milestone") ? { ...view, milestone: null } : view;
 }
 
-export function WavesGraph({ initialPlan }: { initialPlan: Plan }) {
+const NO_CODE_MARKS: Record<string, CodeMark> = {};
+
+export function WavesGraph({ initialPlan, codeMarks = NO_CODE_MARKS }: { initialPlan: Plan; codeMarks?: Record<string, CodeMark> }) {
   return (
     <ReactFlowProvider>
-      <WavesView initialPlan={initialPlan} />
+      <WavesView initialPlan={initialPlan} codeMarks={codeMarks} />
     </ReactFlowProvider>
   );
 }
 
-function WavesView({ initialPlan }: { initialPlan: Plan }) {
+function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: Record<string, CodeMark> }) {
   const { data: plan = initialPlan } = useQuery({ queryKey: ["plan"], queryFn: fetchPlan, initialData: initialPlan });
   const router = useRouter();
   const flow = useReactFlow();
@@ -386,13 +392,14 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
                 highlight: highlightOf(it.id),
                 isCritical: criticalSet.has(it.id),
                 ...place.get(it.id)!,
+                code: codeMarks[it.id],
               },
               ariaLabel: `${it.id} ${issue.title}, ${issue.status}, wave ${issue.wave}${criticalSet.has(it.id) ? ", on the critical path" : ""}`,
             } satisfies Node<IssueNodeData>;
           }
         }
       }),
-    [layout, plan, byId, partners, highlightOf, criticalSet, place],
+    [layout, plan, byId, partners, highlightOf, criticalSet, place, codeMarks],
   );
 
   const edges = useMemo<Edge[]>(() => {
@@ -920,6 +927,7 @@ function WavesView({ initialPlan }: { initialPlan: Plan }) {
               <span className="inline-block h-3 w-3 rounded-full border-2 border-white bg-slate-600 ring-1 ring-slate-400" aria-hidden />
               to add a dependency, drag from an issue&apos;s right handle onto the issue that waits on it (arrows run from a dependency to what waits on it); select an arrow and press Delete to remove one
             </li>
+            <CodeMarkLegend />
             <li className="flex items-center gap-1" data-testid="critical-legend">
               <span className="inline-block h-1 w-4 bg-violet-600" aria-hidden />
               critical path{critical.length ? ` (${critical.length} issues${showCritical ? "" : ", hidden"})` : " (nothing unfinished)"}

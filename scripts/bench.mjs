@@ -8,6 +8,7 @@
 // A section is a module under scripts/bench/ exporting `name`, `description` and
 // `run(options) -> { name, text, report, ok }`. Add new sections (transitions, HTTP, …) to SECTIONS.
 
+import * as code from "./bench/code.mjs";
 import * as http from "./bench/http.mjs";
 import * as importing from "./bench/import.mjs";
 import * as leases from "./bench/leases.mjs";
@@ -18,7 +19,7 @@ import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves, standup, time, leases, plans, importing];
+const SECTIONS = [plan, transitions, http, waves, standup, time, code, leases, plans, importing];
 
 function parseOptions(argv) {
   const options = { strict: false };

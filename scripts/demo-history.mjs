@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Writes the demo plan into a folder as a git repository with a past: about six weeks of commits
+// Writes the demo plan into a folder as a git repository with a past: about six weeks of commits,
+// the code's branches and merges among them
 // (scripts/make-demo.mjs `demoHistory`) dated back so that the last one is yesterday, so the
 // standup, the burn-up and the forecast have something real to show on the first run.
 // Usage: node scripts/demo-history.mjs DIR [--today YYYY-MM-DD]
@@ -18,19 +19,26 @@ export function demoShift(today) {
   return Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${DEMO_TODAY}T00:00:00Z`)) / DAY_MS);
 }
 
-/** A `git fast-import` stream of `commits` ({at, author: {name, email}, message, files: Map path→text}) on refs/heads/main, each the whole tree. */
+/**
+ * A `git fast-import` stream of `commits` ({at, author: {name, email}, message, files: Map path→text,
+ * ref, parents}), each the whole tree, written as its change against its first parent. `ref` and
+ * `parents` (indices of earlier commits) default to refs/heads/main and the commit before.
+ */
 export function fastImportStream(commits) {
   const chunks = [];
   const data = (text) => {
     const bytes = Buffer.from(text, "utf8");
     chunks.push(Buffer.from(`data ${bytes.length}\n`), bytes, Buffer.from("\n"));
   };
-  let previous = new Map();
-  for (const c of commits) {
+  commits.forEach((c, i) => {
+    const parents = c.parents ?? (i === 0 ? [] : [i - 1]);
     const seconds = Math.floor(Date.parse(c.at) / 1000);
     const who = `${c.author.name} <${c.author.email}> ${seconds} +0000`;
-    chunks.push(Buffer.from(`commit refs/heads/main\nauthor ${who}\ncommitter ${who}\n`));
+    chunks.push(Buffer.from(`commit ${c.ref ?? "refs/heads/main"}\nmark :${i + 1}\nauthor ${who}\ncommitter ${who}\n`));
     data(c.message);
+    if (parents.length > 0) chunks.push(Buffer.from(`from :${parents[0] + 1}\n`));
+    for (const p of parents.slice(1)) chunks.push(Buffer.from(`merge :${p + 1}\n`));
+    const previous = parents.length > 0 ? commits[parents[0]].files : new Map();
     for (const path of previous.keys()) if (!c.files.has(path)) chunks.push(Buffer.from(`D ${path}\n`));
     for (const [path, text] of c.files) {
       if (previous.get(path) === text) continue;
@@ -38,8 +46,7 @@ export function fastImportStream(commits) {
       data(text);
     }
     chunks.push(Buffer.from("\n"));
-    previous = c.files;
-  }
+  });
   return Buffer.concat(chunks);
 }
 
@@ -58,6 +65,8 @@ export function writeDemoHistory(dir, { today = new Date().toISOString().slice(0
   git(["config", "user.email", "demo@cockpit.invalid"]);
   git(["config", "commit.gpgsign", "false"]);
   git(["fast-import", "--quiet", "--done"], Buffer.concat([fastImportStream(commits), Buffer.from("done\n")]));
+  // Branches merged and deleted, or squashed, leave only their merge or squash commit behind.
+  for (const ref of git(["for-each-ref", "--format=%(refname)", "refs/demo-deleted"]).toString("utf8").split("\n").filter(Boolean)) git(["update-ref", "-d", ref]);
   git(["reset", "-q", "--hard", "main"]);
   return { commits: commits.length, shift };
 }

@@ -1266,10 +1266,115 @@ function filesAt(t, shift) {
   return files;
 }
 
+// ---------------------------------------------------------------------------------------------
+// The code: the same repository holds Harbor's code, so the history has branches, commits and
+// merges that mention the issues (docs/code-links.md). Code commits touch only src/ and spike/,
+// never .ai/, so every plan-derived answer is the same with or without them. Times are in the
+// original timeline and never meet a plan commit's.
+
+const code = (lines) => `${lines.join("\n")}\n`;
+
 /**
- * The demo's history, oldest first: one commit per moment with an event, each
- * `{ at, author: { name, email }, message, files }` where `files` is the whole tree then
- * (relative path → text). All dates are moved by `shift` days.
+ * Each branch: its commits ({ at, message, files }), then how it ends: `merge` (a merge commit at
+ * that time, the branch kept unless `deleted`), `squash` (one commit on main, the branch gone) or
+ * nothing (still open). `remote` puts it under refs/remotes/<remote>/ (a teammate's, fetched).
+ */
+const CODE_BRANCHES = [
+  {
+    name: "bk-005-request-ids",
+    author: "tom",
+    direct: true,
+    commits: [
+      {
+        at: "2026-10-03T16:07:00Z",
+        message: "Log the request id on every API line\n\nRefs: BK-005",
+        files: { "src/logging/request-id.ts": code(["export const REQUEST_ID_HEADER = \"x-request-id\";", "export function withRequestId(line: object, id: string) {", "  return { ...line, request_id: id };", "}"]) },
+      },
+    ],
+  },
+  {
+    name: "bk-022-ics-spike",
+    author: "lea",
+    commits: [
+      { at: "2026-10-07T11:07:00Z", message: "Spike: write one staff member's week as ICS", files: { "spike/ics/export.ts": code(["// One VCALENDAR per staff member, one VEVENT per booking.", "export function toIcs(events: { start: string; end: string; title: string }[]) {", "  return [\"BEGIN:VCALENDAR\", ...events.map((e) => `BEGIN:VEVENT\\nSUMMARY:${e.title}\\nEND:VEVENT`), \"END:VCALENDAR\"].join(\"\\n\");", "}"]) } },
+      { at: "2026-10-08T15:42:00Z", message: "Spike: time zones as TZID, not UTC", files: { "spike/ics/NOTES.md": code(["Outlook shows UTC events an hour off after the change: write TZID."]) } },
+    ],
+  },
+  {
+    name: "bk-012-working-hours",
+    author: "lea",
+    squash: { at: "2026-10-20T13:07:00Z", message: "Staff working hours, breaks and time off (BK-012) (#14)" },
+    commits: [
+      { at: "2026-10-15T10:07:00Z", message: "Working hours per weekday", files: { "src/booking/working-hours.ts": code(["export interface Hours { weekday: number; from: string; to: string }"]) } },
+      { at: "2026-10-17T14:07:00Z", message: "Breaks and time off cut the hours", files: { "src/booking/working-hours.ts": code(["export interface Hours { weekday: number; from: string; to: string }", "export interface TimeOff { from: string; to: string; reason: string }"]) } },
+    ],
+  },
+  {
+    name: "feature/BK-013-dst-slots",
+    author: "priya",
+    merge: "2026-11-02T08:47:00Z",
+    deleted: true,
+    commits: [
+      { at: "2026-10-27T10:07:00Z", message: "Slot engine: walk the day in local time", files: { "src/booking/slots.ts": code(["export function slotsOf(day: string, zone: string) {", "  return [] as string[];", "}"]) } },
+      { at: "2026-10-29T15:07:00Z", message: "Slot engine: the missing hour has no slots, the repeated one no duplicates", files: { "src/booking/slots.ts": code(["// Slots are made in local time and converted once: a DST change never shifts a booking.", "export function slotsOf(day: string, zone: string) {", "  return [] as string[];", "}"]) } },
+      { at: "2026-11-01T11:07:00Z", message: "Tests across the March and October changes", files: { "src/booking/slots.test.ts": code(["// Europe/Lisbon 2026-03-29 and 2026-10-25."]) } },
+    ],
+  },
+  {
+    name: "bk-015-signed-links",
+    author: "marek",
+    merge: "2026-11-04T16:07:00Z",
+    commits: [
+      { at: "2026-11-04T11:07:00Z", message: "Signed booking links with an expiry", files: { "src/booking/signed-link.ts": code(["export function signLink(bookingId: string, expires: number) {", "  return `${bookingId}.${expires}`;", "}"]) } },
+      { at: "2026-11-04T13:37:00Z", message: "Confirm and cancel through the signed link", files: { "src/booking/signed-link.ts": code(["export function signLink(bookingId: string, expires: number) {", "  return `${bookingId}.${expires}`;", "}", "export type LinkAction = \"view\" | \"confirm\" | \"cancel\";"]) } },
+      { at: "2026-11-04T15:07:00Z", message: "Reject expired and tampered links", files: { "src/booking/signed-link.test.ts": code(["// An edited expiry fails the signature."]) } },
+    ],
+  },
+  {
+    name: "bk-010-roles",
+    author: "marek",
+    merge: "2026-11-09T08:37:00Z",
+    commits: [
+      { at: "2026-11-05T14:07:00Z", message: "Roles table: owner, staff, viewer", files: { "src/auth/roles.ts": code(["export type Role = \"owner\" | \"staff\" | \"viewer\";"]) } },
+      { at: "2026-11-06T11:07:00Z", message: "Enforce roles on every endpoint", files: { "src/auth/roles.ts": code(["export type Role = \"owner\" | \"staff\" | \"viewer\";", "export const CAN_WRITE: Role[] = [\"owner\", \"staff\"];"]) } },
+      { at: "2026-11-07T16:07:00Z", message: "Role matrix test over every route", files: { "src/auth/roles.test.ts": code(["// Every route × every role: 403 unless allowed."]) } },
+    ],
+  },
+  {
+    name: "bk-020-ics-feed",
+    author: "lea",
+    commits: [
+      { at: "2026-11-06T10:07:00Z", message: "ICS feed: a private token per staff member", files: { "src/calendar/feed-token.ts": code(["export const FEED_TOKEN_BYTES = 32;"]) } },
+      { at: "2026-11-09T10:37:00Z", message: "ICS feed: serve the next 90 days", files: { "src/calendar/feed.ts": code(["export const FEED_DAYS = 90;"]) } },
+    ],
+  },
+  {
+    name: "bk-024-postmark",
+    remote: "origin",
+    author: "marek",
+    commits: [
+      { at: "2026-11-09T14:07:00Z", message: "Postmark client with retries", files: { "src/email/postmark.ts": code(["export const POSTMARK_RETRIES = 3;"]) } },
+      { at: "2026-11-09T15:37:00Z", message: "Versioned templates for the booking emails", files: { "src/email/templates.ts": code(["export const TEMPLATE_VERSION = 1;"]) } },
+    ],
+  },
+];
+
+/** The code on main at the end (what merges and squashes brought): part of examples/demo. */
+function finalMainCode() {
+  const files = new Map();
+  for (const b of CODE_BRANCHES) {
+    if (!(b.direct || b.merge || b.squash)) continue;
+    for (const c of b.commits) for (const [path, text] of Object.entries(c.files)) files.set(path, text);
+  }
+  return new Map([...files].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * The demo's history, oldest first (parents before children): one commit on main per moment with
+ * a plan event, and the code's commits, branches and merges. Each is `{ at, author: { name,
+ * email }, message, files, ref, parents }` where `files` is the whole tree then (relative path →
+ * text) and `parents` are indices of earlier commits, the first parent first. All dates are moved
+ * by `shift` days.
  */
 export function demoHistory(shift = 0) {
   const byTime = new Map();
@@ -1278,15 +1383,60 @@ export function demoHistory(shift = 0) {
     list.push(e);
     byTime.set(e.at, list);
   }
+  const person = (who) => ({ name: PEOPLE[who], email: `${who}@harbor.test` });
+  // Every moment, in time order: plan commits, branch commits, merges and squashes.
+  // The repository starts with its README, before the plan: a root commit naming no issue.
+  const moments = [{ at: "2026-09-28T07:30:00Z", kind: "readme" }, ...[...byTime].map(([at, events]) => ({ at, kind: "plan", events }))];
+  for (const b of CODE_BRANCHES) {
+    for (const c of b.commits) moments.push({ at: c.at, kind: b.direct ? "direct" : "branch", branch: b, commit: c });
+    if (b.merge) moments.push({ at: b.merge, kind: "merge", branch: b });
+    if (b.squash) moments.push({ at: b.squash.at, kind: "squash", branch: b });
+  }
+  moments.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  for (let i = 1; i < moments.length; i++) {
+    if (moments[i].at === moments[i - 1].at) throw new Error(`two demo commits at ${moments[i].at}: give the code's one another minute`);
+  }
   const commits = [];
-  for (const [at, events] of byTime) {
-    const who = events[0].author;
-    commits.push({
-      at: shiftDate(at, shift),
-      author: { name: PEOPLE[who], email: `${who}@harbor.test` },
-      message: messageOf(events),
-      files: filesAt(at, shift),
-    });
+  const mainCode = new Map();
+  let mainTip = -1;
+  let mainPlanAt = "";
+  const open = new Map(); // branch name → { tip, planAt, code }
+  const tree = (planAt, codeFiles) => {
+    const files = filesAt(planAt, shift);
+    for (const [path, text] of [...codeFiles].sort(([a], [b]) => (a < b ? -1 : 1))) files.set(path, text);
+    return files;
+  };
+  const refOf = (b) => (b.remote ? `refs/remotes/${b.remote}/${b.name}` : b.deleted || b.squash ? `refs/demo-deleted/${b.name}` : `refs/heads/${b.name}`);
+  for (const m of moments) {
+    const at = shiftDate(m.at, shift);
+    if (m.kind === "readme") {
+      commits.push({ at, author: person(LEAD), message: "Harbor Bookings: the repository\n", files: new Map([["README.md", README]]), ref: "refs/heads/main", parents: [] });
+      mainTip = 0;
+    } else if (m.kind === "plan") {
+      mainPlanAt = m.at;
+      const who = m.events[0].author;
+      commits.push({ at, author: person(who), message: messageOf(m.events), files: tree(m.at, mainCode), ref: "refs/heads/main", parents: mainTip < 0 ? [] : [mainTip] });
+      mainTip = commits.length - 1;
+    } else if (m.kind === "direct") {
+      for (const [path, text] of Object.entries(m.commit.files)) mainCode.set(path, text);
+      commits.push({ at, author: person(m.branch.author), message: `${m.commit.message}\n`, files: tree(mainPlanAt, mainCode), ref: "refs/heads/main", parents: [mainTip] });
+      mainTip = commits.length - 1;
+    } else if (m.kind === "branch") {
+      const b = m.branch;
+      const state = open.get(b.name) ?? { tip: mainTip, planAt: mainPlanAt, code: new Map(mainCode) };
+      for (const [path, text] of Object.entries(m.commit.files)) state.code.set(path, text);
+      commits.push({ at, author: person(b.author), message: `${m.commit.message}\n`, files: tree(state.planAt, state.code), ref: refOf(b), parents: [state.tip] });
+      state.tip = commits.length - 1;
+      open.set(b.name, state);
+    } else {
+      const b = m.branch;
+      const state = open.get(b.name);
+      for (const c of b.commits) for (const [path, text] of Object.entries(c.files)) mainCode.set(path, text);
+      const message = m.kind === "merge" ? `Merge branch '${b.name}'\n` : `${b.squash.message}\n`;
+      const parents = m.kind === "merge" ? [mainTip, state.tip] : [mainTip];
+      commits.push({ at, author: person(LEAD), message, files: tree(mainPlanAt, mainCode), ref: "refs/heads/main", parents });
+      mainTip = commits.length - 1;
+    }
   }
   return commits;
 }
@@ -1376,6 +1526,16 @@ Waves are structural: DONE and CANCELLED issues keep their place.
 | WARN | \`scope_conflict\` | BK-015 | BK-015 (ACTIVE) and BK-016 (READY) are both in wave 4 and both touch \`apps/api/src/bookings\` |
 
 No record is unreadable, no key is outside the allowlists, and no stamp lacks its event.
+
+### Code (\`plan code\`, in the history \`npm run demo\` writes)
+
+The repository holds Harbor's code too (\`src/\`), and its history has branches and merges that
+mention the issues (docs/code-links.md in Cockpit): \`bk-010-roles\` merged yesterday (the
+standup's *Landed*), \`feature/BK-013-dst-slots\` merged and deleted (\`merged_not_done\`),
+\`bk-015-signed-links\` merged while BK-015 is still ACTIVE (\`merged_not_verified\`, \`stalled\`),
+BK-012 squash-merged, \`bk-020-ics-feed\` and a teammate's \`origin/bk-024-postmark\` with commits on
+READY issues (\`work_without_start\`), and the spike's \`bk-022-ics-spike\` never merged
+(\`done_with_open_branch\`). Code commits never touch \`.ai/\`, so the plan is the same without them.
 `;
 
 // ---------------------------------------------------------------------------------------------
@@ -1388,6 +1548,7 @@ export function demoFiles(shift = 0) {
   files.set(".ai/repo/project/project.yaml", emit(PROJECT));
   for (const m of MILESTONES) files.set(`.ai/repo/project/milestones/${m.id}.yaml`, milestoneRecord(m, shift));
   for (const i of ISSUES) files.set(`.ai/repo/project/issues/${i.id}.yaml`, issueRecord(i, shift));
+  for (const [path, text] of finalMainCode()) files.set(path, text);
   return files;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartGeometry, defaultSince, groupChanges, sectionOf, stepPath, stuckIssues, type IssueChange } from "@/lib/standup/standup";
+import { activityIn, chartGeometry, defaultSince, groupChanges, landedIn, sectionOf, stepPath, stuckIssues, type IssueChange } from "@/lib/standup/standup";
 
 // The standup page's arrangement of the time answers: the default since, the sections, the stuck
 // issues and the burn-up's scales.
@@ -102,5 +102,39 @@ describe("chartGeometry", () => {
   it("draws a step line through every point", () => {
     const g = chartGeometry(points, undefined, 640, 260);
     expect(stepPath(points, (p) => p.done, g).split(" ")).toHaveLength(5);
+  });
+});
+
+describe("the standup's code", () => {
+  const active = { id: "A", title: "a", status: "ACTIVE", started_at: "2026-11-20T10:00:00Z", verified_at: "" };
+
+  it("stuck counts from the latest of the stamp and the linked code's last commit", () => {
+    expect(stuckIssues([active], "2026-12-01T10:00:00Z", 3).map((s) => [s.id, s.since])).toEqual([["A", "2026-11-20T10:00:00Z"]]);
+    expect(stuckIssues([active], "2026-12-01T10:00:00Z", 3, new Map([["A", "2026-11-30T09:00:00Z"]]))).toEqual([]);
+    expect(stuckIssues([active], "2026-12-01T10:00:00Z", 3, new Map([["A", "2026-11-25T09:00:00Z"]])).map((s) => [s.since, s.days])).toEqual([["2026-11-25T09:00:00Z", 6]]);
+    // Code older than the stamp changes nothing.
+    expect(stuckIssues([active], "2026-12-01T10:00:00Z", 3, new Map([["A", "2026-11-01T09:00:00Z"]])).map((s) => s.since)).toEqual(["2026-11-20T10:00:00Z"]);
+  });
+
+  it("landed: the issues merged in the window, after since and up to until, oldest first", () => {
+    const issues = [
+      { id: "B", merged: { commit: "b", at: "2026-11-30T12:00:00Z" } },
+      { id: "A", merged: { commit: "a", at: "2026-11-30T09:00:00Z" } },
+      { id: "C", merged: { commit: "c", at: "2026-11-29T09:00:00Z" } },
+      { id: "D", merged: null },
+    ];
+    expect(landedIn(issues, "2026-11-29T09:00:00Z", "2026-12-01T00:00:00Z").map((l) => l.id)).toEqual(["A", "B"]);
+    expect(landedIn(issues, null, "2026-11-30T10:00:00Z").map((l) => l.id)).toEqual(["C", "A"]);
+  });
+
+  it("activity: the commits in the window and their distinct authors", () => {
+    const commits = [
+      { author: "Tom", authored_at: "2026-11-30T12:00:00Z" },
+      { author: "Ana", authored_at: "2026-11-30T09:00:00Z" },
+      { author: "Tom", authored_at: "2026-11-30T08:00:00Z" },
+      { author: "Léa", authored_at: "2026-11-20T08:00:00Z" },
+    ];
+    expect(activityIn(commits, "2026-11-29T00:00:00Z", "2026-12-01T00:00:00Z")).toEqual({ commits: 3, authors: ["Ana", "Tom"] });
+    expect(activityIn(commits, "2026-11-30T12:00:00Z", "2026-12-01T00:00:00Z")).toEqual({ commits: 0, authors: [] });
   });
 });

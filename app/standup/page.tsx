@@ -6,6 +6,7 @@ import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { BurnupChart } from "@/components/standup/BurnupChart";
 import { SincePicker } from "@/components/standup/SincePicker";
+import type { IssueCode, PlanCode } from "@/lib/code/shapes";
 import { CapabilityError } from "@/lib/errors";
 import type { Forecast, PlanBurnup } from "@/lib/history/shapes";
 import type { Plan } from "@/lib/plan/shapes";
@@ -14,8 +15,11 @@ import {
   type IssueChange,
   type PlanChanges,
   SECTION_TITLES,
+  type CodeActivity,
   type SectionKey,
+  activityIn,
   dayBefore,
+  landedIn,
   defaultSince,
   groupChanges,
   stuckIssues,
@@ -110,7 +114,16 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const sections = groupChanges(changes.issues);
   const quiet = SECTION_ORDER.filter((k) => k !== "other" && sections[k].length === 0);
   const asOf = isNow ? new Date().toISOString() : (changes.until.committed_at ?? new Date().toISOString());
-  const stuck = stuckIssues(model.issues, asOf, stuckDays);
+  // The code in the window: from the since commit's time to the until commit's (or now).
+  const code = await call<PlanCode>("plan.code");
+  const windowStart = changes.since.committed_at;
+  const landed = landedIn(code.issues, windowStart, asOf);
+  const lastCode = new Map(code.issues.map((i) => [i.id, i.last_activity_at !== null && i.last_activity_at <= asOf ? i.last_activity_at : null]));
+  const stuck = stuckIssues(model.issues, asOf, stuckDays, lastCode);
+  const linked = new Set(code.issues.map((i) => i.id));
+  const rowIds = [...new Set([...changes.issues.map((c) => c.id), ...stuck.map((s) => s.id)])].filter((id) => linked.has(id));
+  const perIssue = await Promise.all(rowIds.map((id) => call<IssueCode>("plan.code", { id })));
+  const activity = new Map(perIssue.map((c) => [c.id, activityIn(c.commits, windowStart, asOf)]));
   const active = model.milestones.filter((m) => m.status === "ACTIVE");
   // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
   const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam);
@@ -135,7 +148,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
         {SECTION_ORDER.filter((k) => sections[k].length > 0).map((key) => (
           <Section key={key} id={`section-${key}`} title={SECTION_TITLES[key]} count={sections[key].length} projector={projector}>
             {sections[key].map((c) => (
-              <ChangeEntry key={c.id} change={c} projector={projector}>
+              <ChangeEntry key={c.id} change={c} projector={projector} activity={activity.get(c.id)}>
                 {key === "blocked" && byId.get(c.id) && byId.get(c.id)!.blocked_by.length > 0 && (
                   <span>
                     blocked by{" "}
@@ -151,18 +164,33 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
             ))}
           </Section>
         ))}
+        <Section id="section-landed" title="Landed (merged into the default branch)" count={landed.length} projector={projector}>
+          {landed.map((l) => (
+            <li key={l.id} className="flex flex-wrap items-baseline gap-x-2" data-testid={`landed-${l.id}`}>
+              <IssueLink id={l.id} /> <span>{byId.get(l.id)?.title ?? ""}</span>
+              {byId.get(l.id) && <StatusBadge status={byId.get(l.id)!.status} />}
+              <span className="text-slate-600 dark:text-slate-400">
+                merged into {code.default_branch} by <code title={l.commit}>{l.commit.slice(0, 7)}</code> at {when(l.at)}
+              </span>
+              <Activity activity={activity.get(l.id)} />
+            </li>
+          ))}
+        </Section>
+
         <Section id="section-stuck" title={`Stuck (ACTIVE or VERIFY for more than ${stuckDays} days)`} count={stuck.length} projector={projector}>
           {stuck.map((s) => (
             <li key={s.id} className="flex flex-wrap items-baseline gap-x-2" data-testid={`stuck-${s.id}`}>
               <IssueLink id={s.id} /> <span>{s.title}</span> <StatusBadge status={s.status} />
               <span className="text-slate-600 dark:text-slate-400">
                 {s.days} days, since {when(s.since)}
+                {lastCode.get(s.id) === s.since ? " (its last commit)" : ""}
               </span>
+              <Activity activity={activity.get(s.id)} />
             </li>
           ))}
         </Section>
 
-        <Section id="section-findings" title="Findings" count={changes.findings.new.length + changes.findings.resolved.length} projector={projector}>
+        <Section id="section-findings" title="Findings" count={changes.findings.new.length + changes.findings.resolved.length + code.findings.length} projector={projector}>
           {changes.findings.new.map((f) => (
             <li key={`new ${f.level} ${f.code} ${f.subject} ${f.message}`}>
               <strong>new</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
@@ -171,6 +199,11 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
           {changes.findings.resolved.map((f) => (
             <li key={`resolved ${f.level} ${f.code} ${f.subject} ${f.message}`}>
               <strong>resolved</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
+            </li>
+          ))}
+          {code.findings.map((f) => (
+            <li key={`code ${f.code} ${f.subject} ${f.message}`} data-testid={`code-finding-${f.subject}-${f.code}`}>
+              <strong>code</strong> {f.level} <code>{f.code}</code> <IssueLink id={f.subject} />: {f.message}
             </li>
           ))}
         </Section>
@@ -266,7 +299,17 @@ function when(iso: string): string {
   return iso.replace("T", " ").replace(/:\d\d(\.\d+)?Z$/, " UTC");
 }
 
-function ChangeEntry({ change, projector, children }: { change: IssueChange; projector: boolean; children?: ReactNode }) {
+/** An issue's linked commits in the window, in a few words. */
+function Activity({ activity }: { activity: CodeActivity | undefined }) {
+  if (!activity || activity.commits === 0) return null;
+  return (
+    <span className="rounded bg-slate-100 px-1 text-xs text-slate-800 dark:bg-slate-800 dark:text-slate-200" data-testid="code-activity">
+      {activity.commits} commit{activity.commits === 1 ? "" : "s"} by {activity.authors.join(", ")}
+    </span>
+  );
+}
+
+function ChangeEntry({ change, projector, activity, children }: { change: IssueChange; projector: boolean; activity?: CodeActivity; children?: ReactNode }) {
   const waveMoved = change.wave && change.wave.from !== null && change.wave.to !== null && change.wave.from !== change.wave.to;
   const milestoneMoved = change.milestone_from && change.milestone_from !== change.milestone;
   return (
@@ -279,6 +322,7 @@ function ChangeEntry({ change, projector, children }: { change: IssueChange; pro
         {milestoneMoved && ` · milestone ${change.milestone_from} → ${change.milestone}`}
         {change.cause && <Cause cause={change.cause} />}
       </span>
+      <Activity activity={activity} />
       {children}
     </li>
   );

@@ -1,4 +1,6 @@
 import { WavesGraph } from "@/components/WavesGraph";
+import { codeMarksOf } from "@/lib/code/marks";
+import type { PlanCode } from "@/lib/code/shapes";
 import type { Plan } from "@/lib/plan/shapes";
 import { call } from "@/lib/surfaces/pages";
 
@@ -6,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Waves" };
 
 export default async function WavesPage() {
-  const plan = await call<Plan>("plan.model");
+  const [plan, code] = await Promise.all([call<Plan>("plan.model"), call<PlanCode>("plan.code")]);
   return (
     <main className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold">Waves</h1>
@@ -25,7 +27,7 @@ export default async function WavesPage() {
           until you confirm the preview of what it changes; the last edit of the tab can be undone. The issue page edits depends_on too.
         </p>
       </details>
-      <WavesGraph initialPlan={plan} />
+      <WavesGraph initialPlan={plan} codeMarks={codeMarksOf(code)} />
     </main>
   );
 }

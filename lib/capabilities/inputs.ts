@@ -113,3 +113,14 @@ export const ReleaseInput = z.strictObject({
   issue: id("The issue"),
   force: z.boolean().optional().describe("End the lease whoever holds it (a lead clearing a crashed holder)."),
 });
+
+export const CodeInput = z.strictObject({
+  id: id("The issue").optional().describe("The issue, as its file is named; absent: every issue with a link."),
+  default_branch: z
+    .string()
+    .min(1, "default_branch is a branch name, not empty")
+    .max(200, "default_branch is at most 200 characters")
+    .optional()
+    .describe("The branch merges are measured on (main, origin/main); absent: the server's --default-branch, else origin/HEAD's branch, else HEAD's."),
+  stale_days: z.number().int().min(0, "stale_days is at least 0").max(3650, "stale_days is at most 3650").optional().describe("Days without a stamp or a commit before an ACTIVE issue is stalled (default 3)."),
+});

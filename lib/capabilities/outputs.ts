@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CodeFindingSchema } from "../code/shapes";
 
 // Outputs of the writing capabilities (the read outputs are the plan's own shapes).
 
@@ -12,6 +13,9 @@ export const TransitionResultSchema = z.object({
   event: z.string(),
   next_ready: z.string().optional(),
 });
+
+/** A claim's move, with the code findings of the issue it took (commits already working on it). */
+export const ClaimResultSchema = TransitionResultSchema.extend({ code_findings: z.array(CodeFindingSchema) });
 
 export const EvidenceResultSchema = z.object({
   record: z.string(),

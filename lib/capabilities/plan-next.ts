@@ -1,3 +1,6 @@
+import { z } from "zod";
+import { codeFindingsOf } from "../code/answer";
+import { CodeFindingSchema } from "../code/shapes";
 import { planNext } from "../plan/queries";
 import { PlanNextIssueSchema } from "../plan/shapes";
 import { answerAt, planFor, withAtMember } from "./at";
@@ -9,11 +12,12 @@ export const planNextCapability = defineCapability({
   kind: "query",
   title: "The one issue to take now",
   description:
-    "The lowest-wave, highest-priority READY issue of the milestone (default: the active one), widening to the whole plan. Ask this before starting work.",
+    "The lowest-wave, highest-priority READY issue of the milestone (default: the active one), widening to the whole plan. Ask this before starting work; code_findings warns when commits already work on it.",
   input: MilestoneFilterInput,
-  output: withAtMember(PlanNextIssueSchema),
+  output: withAtMember(PlanNextIssueSchema.extend({ code_findings: z.array(CodeFindingSchema) })),
   handler: async (ctx, input) => {
     const { plan, at } = await planFor(ctx, input.at);
-    return answerAt(planNext(plan, input), at);
+    const next = planNext(plan, input);
+    return answerAt({ ...next, code_findings: await codeFindingsOf(ctx.repo, plan, next.issue?.id) }, at);
   },
 });

@@ -2,6 +2,7 @@ import type { AnyCapability } from "./capability";
 import { planBurnupCapability } from "./plan-burnup";
 import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
+import { planCodeCapability } from "./plan-code";
 import { planCommitCapability } from "./plan-commit";
 import { planCreateCapability } from "./plan-create";
 import { planEditCapability } from "./plan-edit";
@@ -39,6 +40,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planHistoryCapability,
   planBurnupCapability,
   planForecastCapability,
+  planCodeCapability,
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,

@@ -83,23 +83,59 @@ export interface StuckIssue {
 }
 
 /**
- * Issues ACTIVE or VERIFY for more than `days` days at `asOf` (ISO): the age runs from the sealed
- * stamp that put them there (`started_at` for ACTIVE, `verified_at` for VERIFY). Oldest first.
+ * Issues ACTIVE or VERIFY for more than `days` days at `asOf` (ISO): the age runs from the latest of
+ * the sealed stamp that put them there (`started_at` for ACTIVE, `verified_at` for VERIFY) and
+ * their linked code's last commit (`lastCode`, by id), so an issue with commits yesterday is not
+ * stuck. Oldest first.
  */
 export function stuckIssues(
   issues: readonly { id: string; title: string; status: string; started_at: string; verified_at: string }[],
   asOf: string,
   days: number,
+  lastCode: ReadonlyMap<string, string | null> = new Map(),
 ): StuckIssue[] {
   const now = Date.parse(asOf);
   const out: StuckIssue[] = [];
   for (const i of issues) {
-    const since = i.status === "ACTIVE" ? i.started_at : i.status === "VERIFY" ? i.verified_at || i.started_at : "";
-    if (!since) continue;
+    const stamp = i.status === "ACTIVE" ? i.started_at : i.status === "VERIFY" ? i.verified_at || i.started_at : "";
+    if (!stamp) continue;
+    const code = lastCode.get(i.id) ?? "";
+    const since = code !== "" && Date.parse(code) > Date.parse(stamp) ? code : stamp;
     const age = (now - Date.parse(since)) / DAY_MS;
     if (age > days) out.push({ id: i.id, title: i.title, status: i.status, since, days: Math.floor(age) });
   }
   return out.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/** An issue whose code landed on the default branch in the window. */
+export interface LandedIssue {
+  id: string;
+  commit: string;
+  at: string;
+}
+
+/** The issues whose `merged` falls after `since` and at or before `until` (ISO; null since: from the start), oldest first. */
+export function landedIn(issues: readonly { id: string; merged: { commit: string; at: string } | null }[], since: string | null, until: string): LandedIssue[] {
+  const from = since === null ? -Infinity : Date.parse(since);
+  const to = Date.parse(until);
+  return issues
+    .filter((i) => i.merged !== null && Date.parse(i.merged.at) > from && Date.parse(i.merged.at) <= to)
+    .map((i) => ({ id: i.id, commit: i.merged!.commit, at: i.merged!.at }))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.id < b.id ? -1 : 1));
+}
+
+/** An issue's linked commits in the window: how many, and by whom. */
+export interface CodeActivity {
+  commits: number;
+  authors: string[];
+}
+
+/** The commits authored after `since` and at or before `until` (ISO; null since: from the start), and their authors. */
+export function activityIn(commits: readonly { author: string; authored_at: string }[], since: string | null, until: string): CodeActivity {
+  const from = since === null ? -Infinity : Date.parse(since);
+  const to = Date.parse(until);
+  const inWindow = commits.filter((c) => Date.parse(c.authored_at) > from && Date.parse(c.authored_at) <= to);
+  return { commits: inWindow.length, authors: [...new Set(inWindow.map((c) => c.author))].sort() };
 }
 
 /** A forecast's three dates, when it has them. */

@@ -47,6 +47,8 @@ import { planAt } from "../history/plan-at";
 import type { Revision } from "../history/revision";
 import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../history/shapes";
 import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./cli-time-text";
+import { renderCode } from "./cli-code-text";
+import type { IssueCode, PlanCode } from "../code/shapes";
 import { runUsersCommand } from "./users-cli";
 
 export { EXIT };
@@ -160,7 +162,7 @@ const VERBS: Record<string, Verb> = {
     summary: "the one issue to take now",
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderNext(v as PlanNextIssue),
+    text: (v) => withCodeFindings(renderNext(v as PlanNextIssue), v),
   }),
   roadmap: capabilityVerb("plan.roadmap", {
     summary: "the milestones in derived order, with now and next",
@@ -237,6 +239,21 @@ const VERBS: Record<string, Verb> = {
     },
     text: (v) => renderForecast(v as Forecast),
   }),
+  code: capabilityVerb("plan.code", {
+    summary: "the branches and commits linked to an issue, where it merged, and the code findings; without ID, every linked issue",
+    options: { ...COMMON, "default-branch": "value", "stale-days": "value" },
+    usage: "[ID] [--default-branch B] [--stale-days N]",
+    input: (a) => {
+      if (a.words.length > 1) throw new UsageError(`cockpit plan code takes at most one ID, but was given ${a.words.length}`);
+      const stale = a.options.get("stale-days");
+      return {
+        ...(a.words.length === 1 ? { id: a.words[0] } : {}),
+        ...fields(a, { "default-branch": "default_branch" }),
+        ...(stale !== undefined ? { stale_days: parseCount("--stale-days", stale) } : {}),
+      };
+    },
+    text: (v) => renderCode(v as IssueCode | PlanCode),
+  }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value", at: "value" },
@@ -287,7 +304,7 @@ const VERBS: Record<string, Verb> = {
     summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
     options: { ...COMMON, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone" }),
-    text: (v) => renderTransition(v as TransitionResult),
+    text: (v) => withCodeFindings(renderTransition(v as TransitionResult), v),
   }),
   release: capabilityVerb("plan.release", {
     summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
@@ -368,6 +385,12 @@ function moveVerb(move: Move, summary: string): Verb {
     input: (a) => ({ issue: a.words[0], transition: move }),
     text: (v) => renderTransition(v as TransitionResult),
   });
+}
+
+/** The code findings an answer carries about the issue it names, one warning line each. */
+function withCodeFindings(text: string, value: unknown): string {
+  const findings = (value as { code_findings?: { level: string; code: string; message: string }[] }).code_findings ?? [];
+  return [text, ...findings.map((f) => `${f.level} ${f.code}: ${f.message}`)].join("\n");
 }
 
 function renderTransition(r: TransitionResult): string {
@@ -468,7 +491,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       "commands:",
       "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
       "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
-      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>']",
+      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>'] [--default-branch B]",
       "                     the browser Cockpit, the HTTP API and MCP over HTTP",
       "  mcp [--repo DIR] [--database URL]",
       "                     the MCP server over stdio",

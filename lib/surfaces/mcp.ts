@@ -43,7 +43,19 @@ async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: un
 }
 
 export function mcpOutputSchema(c: AnyCapability): z.ZodType {
-  return c.output instanceof z.ZodObject ? c.output : RecordOutputForMcp;
+  if (c.output instanceof z.ZodObject) return c.output;
+  return c.id === "plan.record" ? RecordOutputForMcp : unionAsOneObject(c.output);
+}
+
+/** A union of objects spelt as one object whose every member is optional (plan.code's two answers). */
+function unionAsOneObject(schema: z.ZodType): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  const options = schema instanceof z.ZodUnion ? (schema.options as z.ZodType[]) : [];
+  for (const option of options) {
+    if (!(option instanceof z.ZodObject)) continue;
+    for (const [key, field] of Object.entries(option.shape as Record<string, z.ZodType>)) shape[key] ??= field.optional();
+  }
+  return z.object(shape);
 }
 
 /**

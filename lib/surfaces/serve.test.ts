@@ -8,6 +8,12 @@ const dir = mkdtempSync(join(tmpdir(), "cockpit-serve-args-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("cockpit serve's options", () => {
+  it("--default-branch is handed to the server as COCKPIT_DEFAULT_BRANCH (plan.code's default); a name git would refuse is refused", () => {
+    expect(serveEnv(parseServeArgs(["--repo", dir, "--default-branch", "origin/main"], {}), {}).COCKPIT_DEFAULT_BRANCH).toBe("origin/main");
+    expect(serveEnv(parseServeArgs(["--repo", dir], {}), {}).COCKPIT_DEFAULT_BRANCH).toBe("");
+    for (const bad of ["a b", "a~1", "x:y", "a^"]) expect(() => parseServeArgs(["--repo", dir, "--default-branch", bad], {}), bad).toThrow(/--default-branch takes a branch name/);
+  });
+
   it("binds to loopback with nothing else by default", () => {
     const o = parseServeArgs(["--repo", dir], {});
     expect(o).toMatchObject({ host: "127.0.0.1", port: 3000, allowedHosts: [], trustProxy: false, usersFile: undefined });

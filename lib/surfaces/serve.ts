@@ -85,6 +85,8 @@ export interface ServeOptions {
   database?: string;
   /** `Name <email>`: the author of the commits plan.commit makes (git's config otherwise). */
   author?: string;
+  /** The branch plan.code measures merges on (else origin/HEAD's branch, else HEAD's). */
+  defaultBranch?: string;
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -100,6 +102,7 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     "build-only": "flag",
     database: "value",
     author: "value",
+    "default-branch": "value",
   });
   if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
   const port = args.options.get("port") ?? env.PORT ?? "3000";
@@ -124,6 +127,10 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
   if (author !== undefined && !/^\s*[^<>]+?\s*<[^<>\s]+@[^<>\s]+>\s*$/.test(author)) {
     throw new UsageError(`--author takes 'Name <email>', not '${author}'`);
   }
+  const defaultBranch = args.options.get("default-branch");
+  if (defaultBranch !== undefined && (defaultBranch === "" || defaultBranch.startsWith("-") || /[\0-\x20~^:?*[\\]/.test(defaultBranch))) {
+    throw new UsageError(`--default-branch takes a branch name (main, origin/main), not '${defaultBranch}'`);
+  }
   const repo = resolve(args.options.get("repo") ?? ".");
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
   return {
@@ -136,6 +143,7 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     trustProxy: args.options.has("trust-proxy"),
     ...(args.options.has("database") ? { database: args.options.get("database") } : {}),
     ...(author !== undefined ? { author } : {}),
+    ...(defaultBranch !== undefined ? { defaultBranch } : {}),
   };
 }
 
@@ -151,6 +159,7 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
     COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
     ...(options.database !== undefined ? { COCKPIT_DATABASE_URL: options.database } : {}),
     COCKPIT_AUTHOR: options.author ?? env.COCKPIT_AUTHOR ?? "",
+    COCKPIT_DEFAULT_BRANCH: options.defaultBranch ?? env.COCKPIT_DEFAULT_BRANCH ?? "",
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }

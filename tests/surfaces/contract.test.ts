@@ -162,6 +162,12 @@ const TIME_CASES: Case[] = [
   { name: "forecast of a milestone, seeded", capability: "plan.forecast", input: { milestone: CHANGED_ISSUE.milestone, seed: 3 }, expect: "ok" },
   { name: "forecast of the active milestone", capability: "plan.forecast", input: { milestone: ACTIVE }, expect: "ok" },
   { name: "forecast of an unknown milestone", capability: "plan.forecast", input: { milestone: "no-such-milestone" }, expect: "not_found" },
+  // This history is the plan's only (every commit changes .ai/ alone): nothing is code, nothing links.
+  { name: "code of an issue", capability: "plan.code", input: { id: CHANGED_ISSUE.id }, expect: "ok" },
+  { name: "code of every issue, with the stale days", capability: "plan.code", input: { stale_days: 1 }, expect: "ok" },
+  { name: "code on a named default branch", capability: "plan.code", input: { id: WITH_DEPS.id, default_branch: "main" }, expect: "ok" },
+  { name: "code of nothing", capability: "plan.code", input: { id: "no-such-record" }, expect: "not_found" },
+  { name: "code on an unknown default branch", capability: "plan.code", input: { default_branch: "no-such-branch" }, expect: "invalid_input" },
 ];
 
 const COMMAND_CASES: Case[] = [
@@ -317,6 +323,8 @@ function cliWords(c: Case): string[] {
       return ["record", ...(input.id !== undefined ? [String(input.id)] : []), ...options(["at"])];
     case "plan.history":
       return ["history", String(input.id), ...options(["limit"])];
+    case "plan.code":
+      return ["code", ...(input.id !== undefined ? [String(input.id)] : []), ...(input.default_branch !== undefined ? ["--default-branch", String(input.default_branch)] : []), ...(input.stale_days !== undefined ? ["--stale-days", String(input.stale_days)] : [])];
     case "plan.transition":
       return [String(input.transition), String(input.issue)];
     case "plan.critical_path":

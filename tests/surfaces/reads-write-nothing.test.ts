@@ -49,6 +49,8 @@ function inputsOf(c: AnyCapability): Record<string, string>[] {
       return [{ since: "HEAD" }];
     case "plan.history":
       return [{ id: ISSUE }];
+    case "plan.code":
+      return [{}, { id: ISSUE }];
     case "plan.burnup":
     case "plan.forecast":
       return [{ milestone: MILESTONE }];

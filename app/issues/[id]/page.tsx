@@ -9,13 +9,16 @@ import { LeaseNote } from "@/components/LeaseNote";
 import { RecordTimeline } from "@/components/RecordTimeline";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
-import { TransitionButtons, type MoveOption } from "@/components/TransitionButtons";
+import { TransitionButtons, type MoveOption, type Suggestion } from "@/components/TransitionButtons";
+import { CodePanel } from "@/components/CodePanel";
+import { suggestedMove } from "@/lib/code/links";
+import type { IssueCode } from "@/lib/code/shapes";
 import { isProven } from "@/lib/plan/derive";
 import { readRecordFileFields } from "@/lib/plan/record-file";
 import { MOVES, MOVE_NAMES } from "@/lib/plan/seal";
 import type { PlanFinding, PlanRecord } from "@/lib/plan/shapes";
 import { guardMove } from "@/lib/plan/transition";
-import { servedRepo, servedState } from "@/lib/surfaces/pages";
+import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 import { readHolder } from "@/lib/coordination/leases";
 
 export const dynamic = "force-dynamic";
@@ -45,6 +48,8 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
     move,
     refusal: guardMove(plan, records, issue, move) ?? (move === "start" ? heldElsewhere : undefined),
   }));
+  const code = await call<IssueCode>("plan.code", { id });
+  const suggestion = suggestionOf(code, issue.status, options);
   const file = readRecordFileFields(servedRepo(), "issue", id);
   const findings = plan.findings.filter((f) => mentions(f, id));
   const covered = new Set(raw?.covers ?? []);
@@ -124,6 +129,10 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
           </dl>
         </Card>
       </div>
+
+      <Card title={`Code: ${code.branches.length} branch${code.branches.length === 1 ? "" : "es"}, ${code.commits.length} commit${code.commits.length === 1 ? "" : "s"}`}>
+        <CodePanel code={code} suggestion={suggestion} />
+      </Card>
 
       <Card title="Edit it">
         <RecordEditor {...editorProps(servedRepo(), "issue", id, file?.fields)} />
@@ -207,4 +216,17 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
       </Card>
     </main>
   );
+}
+
+/** The status each move leads to. */
+const AFTER = { start: "ACTIVE", verify: "VERIFY", done: "DONE" } as const;
+
+/** The move the code's first finding that suggests one suggests, with the guard's refusal if any. */
+function suggestionOf(code: IssueCode, status: string, options: MoveOption[]): Suggestion | undefined {
+  for (const f of code.findings) {
+    const move = suggestedMove(f);
+    if (!move) continue;
+    return { move, from: status, to: AFTER[move], why: f.message, refusal: options.find((o) => o.move === move)?.refusal };
+  }
+  return undefined;
 }

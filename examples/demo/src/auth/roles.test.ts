@@ -1,0 +1,1 @@
+// Every route × every role: 403 unless allowed.

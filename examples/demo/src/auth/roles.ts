@@ -1,0 +1,2 @@
+export type Role = "owner" | "staff" | "viewer";
+export const CAN_WRITE: Role[] = ["owner", "staff"];

@@ -1,0 +1,1 @@
+// An edited expiry fails the signature.

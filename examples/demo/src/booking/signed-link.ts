@@ -1,0 +1,4 @@
+export function signLink(bookingId: string, expires: number) {
+  return `${bookingId}.${expires}`;
+}
+export type LinkAction = "view" | "confirm" | "cancel";

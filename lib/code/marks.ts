@@ -1,0 +1,23 @@
+import type { PlanCode } from "./shapes";
+
+// What the views show of plan.code at a glance: a mark per issue (a branch, merged, a finding).
+
+export interface CodeMark {
+  /** Linked branches (local and remote-tracking). */
+  branches: number;
+  /** Whether its code is on the default branch. */
+  isMerged: boolean;
+  /** Its code findings' codes. */
+  findings: string[];
+}
+
+/** The mark of every issue plan.code links, by id. */
+export function codeMarksOf(code: PlanCode): Record<string, CodeMark> {
+  const out: Record<string, CodeMark> = {};
+  for (const i of code.issues) out[i.id] = { branches: i.branches.length, isMerged: i.merged !== null, findings: i.findings.map((f) => f.code) };
+  for (const f of code.findings) {
+    out[f.subject] ??= { branches: 0, isMerged: false, findings: [] };
+    if (!out[f.subject].findings.includes(f.code)) out[f.subject].findings.push(f.code);
+  }
+  return out;
+}

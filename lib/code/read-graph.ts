@@ -1,0 +1,355 @@
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { invalidInput } from "../errors";
+import { processWide } from "../process-wide";
+import { GIT_OUTPUT_LIMIT, git, gitText } from "../repo/git-run";
+import type { CommitGraph, GraphCommit, GraphRef } from "./links";
+
+// Reading the commit graph of the branches and remote-tracking branches: one `git log` for the
+// commits not read before, kept by commit id for the life of the process (a commit never changes),
+// so after a fetch or a new commit only the new ones are read. Nothing is written anywhere.
+
+/** How long the first read of a large history may take. */
+const LOG_TIMEOUT_MS = 60_000;
+/** Objects a partial clone lacks are never fetched by a read: the commit is taken as code instead. */
+const NO_FETCH = { GIT_NO_LAZY_FETCH: "1" };
+
+interface RepoCommits {
+  commits: Map<string, GraphCommit>;
+  /** What `%aN` was read under: a new .mailmap reads every commit again. */
+  mailmap: string;
+  /** The plan's folder inside the repository (`git rev-parse --show-prefix`). */
+  prefix: string;
+  /** How many commits the last read had to ask git for. */
+  lastRead: number;
+  /** Tips read before: everything reachable from them is read, so a later log stops there. */
+  tipsRead: Set<string>;
+  /** Each commit's tree, so a later read compares a new commit with a parent read before. */
+  trees: Map<string, string>;
+}
+
+const kept = processWide("code-commits", () => new Map<string, RepoCommits>());
+
+/**
+ * Where the repository's plan sits in its work tree and HEAD's full name ("refs/heads/main", or
+ * "HEAD" when detached), or undefined when the folder is no git repository.
+ */
+async function planPrefix(repo: string): Promise<{ prefix: string; head: string } | undefined> {
+  const both = await gitText(repo, ["rev-parse", "--show-prefix", "--symbolic-full-name", "HEAD"]);
+  if (both !== undefined) {
+    const [prefix = "", head = ""] = both.split("\n");
+    return { prefix, head };
+  }
+  // A repository without a commit has no HEAD to name yet.
+  const out = await gitText(repo, ["rev-parse", "--show-prefix"]);
+  return out === undefined ? undefined : { prefix: out.trim(), head: "" };
+}
+
+/** The .mailmap the names are mapped by (read as data; a link is not followed). */
+function mailmapOf(repo: string, prefix: string): string {
+  const top = prefix === "" ? repo : join(repo, ...prefix.split("/").filter(Boolean).map(() => ".."));
+  const path = join(top, ".mailmap");
+  try {
+    return lstatSync(path).isFile() ? readFileSync(path, "utf8") : "";
+  } catch {
+    return "";
+  }
+}
+
+/** Every local and remote-tracking branch (not `<remote>/HEAD`), and the branch refs/remotes/origin/HEAD names. */
+async function readRefs(repo: string): Promise<{ refs: GraphRef[]; originHead?: string }> {
+  const out = await gitText(repo, ["for-each-ref", "--format=%(objectname) %(objecttype) %(refname) %(symref)", "refs/heads", "refs/remotes"]);
+  const refs: GraphRef[] = [];
+  let originHead: string | undefined;
+  for (const line of (out ?? "").split("\n")) {
+    const [tip, type, ref, symref] = line.split(" ");
+    if (type !== "commit" || ref === undefined) continue;
+    if (ref === "refs/remotes/origin/HEAD" && symref) originHead = symref;
+    if (ref.startsWith("refs/heads/")) refs.push({ name: ref.slice("refs/heads/".length), remote: null, tip });
+    else if (ref.startsWith("refs/remotes/")) {
+      const rest = ref.slice("refs/remotes/".length);
+      const slash = rest.indexOf("/");
+      if (slash <= 0 || rest.slice(slash + 1) === "HEAD") continue;
+      refs.push({ name: rest.slice(slash + 1), remote: rest.slice(0, slash), tip });
+    }
+  }
+  return { refs, originHead };
+}
+
+const refLabel = (r: GraphRef) => (r.remote === null ? r.name : `${r.remote}/${r.name}`);
+
+/**
+ * The default branch: the one asked for, else the branch refs/remotes/origin/HEAD names, else
+ * HEAD's branch; null when none of these names a branch (a detached HEAD, no origin).
+ */
+function chooseDefault(refs: readonly GraphRef[], asked: string | undefined, originHead: string | undefined, head: string): { name: string; tip: string } | null {
+  const find = (label: string) => refs.find((r) => r.remote === null && r.name === label) ?? refs.find((r) => refLabel(r) === label);
+  if (asked !== undefined) {
+    const hit = find(asked);
+    if (!hit) {
+      const names = refs.map(refLabel).slice(0, 10);
+      throw invalidInput(`no branch '${asked}' in this repository (neither refs/heads/${asked} nor refs/remotes/${asked}); the branches are ${names.length ? names.join(", ") : "none"}${refs.length > 10 ? ", …" : ""}`);
+    }
+    return { name: refLabel(hit), tip: hit.tip };
+  }
+  if (originHead?.startsWith("refs/remotes/")) {
+    const hit = refs.find((r) => r.remote !== null && refLabel(r) === originHead.slice("refs/remotes/".length));
+    if (hit) return { name: refLabel(hit), tip: hit.tip };
+  }
+  if (head.startsWith("refs/heads/")) {
+    const hit = refs.find((r) => r.remote === null && r.name === head.slice("refs/heads/".length));
+    if (hit) return { name: hit.name, tip: hit.tip };
+  }
+  return null;
+}
+
+const isoOfSeconds = (s: string) => new Date(Number(s) * 1000).toISOString().replace(".000Z", "Z");
+
+/** The fields before the changed paths: `\x1e\0` sha parents `\0` author `\0` times `\0` message `\0`. */
+const FORMAT = "--format=%x1e%x00%H %T %P%x00%aN%x00%at %ct%x00%B%x00";
+
+interface Parsed {
+  commit: Omit<GraphCommit, "isCode">;
+  tree: string;
+  /** The changed paths, when they were asked for. */
+  paths: string[];
+}
+
+/** `git log` output in FORMAT, one entry per commit. Free text (names, messages) ends at a NUL, which neither holds. */
+export function parseLog(text: string): Parsed[] {
+  const out: Parsed[] = [];
+  let i = text.indexOf("\x1e\0");
+  while (i >= 0) {
+    const fields: string[] = [];
+    let at = i + 2;
+    for (let f = 0; f < 4; f++) {
+      const end = text.indexOf("\0", at);
+      if (end < 0) return out;
+      fields.push(text.slice(at, end));
+      at = end + 1;
+    }
+    const next = text.indexOf("\n\x1e\0", at);
+    const rest = text.slice(at, next < 0 ? text.length : next);
+    i = next < 0 ? -1 : next + 1;
+    const [head, author, times, message] = fields;
+    const [sha, tree = "", ...parents] = head.split(" ").filter(Boolean);
+    const [authored, committed] = times.split(" ");
+    if (!/^[0-9a-f]{40,64}$/.test(sha ?? "")) continue;
+    out.push({
+      commit: { sha, parents, author, authored_at: isoOfSeconds(authored), committed_at: isoOfSeconds(committed), message: message.replace(/\n+$/, "") },
+      tree,
+      paths: rest.split("\n").filter((l) => l !== ""),
+    });
+  }
+  return out;
+}
+
+/** Whether one of the changed paths lies outside the plan's `.ai/` folder. */
+export function touchesCode(paths: readonly string[], prefix: string): boolean {
+  const plan = `${prefix}.ai/`;
+  // A path git quotes (an unusual character) starts with '"'; the folder's name needs no quoting.
+  return paths.some((p) => !(p.startsWith('"') ? p.slice(1) : p).startsWith(plan));
+}
+
+/**
+ * The commits reachable from `tips` and not from `known` (read already), and each one's tree. One
+ * log, then whether each is code from its tree against its first parent's (`trees` holds the trees
+ * of commits read before); where that cannot be told, the paths commit by commit (a commit whose
+ * tree cannot be read counting as code).
+ */
+async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string, trees: Map<string, string>, meanwhile: () => void): Promise<GraphCommit[]> {
+  const input = [...tips, ...known.map((k) => `^${k}`)].join("\n") + "\n";
+  // git writes to a file of its own (outside the repository) rather than a pipe, so it runs to the
+  // end while `meanwhile` holds the event loop (a command line derives its plan then).
+  const dir = mkdtempSync(join(tmpdir(), "cockpit-code-log-"));
+  const file = join(dir, "log");
+  let parsed: Parsed[];
+  try {
+    const pending = git(repo, ["log", "--stdin", `--output=${file}`, FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+    pending.catch(() => undefined); // awaited below; a throw from `meanwhile` leaves it behind
+    meanwhile();
+    const r = await pending;
+    if (r.status !== 0) throw invalidInput(`git log could not read this repository's commits: ${r.stderr.split("\n")[0] || `exit ${r.status}`}`);
+    if (statSync(file).size > GIT_OUTPUT_LIMIT) throw invalidInput(`git log printed more than ${Math.round(GIT_OUTPUT_LIMIT / (1024 * 1024))} MiB of commits; this history is too large to link`);
+    parsed = parseLog(readFileSync(file, "utf8"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  for (const p of parsed) trees.set(p.commit.sha, p.tree);
+  const segments = [...prefix.split("/").filter(Boolean), ".ai"];
+  const code = await codeByTrees(repo, parsed.map((p) => ({ tree: p.tree, parent: p.commit.parents.length ? (trees.get(p.commit.parents[0]) ?? null) : "" })), segments);
+  if (code) return parsed.map((p, i) => ({ ...p.commit, isCode: code[i] }));
+  const byPaths = await codeByDiffTree(repo, parsed.map((p) => p.commit), prefix);
+  return parsed.map((p) => ({ ...p.commit, isCode: byPaths.get(p.commit.sha) ?? true }));
+}
+
+/** A tree as the comparison needs it: its bytes without the named folder's entry, and that entry ("<mode> <id>"). */
+interface TreeSplit {
+  rest: Buffer;
+  folder?: { mode: string; id: string };
+}
+
+/** Trees split at `folder`, by `git cat-file --batch`; null for an object git does not have (or not a tree). */
+async function readTrees(repo: string, ids: readonly string[], folder: string): Promise<Map<string, TreeSplit | null> | undefined> {
+  const out = new Map<string, TreeSplit | null>();
+  if (ids.length === 0) return out;
+  const r = await git(repo, ["cat-file", "--batch"], { input: ids.join("\n") + "\n", timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+  if (r.status !== 0) return undefined;
+  const bytes = r.stdout;
+  const name = Buffer.from(folder, "utf8");
+  let i = 0;
+  for (const id of ids) {
+    const eol = bytes.indexOf(0x0a, i);
+    if (eol < 0) return undefined;
+    const header = bytes.toString("latin1", i, eol).split(" ");
+    i = eol + 1;
+    if (header.length !== 3 || header[1] !== "tree") {
+      out.set(id, null);
+      if (header.length === 3) i += Number(header[2]) + 1;
+      continue;
+    }
+    const end = i + Number(header[2]);
+    const idBytes = id.length / 2;
+    let split: TreeSplit = { rest: bytes.subarray(i, end) };
+    // Entries are "<mode> <name>\0<raw id>", one after another.
+    for (let at = i; at < end; ) {
+      const space = bytes.indexOf(0x20, at);
+      const nul = bytes.indexOf(0, space);
+      const next = nul + 1 + idBytes;
+      if (nul - space - 1 === name.length && bytes.compare(name, 0, name.length, space + 1, nul) === 0) {
+        split = { rest: Buffer.concat([bytes.subarray(i, at), bytes.subarray(next, end)]), folder: { mode: bytes.toString("latin1", at, space), id: bytes.toString("hex", nul + 1, next) } };
+        break;
+      }
+      at = next;
+    }
+    out.set(id, split);
+    i = end + 1;
+  }
+  return out;
+}
+
+/**
+ * Whether each commit changes a path outside `<prefix>.ai/`, from its tree against its first
+ * parent's ("" for a root commit: against nothing; null: the parent's tree is not known), walking
+ * down the plan's folder only where nothing else differs. Undefined when git cannot tell.
+ */
+async function codeByTrees(repo: string, pairs: readonly { tree: string; parent: string | null }[], segments: readonly string[]): Promise<boolean[] | undefined> {
+  if (pairs.some((p) => p.parent === null)) return undefined;
+  const result: (boolean | undefined)[] = pairs.map((p) => (p.tree === p.parent ? false : undefined));
+  // "" is the empty tree: a root commit's parent, or a folder on one side only.
+  let open = pairs.map((p, i) => ({ i, tree: p.tree, parent: p.parent as string })).filter((o) => result[o.i] === undefined);
+  const empty: TreeSplit = { rest: Buffer.alloc(0) };
+  for (let depth = 0; open.length > 0 && depth < segments.length; depth++) {
+    const folder = segments[depth];
+    const trees = await readTrees(repo, [...new Set(open.flatMap((o) => [o.tree, o.parent]).filter((t) => t !== ""))], folder);
+    if (!trees) return undefined;
+    const next: typeof open = [];
+    for (const o of open) {
+      const mine = o.tree === "" ? empty : trees.get(o.tree);
+      const theirs = o.parent === "" ? empty : trees.get(o.parent);
+      if (!mine || !theirs) {
+        result[o.i] = true; // an object the clone lacks: counted as code
+        continue;
+      }
+      const a = mine.folder;
+      const b = theirs.folder;
+      if (!mine.rest.equals(theirs.rest)) result[o.i] = true;
+      else if ((a?.mode ?? "") === (b?.mode ?? "") && (a?.id ?? "") === (b?.id ?? "")) result[o.i] = false;
+      else if (depth === segments.length - 1) result[o.i] = false;
+      // A file where the plan's folder is on one side: a path outside .ai/ changed.
+      else if ((a && a.mode !== "40000") || (b && b.mode !== "40000")) result[o.i] = true;
+      else next.push({ i: o.i, tree: a?.id ?? "", parent: b?.id ?? "" });
+    }
+    open = next;
+  }
+  return result.map((r) => r ?? true);
+}
+
+/** Whether each commit is code, one `git diff-tree` over them all, started again past each commit whose tree is missing. */
+async function codeByDiffTree(repo: string, commits: readonly Omit<GraphCommit, "isCode">[], prefix: string): Promise<Map<string, boolean>> {
+  const out = new Map<string, boolean>();
+  let rest = commits;
+  for (let attempt = 0; rest.length > 0 && attempt < 50; attempt++) {
+    const input = rest.map((c) => (c.parents.length ? `${c.sha} ${c.parents[0]}` : c.sha)).join("\n") + "\n";
+    const r = await git(repo, ["diff-tree", "--stdin", "--always", "--root", "-r", "--no-renames", "--name-only"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+    let current: string | undefined;
+    let paths: string[] = [];
+    const close = () => current !== undefined && out.set(current, touchesCode(paths, prefix));
+    for (const line of r.stdout.toString("utf8").split("\n")) {
+      if (line === "") continue;
+      const head = /^([0-9a-f]{40,64})( [0-9a-f]{40,64})?$/.exec(line);
+      if (head && rest.some((c) => c.sha === head[1])) {
+        close();
+        current = head[1];
+        paths = [];
+      } else paths.push(line);
+    }
+    if (r.status === 0) {
+      close();
+      break;
+    }
+    // git stopped at the commit after the last complete one: that one's tree is missing.
+    const done = current === undefined ? 0 : rest.findIndex((c) => c.sha === current);
+    const failed = current === undefined ? 0 : done + 1;
+    if (failed < rest.length) out.set(rest[failed].sha, true);
+    rest = rest.slice(failed + 1);
+  }
+  return out;
+}
+
+/**
+ * The commit graph of `repo`'s branches, read from git (only what was not read before), or
+ * undefined when it is no git repository. `meanwhile` is called once, while git reads (or after).
+ */
+export async function readCommitGraph(repo: string, defaultBranch?: string, meanwhile: () => void = () => undefined): Promise<CommitGraph | undefined> {
+  let called = false;
+  const once = () => {
+    if (!called) {
+      called = true;
+      meanwhile();
+    }
+  };
+  const [where, { refs, originHead }] = await Promise.all([planPrefix(repo), readRefs(repo)]);
+  if (where === undefined) {
+    once();
+    return undefined;
+  }
+  const { prefix, head } = where;
+  const chosen = chooseDefault(refs, defaultBranch, originHead, head);
+  const mailmap = mailmapOf(repo, prefix);
+  let state = kept.get(repo);
+  if (!state || state.mailmap !== mailmap || state.prefix !== prefix) {
+    state = { commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set(), trees: new Map() };
+    kept.set(repo, state);
+  }
+  const commits = state.commits;
+  const tips = [...new Set(refs.map((r) => r.tip))];
+  const fresh = tips.filter((t) => !commits.has(t));
+  state.lastRead = 0;
+  if (fresh.length > 0) {
+    const known = new Set([...state.tipsRead, ...tips.filter((t) => commits.has(t))]);
+    const current = tips.filter((t) => commits.has(t));
+    // A tip read before may be gone since (a branch deleted, its commits pruned): then only the current ones.
+    const read = await readCommits(repo, fresh, [...known], prefix, state.trees, once).catch((e: unknown) => {
+      if (known.size === current.length) throw e;
+      return readCommits(repo, fresh, current, prefix, state!.trees, once);
+    });
+    for (const c of read) commits.set(c.sha, c);
+    state.lastRead = read.length;
+    // A few thousand tips are plenty to stop at; past that the newest are kept.
+    state.tipsRead = new Set([...known, ...fresh].slice(-5000));
+  }
+  once();
+  return { commits, refs, defaultBranch: chosen };
+}
+
+/** How many commits the last read of `repo` asked git for (0: every tip was known). */
+export function lastReadCount(repo: string): number {
+  return kept.get(repo)?.lastRead ?? 0;
+}
+
+/** Forget what was read of `repo` (for tests and benchmarks that measure a cold read). */
+export function forgetCommitGraph(repo: string): void {
+  kept.delete(repo);
+}
