@@ -3,28 +3,14 @@
 // on a lock) the process goes on answering.
 
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitRecords } from "@/lib/plan/commit";
 import { ensureCliBuilt, spawnCli } from "../support/processes";
-import { cleanupRepos, makePlanRepo, tempDir } from "../support/repo";
+import { cleanupRepos, gatedRemote, makePlanRepo } from "../support/repo";
 
 beforeAll(ensureCliBuilt);
 afterAll(cleanupRepos);
-
-/**
- * An ssh command for the repository's remote that waits for `gate` to appear (at most 6 s), says
- * in `gate.out` whether it was let through or gave up, and fails, as an unreachable remote does.
- */
-function gatedRemote(repo: string): { gate: string; outcome: () => string | undefined } {
-  const gate = join(tempDir("cockpit-gate-"), "go");
-  const script = 'i=0; while [ ! -f "$0" ] && [ $i -lt 120 ]; do sleep 0.05; i=$((i+1)); done; if [ -f "$0" ]; then echo released; else echo gave-up; fi > "$0.out"; exit 1';
-  spawnSync("git", ["config", "core.sshCommand", `sh -c '${script}' ${gate}`], { cwd: repo });
-  spawnSync("git", ["config", "ssh.variant", "simple"], { cwd: repo });
-  spawnSync("git", ["remote", "add", "origin", "ssh://127.0.0.1/nowhere.git"], { cwd: repo });
-  return { gate, outcome: () => (existsSync(`${gate}.out`) ? readFileSync(`${gate}.out`, "utf8").trim() : undefined) };
-}
 
 describe("bounded git", () => {
   it("a move whose git stalls (a FIFO in place of .git/HEAD) is refused at 10 s naming the limit, and writes nothing", async () => {
