@@ -22,7 +22,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // Nothing of the plan (not even its name) reaches a browser that has not signed in.
   const visible = maySeePlan(viewer);
   const project = visible ? (await servedState()).plan.project.name : "";
-  const uncommitted = visible ? uncommittedCount(servedRepo()) : 0;
+  const uncommitted = visible ? await uncommittedCount(servedRepo()) : 0;
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">

@@ -604,11 +604,11 @@ export async function createExecutionPlan(repo: string, target: ExecutionTarget,
   const now = clock(o);
   const at = iso(now);
   const identity = rootIdentity();
-  const head = headCommit(repo);
+  const head = await headCommit(repo);
   let integration: string | null = null;
   if (head) {
     integration = integrationBranchName(identity.plan_id);
-    if (!updateRef(repo, `refs/heads/${integration}`, head, ZERO_OID, `cockpit: integration branch of execution plan ${identity.plan_id}`)) {
+    if (!(await updateRef(repo, `refs/heads/${integration}`, head, ZERO_OID, `cockpit: integration branch of execution plan ${identity.plan_id}`))) {
       throw refused(`cannot create the integration branch ${integration} at ${head}`);
     }
   }
@@ -799,7 +799,7 @@ export async function advance(repo: string, childId: string, to: Phase, o: Advan
         if (o.branch !== undefined) {
           const root = await store.read(async (tx) => (await tx.plan(child.root_plan_id))!);
           const integration = root.integration_branch!;
-          merge = mergeInto(repo, integration, o.branch, `cockpit: merge ${o.branch} into ${integration} (issue ${issueId}, child ${childId})`);
+          merge = await mergeInto(repo, integration, o.branch, `cockpit: merge ${o.branch} into ${integration} (issue ${issueId}, child ${childId})`);
           if (merge.kind === "error") {
             const problem = `${childName(child)}: cannot merge ${o.branch}: ${merge.detail}`;
             await releaseReportLock(store, childId, lock, at);

@@ -1,9 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { invalidInput, refused } from "../errors";
-import { locked } from "./transition";
+import { isAbsolute, join, relative } from "node:path";
+import { CapabilityError, invalidInput, refused } from "../errors";
+import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "../repo/git-run";
 import { LEDGER_FILE, PROJECT_DIR } from "./constants";
+import { controlProblem, escapeControls } from "./control-chars";
+import { locked } from "./transition";
 
 // Commit what the Cockpit left in the work tree: the changed files of the records' folder, with
 // the moves and edits behind them (the ledger lines written since HEAD), by git's own commit of
@@ -71,22 +72,39 @@ interface Git {
   stderr: string;
 }
 
-function git(repo: string, args: string[], env: Record<string, string> = {}): Git {
-  const r = spawnSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: "0" } });
-  return { status: r.status ?? 1, stdout: r.stdout ?? "", stderr: (r.stderr ?? "").trim() };
+/** Git, bounded (lib/repo/git-run.ts); a call that talks to a remote gets the remote's limit. */
+async function git(repo: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Git> {
+  const remote = args[0] === "push" || args[0] === "pull";
+  const r = await runGit(repo, args, { env, input, ...(remote ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
+  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
 }
 
-function mustGit(repo: string, args: string[], env?: Record<string, string>): string {
-  const r = git(repo, args, env);
-  if (r.status !== 0) throw refused(`git ${args[0]} failed: ${r.stderr || r.stdout.trim()}`);
+const INDEX_LOCK = /Unable to create '([^']*index\.lock)': File exists/;
+
+/** Why a git call failed, in words; a leftover index.lock is named with how to clear it safely. */
+function gitFailure(repo: string, verb: string, r: Git): CapabilityError {
+  const lock = INDEX_LOCK.exec(r.stderr)?.[1];
+  if (lock) {
+    const rel = relative(repo, lock);
+    const shown = rel === "" || rel.startsWith("..") || isAbsolute(rel) ? lock : rel;
+    return refused(
+      `git ${verb} cannot lock the index: ${shown} exists, left by a git process that is still running or was stopped midway (a killed commit); check that no git process is running in this repository (ps), then remove ${shown}`,
+    );
+  }
+  return refused(`git ${verb} failed: ${r.stderr || r.stdout.trim()}`);
+}
+
+async function mustGit(repo: string, args: string[], env?: Record<string, string>): Promise<string> {
+  const r = await git(repo, args, env);
+  if (r.status !== 0) throw gitFailure(repo, args[0], r);
   return r.stdout;
 }
 
 const STATUS_OF: Record<string, PendingFile["status"]> = { M: "modified", A: "added", D: "deleted", R: "added", C: "added", T: "modified", "?": "added" };
 
 /** The changed files of the records' folder, from `git status`. */
-function changedFiles(repo: string): { path: string; status: PendingFile["status"] }[] {
-  const r = git(repo, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", PROJECT_DIR]);
+async function changedFiles(repo: string): Promise<{ path: string; status: PendingFile["status"] }[]> {
+  const r = await git(repo, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", PROJECT_DIR]);
   if (r.status !== 0) throw refused(`this is not a git work tree (${r.stderr}); the records are committed with git`);
   const out: { path: string; status: PendingFile["status"] }[] = [];
   const parts = r.stdout.split("\0");
@@ -151,31 +169,36 @@ function recordOf(path: string): string {
 }
 
 /** The uncommitted record changes, with the moves and edits behind them. */
-export function pendingChanges(repo: string): PendingFile[] {
-  const head = git(repo, ["rev-parse", "--verify", "-q", "HEAD"]).stdout.trim() || "NONE";
+export async function pendingChanges(repo: string): Promise<PendingFile[]> {
+  const head = (await git(repo, ["rev-parse", "--verify", "-q", "HEAD"])).stdout.trim() || "NONE";
   const events = eventsSinceHead(repo, head);
-  return changedFiles(repo).map((f) => {
+  return (await changedFiles(repo)).map((f) => {
     const record = recordOf(f.path);
     return { ...f, record, events: record ? (events.get(record) ?? []) : [] };
   });
 }
 
 /** How many files of the records' folder differ from HEAD (0 outside a git work tree): the header's count. */
-export function uncommittedCount(repo: string): number {
+export async function uncommittedCount(repo: string): Promise<number> {
   try {
-    return changedFiles(repo).length;
+    return (await changedFiles(repo)).length;
   } catch {
     return 0;
   }
 }
 
-/** The commit message: a subject, then one line per file with what was done to it. */
+// The message is built from data, never by it: every value is escaped (`\x00`), a name stays on
+// its line, and a prose value's own lines are indented under its entry, where git reads no trailer.
+const oneLine = (text: string) => escapeControls(text).replaceAll("\n", "\\x0a");
+const indented = (text: string) => escapeControls(text).replaceAll("\n", "\n    ");
+
+/** The commit message: a subject, then one entry per file with what was done to it. */
 export function commitMessage(files: readonly PendingFile[], subject?: string): string {
-  const records = files.filter((f) => f.record).map((f) => f.record);
-  const head = subject?.trim() || `plan: ${files.length} record change${files.length === 1 ? "" : "s"}${records.length ? ` (${records.slice(0, 5).join(", ")}${records.length > 5 ? ", …" : ""})` : ""}`;
+  const records = files.filter((f) => f.record).map((f) => oneLine(f.record));
+  const head = subject?.trim() ? oneLine(subject.trim()) : `plan: ${files.length} record change${files.length === 1 ? "" : "s"}${records.length ? ` (${records.slice(0, 5).join(", ")}${records.length > 5 ? ", …" : ""})` : ""}`;
   const body = files.map((f) => {
-    const what = f.events.length ? f.events.map((e) => `${e.summary} [${e.by}]`).join("; ") : `${f.status} by hand`;
-    return `- ${f.record || f.path}: ${what}`;
+    const what = f.events.length ? f.events.map((e) => `${indented(e.summary)} [${oneLine(e.by)}]`).join("; ") : `${f.status} by hand`;
+    return `- ${oneLine(f.record || f.path)}: ${what}`;
   });
   return [head, "", ...body].join("\n") + "\n";
 }
@@ -190,22 +213,32 @@ function authorEnv(author: string | undefined): Record<string, string> {
 }
 
 /** The remote and branch a push goes to: the branch's upstream, else `origin` (or the only remote). */
-function pushTarget(repo: string): { remote: string; branch: string } | undefined {
-  const branch = git(repo, ["symbolic-ref", "--short", "-q", "HEAD"]).stdout.trim();
+async function pushTarget(repo: string): Promise<{ remote: string; branch: string } | undefined> {
+  const branch = (await git(repo, ["symbolic-ref", "--short", "-q", "HEAD"])).stdout.trim();
   if (!branch) return undefined;
-  const upstream = git(repo, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"]);
+  const upstream = await git(repo, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"]);
   if (upstream.status === 0) {
     const [remote, ...rest] = upstream.stdout.trim().split("/");
     return { remote, branch: rest.join("/") };
   }
-  const remotes = git(repo, ["remote"]).stdout.split("\n").filter(Boolean);
+  const remotes = (await git(repo, ["remote"])).stdout.split("\n").filter(Boolean);
   const remote = remotes.includes("origin") ? "origin" : remotes.length === 1 ? remotes[0] : undefined;
   return remote ? { remote, branch } : undefined;
 }
 
-function push(repo: string, target: { remote: string; branch: string }, pullRebase: boolean, env: Record<string, string>): PushResult {
-  const attempt = () => git(repo, ["push", "--porcelain", target.remote, `HEAD:refs/heads/${target.branch}`], env);
-  let r = attempt();
+/** Push the commit; a push stopped by its time limit is a failed push, and the commit stays. */
+async function push(repo: string, target: { remote: string; branch: string }, pullRebase: boolean, env: Record<string, string>): Promise<PushResult> {
+  try {
+    return await pushOrRebase(repo, target, pullRebase, env);
+  } catch (error) {
+    if (!(error instanceof CapabilityError)) throw error;
+    return { ...target, status: "failed", message: `${error.message}; the commit is kept here` };
+  }
+}
+
+async function pushOrRebase(repo: string, target: { remote: string; branch: string }, pullRebase: boolean, env: Record<string, string>): Promise<PushResult> {
+  const attempt = () => git(repo, ["push", "--porcelain", "--end-of-options", target.remote, `HEAD:refs/heads/${target.branch}`], env);
+  let r = await attempt();
   if (r.status === 0) return { ...target, status: "pushed", message: `pushed to ${target.remote}/${target.branch}` };
   const rejected = /\[rejected\]|non-fast-forward|fetch first|\(behind\)/.test(r.stdout + r.stderr);
   if (!rejected) return { ...target, status: "failed", message: `git push failed: ${r.stderr || r.stdout.trim()}` };
@@ -216,10 +249,13 @@ function push(repo: string, target: { remote: string; branch: string }, pullReba
       message: `${target.remote}/${target.branch} has commits this clone does not have; the commit is kept here. Pull them with pull_rebase (git pull --rebase), then push`,
     };
   }
-  const pulled = git(repo, ["pull", "--rebase", "--no-autostash", target.remote, target.branch], env);
+  const pulled = await git(repo, ["pull", "--rebase", "--no-autostash", "--end-of-options", target.remote, target.branch], env).catch(async (error: unknown) => {
+    await git(repo, ["rebase", "--abort"], env).catch(() => undefined); // a pull stopped midway is undone
+    throw error;
+  });
   if (pulled.status !== 0) {
-    const conflicts = git(repo, ["diff", "--name-only", "--diff-filter=U"]).stdout.split("\n").filter(Boolean);
-    git(repo, ["rebase", "--abort"], env);
+    const conflicts = (await git(repo, ["diff", "--name-only", "--diff-filter=U"])).stdout.split("\n").filter(Boolean);
+    await git(repo, ["rebase", "--abort"], env);
     return {
       ...target,
       status: "conflict",
@@ -227,7 +263,7 @@ function push(repo: string, target: { remote: string; branch: string }, pullReba
       conflicts,
     };
   }
-  r = attempt();
+  r = await attempt();
   if (r.status === 0) return { ...target, status: "pushed", message: `rebased on ${target.remote}/${target.branch} and pushed` };
   return { ...target, status: "failed", message: `git push failed after the rebase: ${r.stderr || r.stdout.trim()}` };
 }
@@ -239,29 +275,32 @@ function push(repo: string, target: { remote: string; branch: string }, pullReba
 export async function commitRecords(repo: string, request: CommitRequest, o: CommitOptions = {}): Promise<CommitResult> {
   // A named caller is the author; the server's identity (--author, or git's config) commits.
   const env = { ...authorEnv(o.author), ...(o.actor ? { GIT_AUTHOR_NAME: o.actor } : {}) };
-  const run = (): CommitResult => {
-    const files = pendingChanges(repo);
+  const subjectProblem = request.message === undefined ? undefined : controlProblem("message", request.message, false);
+  if (subjectProblem) throw invalidInput(`${subjectProblem} (the message is the commit's first line)`);
+  const run = async (): Promise<CommitResult> => {
+    const files = await pendingChanges(repo);
     const message = commitMessage(files, request.message);
     const base = { dry_run: request.dry_run === true, files, count: files.length, message };
     if (request.dry_run) return { ...base, committed: false };
     if (files.length === 0) {
       // Nothing new to commit; an earlier commit whose push was behind may still go out.
-      const target = request.pull_rebase ? pushTarget(repo) : undefined;
-      return { ...base, committed: false, ...(target ? { push: push(repo, target, true, env) } : {}) };
+      const target = request.pull_rebase ? await pushTarget(repo) : undefined;
+      return { ...base, committed: false, ...(target ? { push: await push(repo, target, true, env) } : {}) };
     }
-    mustGit(repo, ["add", "-A", "--", PROJECT_DIR], env);
-    const done = git(repo, ["commit", "-q", "--no-verify", "-m", message, "--", PROJECT_DIR], env);
+    await mustGit(repo, ["add", "-A", "--", PROJECT_DIR], env);
+    // The message goes in on standard input, kept as built (verbatim): the dry run shows what is stored.
+    const done = await git(repo, ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-", "--", PROJECT_DIR], env, message);
     if (done.status !== 0) {
-      const why = /Please tell me who you are|empty ident|user\.email/.test(done.stderr)
-        ? "git knows no author here: set user.name and user.email (git config), or start the server with cockpit serve --author 'Name <email>'"
-        : `git commit failed: ${done.stderr || done.stdout.trim()}`;
-      throw refused(why);
+      if (/Please tell me who you are|empty ident|user\.email/.test(done.stderr)) {
+        throw refused("git knows no author here: set user.name and user.email (git config), or start the server with cockpit serve --author 'Name <email>'");
+      }
+      throw gitFailure(repo, "commit", done);
     }
-    const commit = mustGit(repo, ["rev-parse", "HEAD"]).trim();
-    const author = mustGit(repo, ["log", "-1", "--format=%an <%ae>"]).trim();
+    const commit = (await mustGit(repo, ["rev-parse", "HEAD"])).trim();
+    const author = (await mustGit(repo, ["log", "-1", "--format=%an <%ae>"])).trim();
     const result: CommitResult = { ...base, committed: true, commit, author };
-    const target = request.push === false ? undefined : pushTarget(repo);
-    if (target) result.push = push(repo, target, request.pull_rebase === true, env);
+    const target = request.push === false ? undefined : await pushTarget(repo);
+    if (target) result.push = await push(repo, target, request.pull_rebase === true, env);
     return result;
   };
   if (request.dry_run) return run();

@@ -11,6 +11,8 @@ export interface FieldSpec {
   isList: boolean;
   type: "text" | "boolean" | "integer";
   isRequired: boolean;
+  /** Free text the schema calls prose: its values may hold newlines, other fields' may not. */
+  isProse: boolean;
 }
 
 const NEVER_EDITED = new Set([
@@ -32,6 +34,14 @@ const REQUIRED: Record<EditableKind, readonly string[]> = {
   milestone: ["title", "slug", "order", "priority", "problem", "outcome", "acceptance_criteria", "validation", "evidence_required"],
 };
 
+// The record schema's prose (plan-semantics §1.4, §1.5): milestones' problem, outcome, states,
+// scope, risks, criteria and validation; issues' objective, why, states, risk, completion and
+// acceptance criteria (sentences; an issue's scope and validation are paths and commands).
+const PROSE: Record<EditableKind, readonly string[]> = {
+  issue: ["objective", "why", "current_state", "desired_state", "non_scope", "risk", "completion", "acceptance_criteria"],
+  milestone: ["problem", "outcome", "current_state", "desired_state", "scope", "non_scope", "risks", "acceptance_criteria", "validation"],
+};
+
 /** Every key an allowlist names, in its order, with whether it is a list. */
 function allowed(patterns: readonly string[]): { name: string; isList: boolean }[] {
   const out: { name: string; isList: boolean }[] = [];
@@ -50,6 +60,7 @@ function fieldsOf(kind: EditableKind): FieldSpec[] {
       ...f,
       type: f.name === "parallel_safe" || f.name === "cancelled" ? "boolean" : f.name === "order" ? "integer" : "text",
       isRequired: REQUIRED[kind].includes(f.name),
+      isProse: PROSE[kind].includes(f.name),
     }));
 }
 

@@ -1,23 +1,24 @@
-import { spawnSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { processWide } from "../process-wide";
+import { git } from "../repo/git-run";
 
-function git(repo: string, args: string[]): string | undefined {
-  const r = spawnSync("git", args, { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
-  if (r.status !== 0 || typeof r.stdout !== "string") return undefined;
-  const out = r.stdout.trim();
+/** Git's trimmed output when it exits 0 with some; undefined otherwise. A limit past is a refusal. */
+async function ask(repo: string, args: string[]): Promise<string | undefined> {
+  const r = await git(repo, args);
+  if (r.status !== 0) return undefined;
+  const out = r.stdout.toString("utf8").trim();
   return out === "" ? undefined : out;
 }
 
 /** `git rev-parse HEAD`, or `NONE` when there is no commit (or no repository). */
-export function gitHead(repo: string): string {
-  return git(repo, ["rev-parse", "--verify", "-q", "HEAD"]) ?? "NONE";
+export async function gitHead(repo: string): Promise<string> {
+  return (await ask(repo, ["rev-parse", "--verify", "-q", "HEAD"])) ?? "NONE";
 }
 
 /** `git symbolic-ref --short HEAD`, or `DETACHED`. */
-export function gitBranch(repo: string): string {
-  return git(repo, ["symbolic-ref", "--short", "-q", "HEAD"]) ?? "DETACHED";
+export async function gitBranch(repo: string): Promise<string> {
+  return (await ask(repo, ["symbolic-ref", "--short", "-q", "HEAD"])) ?? "DETACHED";
 }
 
 export interface GitWhere {
@@ -35,8 +36,8 @@ interface Remembered {
 
 const remembered = processWide("git-heads", () => new Map<string, Remembered>());
 
-function gitDirs(repo: string): Remembered["dirs"] {
-  const out = git(repo, ["rev-parse", "--git-dir", "--git-common-dir"]);
+async function gitDirs(repo: string): Promise<Remembered["dirs"]> {
+  const out = await ask(repo, ["rev-parse", "--git-dir", "--git-common-dir"]);
   const [gitDir, commonDir] = out?.split("\n") ?? [];
   if (!gitDir || !commonDir) return undefined;
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(repo, p));
@@ -51,7 +52,10 @@ function stampOf(path: string): string {
 /** What HEAD, its branch's ref and packed-refs are now; undefined when it cannot be told. */
 function fingerprintOf(dirs: NonNullable<Remembered["dirs"]>): string | undefined {
   try {
-    const head = readFileSync(join(dirs.gitDir, "HEAD"), "utf8");
+    // Only a regular file is read: a FIFO or a device in its place would hold the event loop.
+    const headPath = join(dirs.gitDir, "HEAD");
+    if (!statSync(headPath).isFile()) return undefined;
+    const head = readFileSync(headPath, "utf8");
     const ref = /^ref: (refs\/\S+)\s*$/.exec(head)?.[1];
     const refStamp = ref && !ref.includes("..") ? stampOf(join(dirs.commonDir, ref)) + stampOf(join(dirs.gitDir, ref)) : "";
     return `${head}\0${refStamp}\0${stampOf(join(dirs.commonDir, "packed-refs"))}\0${stampOf(join(dirs.commonDir, "reftable"))}`;
@@ -61,15 +65,16 @@ function fingerprintOf(dirs: NonNullable<Remembered["dirs"]>): string | undefine
 }
 
 /** `gitHead` and `gitBranch` together, from real git, asked again only when HEAD or its ref moved. */
-export function gitWhere(repo: string): GitWhere {
+export async function gitWhere(repo: string): Promise<GitWhere> {
   let memo = remembered.get(repo);
   if (!memo) {
-    memo = { dirs: gitDirs(repo) };
+    memo = { dirs: await gitDirs(repo) };
     remembered.set(repo, memo);
   }
   const fingerprint = memo.dirs ? fingerprintOf(memo.dirs) : undefined;
   if (fingerprint !== undefined && fingerprint === memo.fingerprint && memo.where) return memo.where;
-  const where = { head: gitHead(repo), branch: gitBranch(repo) };
+  const [head, branch] = await Promise.all([gitHead(repo), gitBranch(repo)]);
+  const where = { head, branch };
   // Kept only if nothing moved while git was asked.
   if (fingerprint !== undefined && memo.dirs && fingerprintOf(memo.dirs) === fingerprint) {
     memo.fingerprint = fingerprint;

@@ -108,33 +108,33 @@ describe("appendLedger", () => {
 });
 
 describe("envelope: head and branch from real git", () => {
-  it("NONE before any commit; the branch is the unborn branch's name", () => {
+  it("NONE before any commit; the branch is the unborn branch's name", async () => {
     const repo = makePlanRepo();
-    expect(envelope(repo.root, AT, BY)).toEqual({ ts: AT, head: "NONE", branch: "main", by: BY });
+    expect(await envelope(repo.root, AT, BY)).toEqual({ ts: AT, head: "NONE", branch: "main", by: BY });
   });
 
-  it("head = git rev-parse HEAD after a commit; branch follows checkout; DETACHED after checkout --detach", () => {
+  it("head = git rev-parse HEAD after a commit; branch follows checkout; DETACHED after checkout --detach", async () => {
     const repo = makePlanRepo({ issues: [{ id: "I0001" }], commit: true });
     const head = repo.git("rev-parse", "HEAD");
     expect(head).toMatch(/^[0-9a-f]{40}$/);
-    expect(gitHead(repo.root)).toBe(head);
-    expect(gitBranch(repo.root)).toBe("main");
+    expect(await gitHead(repo.root)).toBe(head);
+    expect(await gitBranch(repo.root)).toBe("main");
     repo.git("checkout", "-q", "-b", "feature/x");
-    expect(envelope(repo.root, AT, BY)).toEqual({ ts: AT, head, branch: "feature/x", by: BY });
+    expect(await envelope(repo.root, AT, BY)).toEqual({ ts: AT, head, branch: "feature/x", by: BY });
     repo.git("checkout", "-q", "--detach");
-    expect(envelope(repo.root, AT, BY)).toEqual({ ts: AT, head, branch: "DETACHED", by: BY });
+    expect(await envelope(repo.root, AT, BY)).toEqual({ ts: AT, head, branch: "DETACHED", by: BY });
   });
 
-  it("outside any repository: NONE and DETACHED", () => {
+  it("outside any repository: NONE and DETACHED", async () => {
     const dir = tempDir("cockpit-nogit-");
-    expect(gitHead(dir)).toBe("NONE");
-    expect(gitBranch(dir)).toBe("DETACHED");
-    expect(gitWhere(dir)).toEqual({ head: "NONE", branch: "DETACHED" });
+    expect(await gitHead(dir)).toBe("NONE");
+    expect(await gitBranch(dir)).toBe("DETACHED");
+    expect(await gitWhere(dir)).toEqual({ head: "NONE", branch: "DETACHED" });
   });
 
-  it("the remembered head and branch follow every commit, checkout, detach, pack and reset, asked one after another", () => {
+  it("the remembered head and branch follow every commit, checkout, detach, pack and reset, asked one after another", async () => {
     const repo = makePlanRepo({ issues: [{ id: "I0001" }] });
-    const asGit = () => ({ head: gitHead(repo.root), branch: gitBranch(repo.root) });
+    const asGit = async () => ({ head: await gitHead(repo.root), branch: await gitBranch(repo.root) });
     const steps: (() => void)[] = [
       () => undefined,
       () => repo.git("add", "-A"),
@@ -151,10 +151,10 @@ describe("envelope: head and branch from real git", () => {
     const seen = new Set<string>();
     for (const step of steps) {
       step();
-      const expected = asGit();
+      const expected = await asGit();
       seen.add(JSON.stringify(expected));
-      expect(gitWhere(repo.root)).toEqual(expected);
-      expect(gitWhere(repo.root)).toEqual(expected);
+      expect(await gitWhere(repo.root)).toEqual(expected);
+      expect(await gitWhere(repo.root)).toEqual(expected);
     }
     expect(seen.size).toBeGreaterThanOrEqual(5);
   });

@@ -43,8 +43,8 @@ export function formatLedgerLine(line: LedgerLine): string {
 }
 
 /** The envelope of a line written now, from real git. */
-export function envelope(repo: string, ts: string, by: string): Omit<LedgerLine, "event" | "payload"> {
-  const { head, branch } = gitWhere(repo);
+export async function envelope(repo: string, ts: string, by: string): Promise<Omit<LedgerLine, "event" | "payload">> {
+  const { head, branch } = await gitWhere(repo);
   return { ts, head, branch, by };
 }
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { conflict, invalidInput, notFound, refused } from "../errors";
 import { ISSUES_DIR, MILESTONES_DIR } from "./constants";
 import { derivePlan } from "./derive";
+import { controlProblem } from "./control-chars";
 import { EDITABLE_FIELDS, SCHEMA_ORDER, fieldProblem, fieldSpec, type EditableKind } from "./edit-fields";
 import { appendLedger, checkEvent, envelope } from "./ledger";
 import { RecordCache, loadRecords } from "./load";
@@ -118,13 +119,17 @@ function setText(kind: EditableKind, field: string, value: SetValue): { text: st
   }
   if (typeof value !== "string") throw invalidInput(`${field} is text; give it as a string, not ${typeof value}`);
   if (value.length > MAX_VALUE) throw invalidInput(`${field} is at most ${MAX_VALUE} characters`);
+  const control = controlProblem(field, value, spec.isProse);
+  if (control) throw invalidInput(control);
   if (spec.isRequired && value.trim() === "") throw invalidInput(`${field} is required; it may not be empty`);
   return { text: value, plain: false };
 }
 
-function checkListValue(field: string, value: string): void {
+function checkListValue(kind: EditableKind, field: string, value: string): void {
   if (typeof value !== "string" || value.trim() === "") throw invalidInput(`an entry of ${field} is a non-empty text`);
   if (value.length > MAX_VALUE) throw invalidInput(`an entry of ${field} is at most ${MAX_VALUE} characters`);
+  const control = controlProblem(`an entry of ${field}`, value, fieldSpec(kind, field)!.isProse);
+  if (control) throw invalidInput(control);
   if (field === "serves" && !/^[a-z0-9][a-z0-9-]*#[a-z0-9][a-z0-9-]*$/.test(value)) {
     throw invalidInput(`'${value}' is not a serves entry; write it as <intent>#<criterion> (lowercase letters, digits, dashes)`);
   }
@@ -180,7 +185,7 @@ export function fieldEdits(kind: EditableKind, changes: FieldChanges, milestones
       field(name, op);
       if (!Array.isArray(values) || values.length === 0) throw invalidInput(`${op}.${name} is a list of at least one entry`);
       for (const value of values) {
-        checkListValue(name, value);
+        checkListValue(kind, name, value);
         edits.push({ op, field: name, value });
         words.push(`${op} ${name}=${value}`);
       }
@@ -223,7 +228,7 @@ interface Prepared {
 }
 
 /** Preview a prepared change, and write it unless it is a dry run or refused. */
-function finish(repo: string, p: Prepared, action: "created" | "edited", request: { dry_run?: boolean; allow_findings?: boolean }, at: string, o: EditOptions): RecordWriteResult {
+async function finish(repo: string, p: Prepared, action: "created" | "edited", request: { dry_run?: boolean; allow_findings?: boolean }, at: string, o: EditOptions): Promise<RecordWriteResult> {
   const before = derivePlan(p.records);
   const after = derivePlan(recordsWithText(p.records, p.kind, p.id, p.text));
   const preview = diffPlans(before, after);
@@ -248,9 +253,10 @@ function finish(repo: string, p: Prepared, action: "created" | "edited", request
   const event = action === "created" ? "plan_record_created" : "plan_record_edited";
   const payload = { record: p.id, kind: p.kind, changes: p.words.join("; ") };
   checkEvent(event, payload);
+  const env = await envelope(repo, at, by(o)); // asked before the write: git refused, nothing is written
   writeFileAtomic(p.absolute, p.text);
   try {
-    appendLedger(repo, { ...envelope(repo, at, by(o)), event, payload });
+    appendLedger(repo, { ...env, event, payload });
   } catch (error) {
     throw refused(`the record was written but its ledger line was not (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -394,7 +400,7 @@ export async function createRecord(repo: string, request: CreateRequest, o: Edit
       checkId(id);
       if (taken.has(id)) throw invalidInput(`'${id}' is already the id of a record; give another (--id) or leave it out to mint one`);
       if (reserver && reserved === undefined && (await reserver.reserve(id))) reserved = id;
-      return writeNew(repo, kind, id, edits, words, records, request, o);
+      return await writeNew(repo, kind, id, edits, words, records, request, o);
     } catch (error) {
       if (reserved !== undefined) await reserver!.release(reserved).catch(() => undefined);
       throw error;
@@ -403,7 +409,7 @@ export async function createRecord(repo: string, request: CreateRequest, o: Edit
 }
 
 /** The new record's text in the house's key order, previewed and (unless a dry run) written. */
-function writeNew(
+async function writeNew(
   repo: string,
   kind: EditableKind,
   id: string,
@@ -412,7 +418,7 @@ function writeNew(
   records: PlanRecords,
   request: CreateRequest,
   o: EditOptions,
-): RecordWriteResult {
+): Promise<RecordWriteResult> {
   const at = (o.now ?? stampNow)();
   const order = houseOrder(repo, kind);
   const text = applyEdits(

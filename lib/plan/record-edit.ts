@@ -116,6 +116,10 @@ function scalarSource(like: CST.FlowScalar | CST.BlockScalar | undefined, value:
     const source = attempt(style);
     if (check(source)) return source;
   }
+  // One double-quoted line with every newline escaped (JSON's string is YAML's): a prose entry of
+  // a list, whose folded lines the styles above do not indent under its `- `, reads back whole.
+  const oneLine = JSON.stringify(value);
+  if (check(oneLine)) return oneLine;
   throw new RecordEditError(`the value ${JSON.stringify(value)} cannot be written so that it reads back unchanged`);
 }
 

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { CapabilityError, invalidInput, notFound, refused } from "../errors";
+import { controlProblem } from "./control-chars";
 import { COCKPIT_VERSION } from "../version";
 import { ISSUES_DIR, MILESTONES_DIR, SEALED_FROM } from "./constants";
 import { DerivationMemory, derivePlan } from "./derive";
@@ -250,8 +251,9 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
     const missing = evidenceProblem(issue, after);
     if (missing) throw refused(missing);
   }
+  const env = await envelope(repo, at, by(o)); // asked before the write: git refused, nothing is written
   writeFileAtomic(file.path, text);
-  appendLedgerOrReport(repo, { ...envelope(repo, at, by(o)), event, payload });
+  appendLedgerOrReport(repo, { ...env, event, payload });
   o.written?.(file.path);
   // A text the loader cannot read back: the files as they are now, while the lock is held.
   if (!record) after = derive(loadRecords(repo, o.cache));
@@ -357,6 +359,10 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     throw invalidInput("evidence names the command that proves it or the artifact it produced; narrative is not evidence");
   }
   if (input.covers.trim() === "") throw invalidInput("covers names the required token this evidence proves");
+  for (const field of ["covers", "command", "artifact", "result"] as const) {
+    const problem = input[field] === undefined ? undefined : controlProblem(field, input[field], false);
+    if (problem) throw invalidInput(problem);
+  }
   return lockedMove(repo, o, async () => {
     const records = await currentRecords(repo, o);
     const issue = records.issues.find((r) => r.id === input.record);
@@ -374,7 +380,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
     }
     if (!file) throw notFound(`no file for '${record.id}'`);
     const at = (o.now ?? stampNow)();
-    const env = envelope(repo, at, by(o));
+    const env = await envelope(repo, at, by(o));
     const payload = { issue: record.id, covers: input.covers, type: input.type };
     checkEvent("plan_evidence", payload);
     let text: string;
@@ -443,8 +449,9 @@ export async function adoptLegacyStamps(repo: string, options: WriteOptions & { 
         text = appendToBlockList(text, "unsealed_stamps", [item]);
       }
       const at = (options.now ?? stampNow)();
+      const env = await envelope(repo, at, by(options));
       writeFileAtomic(file.path, text);
-      appendLedgerOrReport(repo, { ...envelope(repo, at, by(options)), event: "plan_adopt", payload: { issue: r.id, stamps: entries.join(", ") } });
+      appendLedgerOrReport(repo, { ...env, event: "plan_adopt", payload: { issue: r.id, stamps: entries.join(", ") } });
       options.written?.(file.path);
     }
     return {

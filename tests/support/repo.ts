@@ -230,3 +230,16 @@ export function commitOnBranch(repo: string, branch: string, files: Record<strin
 export function showFile(repo: string, rev: string, path: string): string {
   return git(repo, "show", `${rev}:${path}`);
 }
+
+/**
+ * A remote `origin` whose ssh command waits for the returned `gate` file to appear (at most 6 s),
+ * writes in `gate.out` whether it was let through or gave up, and fails, as an unreachable remote does.
+ */
+export function gatedRemote(repo: string): { gate: string; outcome: () => string | undefined } {
+  const gate = join(tempDir("cockpit-gate-"), "go");
+  const script = 'i=0; while [ ! -f "$0" ] && [ $i -lt 120 ]; do sleep 0.05; i=$((i+1)); done; if [ -f "$0" ]; then echo released; else echo gave-up; fi > "$0.out"; exit 1';
+  git(repo, "config", "core.sshCommand", `sh -c '${script}' ${gate}`);
+  git(repo, "config", "ssh.variant", "simple");
+  git(repo, "remote", "add", "origin", "ssh://127.0.0.1/nowhere.git");
+  return { gate, outcome: () => (existsSync(`${gate}.out`) ? readFileSync(`${gate}.out`, "utf8").trim() : undefined) };
+}

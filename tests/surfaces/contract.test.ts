@@ -237,6 +237,26 @@ const COMMAND_CASES: Case[] = [
   { name: "an edit of a stamp", capability: "plan.edit", input: { id: READY.id, set: { started_at: "2026-10-20T10:00:00Z" } }, expect: "invalid_input" },
   { name: "an edit of an unknown record", capability: "plan.edit", input: { id: "NO-SUCH-1", set: { title: "x" } }, expect: "not_found" },
   { name: "an edit of an id with a path separator", capability: "plan.edit", input: { id: "../x", set: { title: "x" } }, expect: "invalid_input" },
+  // Values are text: a control character, or a newline outside prose, is refused naming the field.
+  { name: "an edit with an escape character in the title", capability: "plan.edit", input: { id: READY.id, set: { title: "Red \u001b[31m alert" } }, expect: "invalid_input" },
+  {
+    name: "an edit with a newline in a one-line field",
+    capability: "plan.edit",
+    input: { id: READY.id, set: { owner: "bob\nSigned-off-by: Mallory <mallory@evil.invalid>" } },
+    expect: "invalid_input",
+  },
+  {
+    name: "a new issue with a DEL in its title",
+    capability: "plan.create",
+    input: { kind: "issue", milestone: ACTIVE, title: "Deleted\u007f", add: { acceptance_criteria: ["it works"], validation: ["npm test"] } },
+    expect: "invalid_input",
+  },
+  {
+    name: "evidence with a newline in its command",
+    capability: "plan.evidence",
+    input: { record: EVIDENCE_ISSUE.id, covers: EVIDENCE_TOKEN, type: "test", command: "npm test\nSigned-off-by: Mallory <mallory@evil.invalid>" },
+    expect: "invalid_input",
+  },
   {
     name: "a new issue",
     capability: "plan.create",
