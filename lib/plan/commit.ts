@@ -1,9 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { invalidInput, refused } from "../errors";
 import { locked } from "./transition";
-import { LEDGER_FILE, PROJECT_DIR } from "./constants";
+import { PROJECT_DIR } from "./constants";
+import { readLedger } from "./ledger";
 
 // Commit what the Cockpit left in the work tree: the changed files of the records' folder, with
 // the moves and edits behind them (the ledger lines written since HEAD), by git's own commit of
@@ -124,16 +123,7 @@ function summarise(event: string, payload: Record<string, string>): string {
 /** The ledger lines written since HEAD (their `head` is HEAD), by record. */
 function eventsSinceHead(repo: string, head: string): Map<string, PendingEvent[]> {
   const out = new Map<string, PendingEvent[]>();
-  const path = join(repo, LEDGER_FILE);
-  if (!existsSync(path)) return out;
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    let row: Record<string, string>;
-    try {
-      row = JSON.parse(line) as Record<string, string>;
-    } catch {
-      continue;
-    }
+  for (const row of readLedger(repo).entries as Record<string, string>[]) {
     if (row.head !== head) continue;
     const record = row.record ?? row.issue;
     if (!record) continue;
