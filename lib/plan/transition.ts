@@ -115,6 +115,9 @@ function withRecord<R extends { id: string }>(list: readonly R[], record: R): R[
   return list.map((r) => (r.id === record.id ? record : r));
 }
 
+/** The errors of a file system with no room left (a full disk, a quota, a file size limit). */
+const NO_ROOM = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
+
 /** The Cockpit's own state every locked write uses: the lock and the ledger. */
 const WRITE_STATE = [...LOCK_STATE, LEDGER_FILE];
 
@@ -149,10 +152,12 @@ export async function locked<T>(
     });
   } catch (error) {
     if (error instanceof LockBusyError) throw refused(error.message);
-    if (!entered && !(error instanceof CapabilityError)) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw refused(`the plan lock cannot be taken (${code ?? (error instanceof Error ? error.message : String(error))}); is the repository writable?`);
-    }
+    if (error instanceof CapabilityError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code !== undefined && NO_ROOM.has(code) ? "is the disk full?" : "is the repository writable?";
+    if (!entered) throw refused(`the plan lock cannot be taken (${code ?? (error instanceof Error ? error.message : String(error))}); ${why}`);
+    // A record's write failed (its temporary file is gone, the record keeps its old bytes).
+    if (typeof code === "string") throw refused(`a record could not be written (${error instanceof Error ? error.message : code}); ${why}`);
     throw error;
   }
 }
