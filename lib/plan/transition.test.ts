@@ -597,7 +597,7 @@ describe("write failures (§6.3 order: guard → read → edit → write file �
     await rejects(
       transition(repo.root, "I0001", "start", clock(AT)),
       "refused",
-      `${LEDGER} is a folder, not a regular file, so the Cockpit cannot keep its state in it; remove ${LEDGER}`,
+      `${LEDGER} is a folder, not a regular file, so the Cockpit cannot keep its state in it: remove ${LEDGER}`,
     );
     expect(repo.read("I0001")).toBe(before);
     expect(loadPlan(repo.root).issues[0].status).toBe("READY");

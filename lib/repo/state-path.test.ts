@@ -76,7 +76,7 @@ describe("state paths on disk", () => {
     mkdirSync(repo.path(".ai/local/state"), { recursive: true });
     expect(spawnSync("mkfifo", [repo.path(LEDGER)]).status).toBe(0);
     expect((await refusal(requireState(repo.root, [LEDGER]))).message).toBe(
-      `${LEDGER} is a FIFO, not a regular file, so the Cockpit cannot keep its state in it; remove ${LEDGER}`,
+      `${LEDGER} is a FIFO, not a regular file, so the Cockpit cannot keep its state in it: remove ${LEDGER}`,
     );
     expect(() => openStateFile(repo.root, LEDGER, O_WRONLY | O_APPEND)).toThrow(/a FIFO/);
   });
@@ -108,7 +108,7 @@ describe("state tracked by git", () => {
     symlinkSync(out.file, repo.path(LEDGER));
     repo.commitAll("commit a link");
     const message = await stateProblem(repo.root, LEDGER);
-    expect(message).toContain(`untrack it with git rm --cached -- ${LEDGER}`);
+    expect(message).toContain(`it is tracked by git, so untrack it too: git rm --cached -- ${LEDGER}`);
     expect(message).toContain(`remove the link ${LEDGER}`);
   });
 

@@ -42,7 +42,7 @@ function linkTarget(abs: string): string {
   }
 }
 
-const untrack = (entry: string) => `; it is tracked by git: untrack it with git rm --cached -- ${entry} (and list ${LOCAL_DIR}/ in .gitignore)`;
+const untrack = (entry: string) => `; it is tracked by git, so untrack it too: git rm --cached -- ${entry} (and list ${LOCAL_DIR}/ in .gitignore)`;
 
 /** The tracked entry at or above `sub` (a tracked link `.ai/local` covers everything under it). */
 function trackedEntry(sub: string, tracked: ReadonlySet<string> | undefined): string | undefined {
@@ -73,17 +73,17 @@ function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>)
     const entry = trackedEntry(sub, tracked);
     const also = entry ? untrack(entry) : "";
     if (st.isSymbolicLink()) {
-      return `${sub} is a symbolic link${linkTarget(abs)}, and the Cockpit never reads or writes its own state through a link${also}; remove the link ${sub} (the Cockpit makes its state again)`;
+      return `${sub} is a symbolic link${linkTarget(abs)}, and the Cockpit never reads or writes its own state through a link: remove the link ${sub} (the Cockpit makes its state again)${also}`;
     }
     const last = i === names.length;
-    if (!last && !st.isDirectory()) return `${sub} is ${kindOf(st)}, not a folder, so the Cockpit cannot keep its state in it${also}; remove ${sub}`;
-    if (last && !st.isFile()) return `${sub} is ${kindOf(st)}, not a regular file, so the Cockpit cannot keep its state in it${also}; remove ${sub}`;
+    if (!last && !st.isDirectory()) return `${sub} is ${kindOf(st)}, not a folder, so the Cockpit cannot keep its state in it: remove ${sub}${also}`;
+    if (last && !st.isFile()) return `${sub} is ${kindOf(st)}, not a regular file, so the Cockpit cannot keep its state in it: remove ${sub}${also}`;
     deepest = sub;
   }
   if (deepest !== undefined) {
     const root = realRoot(repo);
     const real = realpathSync(join(repo, deepest));
-    if (real !== root && !real.startsWith(root + sep)) return `${deepest} lies outside the repository (${real}); the Cockpit keeps its state inside it`;
+    if (real !== root && !real.startsWith(root + sep)) return `${deepest} lies outside the repository (${JSON.stringify(real)}), and the Cockpit keeps its state inside it`;
   }
   return undefined;
 }
@@ -176,7 +176,7 @@ export function makeStateFolders(repo: string, rel: string): void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const st = lstatSync(abs);
-    if (st.isSymbolicLink() || !st.isDirectory()) throw refused(onDiskProblem(repo, rel) ?? `${sub} is not a folder; remove it`);
+    if (st.isSymbolicLink() || !st.isDirectory()) throw refused(onDiskProblem(repo, rel) ?? `${sub} is not a folder: remove it`);
   }
 }
 
@@ -194,13 +194,13 @@ export function openStateFile(repo: string, rel: string, flags: number, mode = 0
     fd = openSync(join(repo, rel), flags | O_NOFOLLOW | O_NONBLOCK, mode);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP" || code === "ENXIO") throw refused(onDiskProblem(repo, rel) ?? `${rel} is not a regular file; remove it`);
+    if (code === "ELOOP" || code === "ENXIO") throw refused(onDiskProblem(repo, rel) ?? `${rel} is not a regular file: remove it`);
     throw error;
   }
   const st = fstatSync(fd);
   if (!st.isFile()) {
     closeSync(fd);
-    throw refused(`${rel} is ${kindOf(st)}, not a regular file, so the Cockpit cannot keep its state in it; remove ${rel}`);
+    throw refused(`${rel} is ${kindOf(st)}, not a regular file, so the Cockpit cannot keep its state in it: remove ${rel}`);
   }
   return fd;
 }
