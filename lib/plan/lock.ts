@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { refused } from "../errors";
 import { processWide } from "../process-wide";
-import { makeStateFolders, stateLinkProblem } from "../repo/state-path";
+import { NO_FOLLOW, makeStateFolders, stateLinkProblem } from "../repo/state-path";
 import { writeAll } from "./write";
 
 /** The one lock a repository's plan writers share. */
@@ -12,7 +12,7 @@ export const LOCK_FILE = ".ai/local/state/plan.lock";
 /** The state paths the lock writes at known names (its temporary files have random ones). */
 export const LOCK_STATE = [LOCK_FILE, `${LOCK_FILE}.breaker`] as const;
 
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_RDONLY, O_WRONLY } = constants;
+const { O_CREAT, O_EXCL, O_RDONLY, O_WRONLY } = constants;
 
 /** How long a writer waits for the lock before it gives up (at least a minute). */
 export function lockWaitMs(): number {
@@ -46,7 +46,7 @@ export class LockBusyError extends Error {
 function readHolder(path: string): Holder | undefined {
   let fd: number;
   try {
-    fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    fd = openSync(path, O_RDONLY | NO_FOLLOW);
   } catch {
     return undefined;
   }
@@ -95,7 +95,7 @@ function isStale(path: string, holder: Holder | undefined): boolean {
  */
 function tryCreate(path: string, holder: Holder): boolean {
   const tmp = `${path}.${holder.nonce}.${process.pid}.tmp`;
-  const fd = openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+  const fd = openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | NO_FOLLOW, 0o644);
   try {
     writeAll(fd, Buffer.from(JSON.stringify(holder)));
   } catch (error) {

@@ -131,6 +131,23 @@ describe("state tracked by git", () => {
     expect([...after]).toEqual([LEDGER]);
   });
 
+  it("in a linked worktree and in a subfolder of a work tree, git's own index is the one asked", async () => {
+    const repo = freshRepo();
+    const linked = join(tempDir("cockpit-worktree-"), "wt");
+    repo.git("worktree", "add", "-q", linked);
+    writeFileSync(join(linked, ".gitignore"), "");
+    mkdirSync(join(linked, ".ai/local/state"), { recursive: true });
+    writeFileSync(join(linked, LEDGER), "");
+    expect(await stateProblem(linked, LEDGER)).toBeUndefined();
+    spawnSync("git", ["add", "-f", LEDGER], { cwd: linked });
+    expect(await stateProblem(linked, LEDGER)).toMatch(/is tracked by git/);
+    const outer = makePlanRepo({ files: { "sub/.ai/local/state/ledger.jsonl": "" } });
+    outer.git("add", "-f", "sub/.ai/local/state/ledger.jsonl");
+    expect(await stateProblem(outer.path("sub"), LEDGER)).toBe(
+      `${LEDGER} is tracked by git, but it is the Cockpit's own state, this clone's alone: untrack it with git rm --cached -- ${LEDGER} (and list .ai/local/ in .gitignore)`,
+    );
+  });
+
   it("outside a git work tree nothing is tracked", async () => {
     const dir = tempDir("cockpit-nogit-");
     mkdirSync(join(dir, ".ai"));

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { refused } from "../errors";
 import { processWide } from "../process-wide";
@@ -14,7 +14,8 @@ import { git } from "./git-run";
 /** The folder of the clone's own state. */
 export const LOCAL_DIR = ".ai/local";
 
-const { O_NOFOLLOW, O_NONBLOCK } = constants;
+/** Open flags that never follow a link at the last name nor wait on a FIFO (neither exists on Windows). */
+export const NO_FOLLOW = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** The names from the repository down to a state file; a path outside `.ai/local/` is a programming error. */
 function namesOf(rel: string): string[] {
@@ -115,13 +116,33 @@ function stampOf(path: string): string {
   return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-";
 }
 
+/**
+ * The index of a repository at the top of its work tree, found without starting git (a command
+ * pays for one git process less): `.git` is the folder, or a file naming it (a linked worktree).
+ * Undefined when git must say (a subfolder of a work tree, GIT_DIR or GIT_INDEX_FILE set).
+ */
+function indexOf(repo: string): string | undefined {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_INDEX_FILE !== undefined) return undefined;
+  const dotGit = join(repo, ".git");
+  const st = lstatSync(dotGit, { throwIfNoEntry: false });
+  if (st?.isDirectory()) return join(dotGit, "index");
+  if (!st?.isFile()) return undefined;
+  const gitdir = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+  return gitdir ? join(resolve(repo, gitdir), "index") : undefined;
+}
+
+async function askIndex(repo: string): Promise<string | undefined> {
+  const where = await git(repo, ["rev-parse", "--git-path", "index"]);
+  return where.status === 0 ? resolve(repo, where.stdout.toString("utf8").trim()) : undefined;
+}
+
 /** The paths git tracks under `.ai/local` of `repo` (none outside a git work tree). */
 export async function trackedState(repo: string): Promise<ReadonlySet<string>> {
   let memo = trackedMemos.get(repo);
   if (!memo) {
-    const where = await git(repo, ["rev-parse", "--git-path", "index"]);
-    if (where.status !== 0) return new Set(); // not a git work tree: nothing is tracked
-    memo = { index: resolve(repo, where.stdout.toString("utf8").trim()) };
+    const index = indexOf(repo) ?? (await askIndex(repo));
+    if (index === undefined) return new Set(); // not a git work tree: nothing is tracked
+    memo = { index };
     trackedMemos.set(repo, memo);
   }
   const stamp = stampOf(memo.index);
@@ -191,7 +212,7 @@ export function openStateFile(repo: string, rel: string, flags: number, mode = 0
   if (flags & constants.O_CREAT) makeStateFolders(repo, rel);
   let fd: number;
   try {
-    fd = openSync(join(repo, rel), flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    fd = openSync(join(repo, rel), flags | NO_FOLLOW, mode);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ELOOP" || code === "ENXIO") throw refused(onDiskProblem(repo, rel) ?? `${rel} is not a regular file: remove it`);

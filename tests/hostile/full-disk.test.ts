@@ -90,9 +90,9 @@ describe("temporary files go with their failure", () => {
     const repo = plan();
     const before = repo.read("I0001");
     const r = await limitedCli(0, ["start", "I0001", "--repo", repo.root]);
+    expect(stateFiles(repo)).toEqual([]);
     expect(r.code, r.stderr).toBe(15);
     expect(r.stderr).toContain("the plan lock cannot be taken (EFBIG); is the disk full?");
-    expect(stateFiles(repo)).toEqual([]);
     expect(repo.read("I0001")).toBe(before);
   });
 
