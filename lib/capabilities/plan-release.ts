@@ -18,7 +18,7 @@ export const planReleaseCapability = defineCapability({
     if (!url) throw refused(`leases live in a shared database, and none is configured (set ${DATABASE_ENV} or pass --database)`);
     const plan = ctx.plan();
     requireIssue(plan, input.issue);
-    const holder = input.force ? readHolder(ctx.repo) : holderOf(ctx.repo);
+    const holder = input.force ? readHolder(ctx.repo) : await holderOf(ctx.repo);
     const r = await releaseLease(url, projectKey(plan), input.issue, holder, input.force === true);
     return { issue: input.issue, released: r.released, ...(r.holder ? { holder: r.holder } : {}) };
   },

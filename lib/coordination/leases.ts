@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, constants, rmSync } from "node:fs";
 import { hostname } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { notFound, refused } from "../errors";
+import { writeAll } from "../plan/write";
+import { openStateFile, readStateFile, requireState } from "../repo/state-path";
 import type { Plan, PlanIssue } from "../plan/shapes";
 import { withDatabase } from "./database";
 
@@ -22,27 +24,34 @@ export function leaseTtlSeconds(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isFinite(s) && s > 0 ? s : 2 * 3600;
 }
 
-/** This clone's holder id, or undefined when none was made yet (reads never make one). */
+/** This clone's holder id, or undefined when none was made yet (reads never make one, nor read it through a link). */
 export function readHolder(repo: string): string | undefined {
-  const path = join(repo, HOLDER_FILE);
-  if (!existsSync(path)) return undefined;
-  const id = readFileSync(path, "utf8").trim();
+  const id = readStateFile(repo, HOLDER_FILE)?.toString("utf8").trim();
   return id === "" ? undefined : id;
 }
 
 /** This clone's holder id, made on first need: host, folder and a random part (two clones, two holders). */
-export function holderOf(repo: string): string {
+export async function holderOf(repo: string): Promise<string> {
+  await requireState(repo, [HOLDER_FILE]);
   const known = readHolder(repo);
   if (known) return known;
-  const path = join(repo, HOLDER_FILE);
-  mkdirSync(dirname(path), { recursive: true });
   const id = `${hostname()}:${basename(repo)}:${randomBytes(4).toString("hex")}`;
+  let fd: number;
   try {
-    writeFileSync(path, id + "\n", { flag: "wx" });
-    return id;
-  } catch {
-    return readHolder(repo) ?? id; // another process of this clone made it first
+    fd = openStateFile(repo, HOLDER_FILE, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return readHolder(repo) ?? id; // another process of this clone made it first
+    throw error;
   }
+  try {
+    writeAll(fd, Buffer.from(id + "\n"));
+  } catch (error) {
+    closeSync(fd);
+    rmSync(join(repo, HOLDER_FILE), { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  return id;
 }
 
 /** The key that keeps plans apart in one database: the project's repository, else its name. */

@@ -14,10 +14,10 @@ export function leaseWriteOptions(repo: string, plan: () => Plan): Pick<WriteOpt
   if (!url) return {};
   return {
     beforeWrite: async (issue, move) => {
-      if (move === "start") await takeLease(url, projectKey(plan()), issue.id, holderOf(repo));
+      if (move === "start") await takeLease(url, projectKey(plan()), issue.id, await holderOf(repo));
     },
     choose: async (candidates) => {
-      const id = await takeFirstFree(url, projectKey(plan()), candidates.map((c) => c.id), holderOf(repo));
+      const id = await takeFirstFree(url, projectKey(plan()), candidates.map((c) => c.id), await holderOf(repo));
       return candidates.find((c) => c.id === id);
     },
   };

@@ -73,8 +73,8 @@ export function idReserver(repo: string, plan: () => Plan): IdReserver | undefin
   const url = databaseUrl();
   if (!url) return undefined;
   return {
-    mint: (fileIds, fallbackPrefix) => mintReservedId(url, projectKey(plan()), holderOf(repo), fileIds, fallbackPrefix),
-    reserve: (id) => reserveGivenId(url, projectKey(plan()), id, holderOf(repo)),
-    release: (id) => releaseReservedId(url, projectKey(plan()), id, holderOf(repo)),
+    mint: async (fileIds, fallbackPrefix) => mintReservedId(url, projectKey(plan()), await holderOf(repo), fileIds, fallbackPrefix),
+    reserve: async (id) => reserveGivenId(url, projectKey(plan()), id, await holderOf(repo)),
+    release: async (id) => releaseReservedId(url, projectKey(plan()), id, await holderOf(repo)),
   };
 }

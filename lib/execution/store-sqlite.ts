@@ -1,6 +1,8 @@
-import { mkdirSync, statSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import Database from "better-sqlite3";
+import { refused } from "../errors";
+import { makeStateFolders, stateLinkProblem } from "../repo/state-path";
 import type { ProcessingState } from "./model";
 import {
   PLAN_COLUMNS,
@@ -24,6 +26,8 @@ import { processWide } from "../process-wide";
 // `COMMIT`), and the transactions of one connection queue behind each other in this process.
 
 export const STORE_FILE = ".ai/local/state/cockpit.db";
+/** The store and the files SQLite keeps beside it: none may be reached through a link. */
+export const STORE_STATE = [STORE_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`, `${STORE_FILE}-journal`] as const;
 export const BUSY_TIMEOUT_MS = 10_000;
 
 export interface Migration {
@@ -180,7 +184,12 @@ export class SqliteStore implements ExecutionStore {
   /** Open (creating it and its folder if needed) and migrate a repository's store. */
   static open(repo: string): SqliteStore {
     const path = join(repo, STORE_FILE);
-    mkdirSync(dirname(path), { recursive: true });
+    // SQLite follows links when it opens its files: each one, and their folders, are looked at first.
+    for (const rel of STORE_STATE) {
+      const problem = stateLinkProblem(repo, rel);
+      if (problem) throw refused(problem);
+    }
+    makeStateFolders(repo, STORE_FILE);
     const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
     try {
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

@@ -1,5 +1,6 @@
 import { databaseUrl } from "../coordination/database";
-import { STORE_FILE, closeSqliteStores, openExistingSqliteStore, openSqliteStore } from "./store-sqlite";
+import { requireState, stateProblem, warnOnce } from "../repo/state-path";
+import { STORE_FILE, STORE_STATE, closeSqliteStores, openExistingSqliteStore, openSqliteStore } from "./store-sqlite";
 import { openPostgresStore } from "./store-postgres";
 import type { ExecutionStore } from "./store-rows";
 
@@ -14,7 +15,9 @@ export { STORE_FILE };
 /** The repository's store, opened (and migrated) on first use in this process: the database when one is configured. */
 export async function openStore(repo: string): Promise<ExecutionStore> {
   const url = databaseUrl();
-  return url ? openPostgresStore(url, repo) : openSqliteStore(repo);
+  if (url) return openPostgresStore(url, repo);
+  await requireState(repo, STORE_STATE);
+  return openSqliteStore(repo);
 }
 
 /**
@@ -23,7 +26,16 @@ export async function openStore(repo: string): Promise<ExecutionStore> {
  */
 export async function openExistingStore(repo: string): Promise<ExecutionStore | undefined> {
   const url = databaseUrl();
-  return url ? openPostgresStore(url, repo) : openExistingSqliteStore(repo);
+  if (url) return openPostgresStore(url, repo);
+  // Opening a SQLite file writes beside it: one reached through a link, or tracked, is not opened.
+  for (const rel of STORE_STATE) {
+    const problem = await stateProblem(repo, rel);
+    if (problem) {
+      warnOnce(`${repo}\0store\0${problem}`, `${problem}; the store is not read`);
+      return undefined;
+    }
+  }
+  return openExistingSqliteStore(repo);
 }
 
 /** Close every store this process opened (for tests, and processes that want to let go of the files). */

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { invalidInput, notFound } from "../errors";
-import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "../plan/constants";
+import { ISSUES_DIR, MILESTONES_DIR } from "../plan/constants";
+import { readLedger } from "../plan/ledger";
 import type { Plan } from "../plan/shapes";
 import { idProblem } from "../plan/write";
 import { MAX_RECORD_BYTES } from "../plan/load";
@@ -48,18 +49,10 @@ interface LedgerMove {
 
 /** This clone's ledger lines about `id` (moves and evidence), oldest first; lines that are not JSON are skipped. */
 function ledgerMoves(repo: string, id: string): LedgerMove[] {
-  const path = join(repo, LEDGER_FILE);
-  if (!existsSync(path)) return [];
   const out: LedgerMove[] = [];
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    try {
-      const v = JSON.parse(line) as Record<string, unknown>;
-      if (v.issue === id && typeof v.event === "string" && MOVE_EVENTS.has(v.event) && typeof v.ts === "string") {
-        out.push({ ts: v.ts, event: v.event, by: typeof v.by === "string" ? v.by : "" });
-      }
-    } catch {
-      // A torn or foreign line is not a move of this record.
+  for (const v of readLedger(repo).entries) {
+    if (v.issue === id && typeof v.event === "string" && MOVE_EVENTS.has(v.event) && typeof v.ts === "string") {
+      out.push({ ts: v.ts, event: v.event, by: typeof v.by === "string" ? v.by : "" });
     }
   }
   return out;

@@ -1,15 +1,15 @@
-import { appendFileSync, closeSync, fsyncSync, mkdirSync, openSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { invalidInput, refused } from "../errors";
-import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "../plan/constants";
+import { ISSUES_DIR, MILESTONES_DIR } from "../plan/constants";
 import { derivePlan } from "../plan/derive";
-import { checkEvent, envelope, formatLedgerLine, type LedgerLine } from "../plan/ledger";
+import { appendLedger, envelope, type LedgerLine } from "../plan/ledger";
 import { RecordCache, loadRecords } from "../plan/load";
 import { issueFromMap, milestoneFromMap, type IssueRecord, type MilestoneRecord, type PlanRecords } from "../plan/records";
 import type { PlanFinding } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
 import { by, lockedMove, stampNow, type WriteOptions } from "../plan/transition";
-import { idProblem } from "../plan/write";
+import { idProblem, refuseFolderOutside } from "../plan/write";
 import { parseYaml } from "../plan/yaml";
 import { parseBacklog } from "./backlog";
 import { parseBeads } from "./beads";
@@ -172,9 +172,12 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
     };
     if (request.dry_run || made.length === 0) return result;
     const files: NewFile[] = [...made.filter((m) => m.kind === "milestone"), ...made.filter((m) => m.kind === "issue")].map((m) => ({ path: join(repo, m.path), text: m.text }));
+    // Nothing is written through a records folder that leads out of the repository.
+    refuseFolderOutside(repo, MILESTONES_DIR);
+    refuseFolderOutside(repo, ISSUES_DIR);
     await writeNewFiles(files);
     try {
-      appendImportLines(repo, request, made, at, by(o));
+      await appendImportLines(repo, request, made, at, by(o));
     } catch (error) {
       throw refused(`the records were written but their ledger lines were not (${error instanceof Error ? error.message : String(error)})`);
     }
@@ -205,22 +208,12 @@ function summaryOf(r: ImportRequest, milestones: number, issues: number, skipped
 }
 
 /** One `plan_imported` line per record, appended together and flushed once (after the records). */
-function appendImportLines(repo: string, r: ImportRequest, made: readonly Made[], at: string, who: string): void {
-  const env = envelope(repo, at, who);
-  const lines = made.map((m) => {
+async function appendImportLines(repo: string, r: ImportRequest, made: readonly Made[], at: string, who: string): Promise<void> {
+  const env = await envelope(repo, at, who);
+  const lines = made.map((m): LedgerLine => {
     const payload: Record<string, string> = { record: m.id, kind: m.kind, source: `${r.format}:${r.source}`, source_id: m.sourceId || "(made by the import)" };
     if (m.stamps.length > 0) payload.stamps = m.stamps.join(", ");
-    const line: LedgerLine = { ...env, event: "plan_imported", payload };
-    checkEvent(line.event, line.payload);
-    return formatLedgerLine(line);
+    return { ...env, event: "plan_imported", payload };
   });
-  const path = join(repo, LEDGER_FILE);
-  mkdirSync(dirname(path), { recursive: true });
-  const fd = openSync(path, "a");
-  try {
-    appendFileSync(fd, lines.join("\n") + "\n");
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  appendLedger(repo, lines);
 }

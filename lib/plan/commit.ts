@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import { CapabilityError, invalidInput, refused } from "../errors";
 import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "../repo/git-run";
-import { LEDGER_FILE, PROJECT_DIR } from "./constants";
+import { PROJECT_DIR } from "./constants";
 import { controlProblem, escapeControls } from "./control-chars";
+import { readLedger } from "./ledger";
 import { locked } from "./transition";
 
 // Commit what the Cockpit left in the work tree: the changed files of the records' folder, with
@@ -142,16 +143,7 @@ function summarise(event: string, payload: Record<string, string>): string {
 /** The ledger lines written since HEAD (their `head` is HEAD), by record. */
 function eventsSinceHead(repo: string, head: string): Map<string, PendingEvent[]> {
   const out = new Map<string, PendingEvent[]>();
-  const path = join(repo, LEDGER_FILE);
-  if (!existsSync(path)) return out;
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    if (line.trim() === "") continue;
-    let row: Record<string, string>;
-    try {
-      row = JSON.parse(line) as Record<string, string>;
-    } catch {
-      continue;
-    }
+  for (const row of readLedger(repo).entries as Record<string, string>[]) {
     if (row.head !== head) continue;
     const record = row.record ?? row.issue;
     if (!record) continue;

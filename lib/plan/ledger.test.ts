@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { AT, AT2, LEDGER, cleanupRepos, makePlanRepo, tempDir } from "@/tests/support/repo";
 import { COCKPIT_VERSION } from "../version";
 import { eventProblem, PLAN_EVENTS } from "./events";
 import { gitBranch, gitHead, gitWhere } from "./git";
-import { appendLedger, checkEvent, envelope, formatLedgerLine } from "./ledger";
+import { appendLedger, checkEvent, envelope, formatLedgerLine, readLedger } from "./ledger";
 import { recordEvidence, transition } from "./transition";
 
 // plan-semantics §6.4: one JSON object per line, keys ts, event, head, branch, by, then the payload;
@@ -104,6 +104,55 @@ describe("appendLedger", () => {
     );
     expect(existsSync(repo.path(LEDGER))).toBe(false);
     expect(existsSync(repo.path(".ai/local"))).toBe(false);
+  });
+});
+
+describe("whole ledger lines", () => {
+  const line = { ts: AT, event: "plan_start", head: "NONE", branch: "main", by: BY, payload: { issue: "I0001" } };
+
+  it("a torn last line gets its newline before the next line, which stays whole", () => {
+    const repo = makePlanRepo();
+    repo.write(LEDGER, `${formatLedgerLine(line)}\n{"ts":"${AT}","event":"plan_sta`);
+    appendLedger(repo.root, { ...line, ts: AT2 });
+    const lines = repo.ledger()!.split("\n");
+    expect(lines).toEqual([formatLedgerLine(line), `{"ts":"${AT}","event":"plan_sta`, formatLedgerLine({ ...line, ts: AT2 }), ""]);
+  });
+
+  it("readLedger skips a line that is not a JSON object, naming its line, and keeps the rest", () => {
+    const repo = makePlanRepo();
+    repo.write(LEDGER, `${formatLedgerLine(line)}\n{"torn":\n[1]\n\n${formatLedgerLine({ ...line, ts: AT2 })}`);
+    const warn = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const read = readLedger(repo.root);
+    expect(read.entries.map((e) => e.ts)).toEqual([AT, AT2]);
+    expect(read.skipped).toBe(2);
+    expect(warn.mock.calls.map((c) => c[0])).toEqual([
+      `[cockpit] ${LEDGER}, line 2, is not a whole JSON line; it is skipped`,
+      `[cockpit] ${LEDGER}, line 3, is not a whole JSON line; it is skipped`,
+    ]);
+    // Once per line and process (a server reads it on every history), then from a byte offset (the
+    // served tail), where a line is named by where it starts.
+    expect(readLedger(repo.root).skipped).toBe(2);
+    expect(warn).toHaveBeenCalledTimes(2);
+    const other = makePlanRepo();
+    other.write(LEDGER, `${formatLedgerLine(line)}\n{"torn":\n`);
+    const start = formatLedgerLine(line).length + 1;
+    expect(readLedger(other.root, start).skipped).toBe(1);
+    expect(warn).toHaveBeenLastCalledWith(`[cockpit] ${LEDGER}, the line at byte ${start}, is not a whole JSON line; it is skipped`);
+    warn.mockRestore();
+  });
+
+  it("a ledger that is a link is not appended to, nor read", () => {
+    const repo = makePlanRepo();
+    const outside = join(tempDir("cockpit-outside-"), "profile");
+    writeFileSync(outside, `${formatLedgerLine(line)}\n`);
+    mkdirSync(repo.path(".ai/local/state"), { recursive: true });
+    symlinkSync(outside, repo.path(LEDGER));
+    expect(() => appendLedger(repo.root, line)).toThrow(/symbolic link/);
+    const warn = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(readLedger(repo.root).entries).toEqual([]);
+    expect(warn.mock.calls).toEqual([[expect.stringMatching(/^\[cockpit\] \.ai\/local\/state\/ledger\.jsonl is a symbolic link .*; it is not read$/)]]);
+    warn.mockRestore();
+    expect(readFileSync(outside, "utf8")).toBe(`${formatLedgerLine(line)}\n`);
   });
 });
 

@@ -1,11 +1,18 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, watch, writeSync, type FSWatcher } from "node:fs";
+import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, watch, type FSWatcher } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { refused } from "../errors";
 import { processWide } from "../process-wide";
+import { NO_FOLLOW, makeStateFolders, stateLinkProblem } from "../repo/state-path";
+import { writeAll } from "./write";
 
 /** The one lock a repository's plan writers share. */
 export const LOCK_FILE = ".ai/local/state/plan.lock";
+/** The state paths the lock writes at known names (its temporary files have random ones). */
+export const LOCK_STATE = [LOCK_FILE, `${LOCK_FILE}.breaker`] as const;
+
+const { O_CREAT, O_EXCL, O_RDONLY, O_WRONLY } = constants;
 
 /** How long a writer waits for the lock before it gives up (at least a minute). */
 export function lockWaitMs(): number {
@@ -35,12 +42,29 @@ export class LockBusyError extends Error {
   }
 }
 
+/** The holder a lock file names; undefined when it is absent, torn, or not a regular file (never followed). */
 function readHolder(path: string): Holder | undefined {
+  let fd: number;
   try {
-    return JSON.parse(readFileSync(path, "utf8")) as Holder;
+    fd = openSync(path, O_RDONLY | NO_FOLLOW);
   } catch {
     return undefined;
   }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const bytes = Buffer.alloc(4096);
+    const n = readSync(fd, bytes, 0, bytes.length, 0);
+    return JSON.parse(bytes.toString("utf8", 0, n)) as Holder;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether an entry is at `path`, a link included (not followed). */
+function entryAt(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 function isAlive(pid: number): boolean {
@@ -55,7 +79,7 @@ function isAlive(pid: number): boolean {
 function isStale(path: string, holder: Holder | undefined): boolean {
   let age: number;
   try {
-    age = Date.now() - statSync(path).mtimeMs;
+    age = Date.now() - lstatSync(path).mtimeMs;
   } catch {
     return false;
   }
@@ -71,12 +95,16 @@ function isStale(path: string, holder: Holder | undefined): boolean {
  */
 function tryCreate(path: string, holder: Holder): boolean {
   const tmp = `${path}.${holder.nonce}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "w");
+  const fd = openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | NO_FOLLOW, 0o644);
   try {
-    writeSync(fd, JSON.stringify(holder));
-  } finally {
+    writeAll(fd, Buffer.from(JSON.stringify(holder)));
+  } catch (error) {
+    // A full disk: the temporary file goes with the failure.
     closeSync(fd);
+    unlinkSync(tmp);
+    throw error;
   }
+  closeSync(fd);
   try {
     linkSync(tmp, path);
     return true;
@@ -186,15 +214,20 @@ export async function withPlanLock<T>(repo: string, by: string, fn: () => T | Pr
   queues.set(key, tail);
   try {
     await previous.catch(() => undefined);
-    return await holdFileLock(key, by, fn);
+    return await holdFileLock(repo, key, by, fn);
   } finally {
     release();
     if (queues.get(key) === tail) queues.delete(key);
   }
 }
 
-async function holdFileLock<T>(path: string, by: string, fn: () => T | Promise<T>): Promise<T> {
-  mkdirSync(dirname(path), { recursive: true });
+async function holdFileLock<T>(repo: string, path: string, by: string, fn: () => T | Promise<T>): Promise<T> {
+  // Never through a link: a lock file or folder that is one is refused, not waited on nor broken.
+  for (const rel of LOCK_STATE) {
+    const problem = stateLinkProblem(repo, rel);
+    if (problem) throw refused(problem);
+  }
+  makeStateFolders(repo, LOCK_FILE);
   const me: Holder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), by, nonce: randomBytes(8).toString("hex") };
   const started = Date.now();
   const limit = lockWaitMs();
@@ -202,7 +235,7 @@ async function holdFileLock<T>(path: string, by: string, fn: () => T | Promise<T
   let wake: LockWake | undefined;
   try {
     // A held lock is seen by a look at its file: a waiter writes its holder file only to try a free one.
-    while (existsSync(path) || !tryCreate(path, { ...me, since: new Date().toISOString() })) {
+    while (entryAt(path) || !tryCreate(path, { ...me, since: new Date().toISOString() })) {
       const holder = readHolder(path);
       if (isStale(path, holder) && breakStale(path, holder)) continue;
       const waited = Date.now() - started;

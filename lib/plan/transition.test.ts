@@ -590,16 +590,17 @@ describe("§6.6 evidence", () => {
 });
 
 describe("write failures (§6.3 order: guard → read → edit → write file → append ledger)", () => {
-  it("a ledger that cannot be appended to is reported as refused, and the record stays written", async () => {
+  it("a ledger path that is not a regular file is refused before the record is written", async () => {
     const repo = makePlanRepo({ issues: [{ id: "I0001" }] });
     repo.write(`${LEDGER}/x`, "a folder where the ledger should be\n");
+    const before = repo.read("I0001");
     await rejects(
       transition(repo.root, "I0001", "start", clock(AT)),
       "refused",
-      /^the record was written but its ledger line was not \(.*\); the stamp and its seal stand$/,
+      `${LEDGER} is a folder, not a regular file, so the Cockpit cannot keep its state in it: remove ${LEDGER}`,
     );
-    expect(repo.read("I0001")).toContain(`started_at: ${AT}\nstarted_event: ${sealOf("plan_start", "I0001", AT)}\n`);
-    expect(loadPlan(repo.root).issues[0].status).toBe("ACTIVE");
+    expect(repo.read("I0001")).toBe(before);
+    expect(loadPlan(repo.root).issues[0].status).toBe("READY");
   });
 
   // BUG (see the report): a failure to create the lock (here `.ai/local/state` is a file) escapes

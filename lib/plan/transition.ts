@@ -2,12 +2,13 @@ import { join } from "node:path";
 import { CapabilityError, invalidInput, notFound, refused } from "../errors";
 import { controlProblem } from "./control-chars";
 import { COCKPIT_VERSION } from "../version";
-import { ISSUES_DIR, MILESTONES_DIR, SEALED_FROM } from "./constants";
+import { requireState } from "../repo/state-path";
+import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, SEALED_FROM } from "./constants";
 import { DerivationMemory, derivePlan } from "./derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "./edit";
 import { checkEvent, appendLedger, envelope } from "./ledger";
 import { RecordCache, loadRecords, recordFromText } from "./load";
-import { LockBusyError, withPlanLock } from "./lock";
+import { LOCK_STATE, LockBusyError, withPlanLock } from "./lock";
 import { priorityRank, pickNextIssue } from "./next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
 import type { IssueRecord, PlanRecords } from "./records";
@@ -115,6 +116,12 @@ function withRecord<R extends { id: string }>(list: readonly R[], record: R): R[
   return list.map((r) => (r.id === record.id ? record : r));
 }
 
+/** The errors of a file system with no room left (a full disk, a quota, a file size limit). */
+const NO_ROOM = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
+
+/** The Cockpit's own state every locked write uses: the lock and the ledger. */
+const WRITE_STATE = [...LOCK_STATE, LEDGER_FILE];
+
 /**
  * Hold the plan lock, mapping a wait that runs out to a refusal that names the holder, and a lock
  * that cannot be taken at all (a read-only checkout) to a refusal that says why.
@@ -132,7 +139,12 @@ export async function locked<T>(
     const memory = new DerivationMemory();
     o.derive = (records) => derivePlan(records, memory);
   }
+  // The state is checked before anything is written, the lock included; git's answer (is it
+  // tracked?) comes while `before` reads the records.
+  const checked = requireState(repo, WRITE_STATE);
+  checked.catch(() => undefined);
   o.before?.();
+  await checked;
   let entered = false;
   try {
     return await withPlanLock(repo, by(o), () => {
@@ -141,10 +153,12 @@ export async function locked<T>(
     });
   } catch (error) {
     if (error instanceof LockBusyError) throw refused(error.message);
-    if (!entered && !(error instanceof CapabilityError)) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw refused(`the plan lock cannot be taken (${code ?? (error instanceof Error ? error.message : String(error))}); is the repository writable?`);
-    }
+    if (error instanceof CapabilityError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code !== undefined && NO_ROOM.has(code) ? "is the disk full?" : "is the repository writable?";
+    if (!entered) throw refused(`the plan lock cannot be taken (${code ?? (error instanceof Error ? error.message : String(error))}); ${why}`);
+    // A record's write failed (its temporary file is gone, the record keeps its old bytes).
+    if (typeof code === "string") throw refused(`a record could not be written (${error instanceof Error ? error.message : code}); ${why}`);
     throw error;
   }
 }
@@ -426,7 +440,9 @@ function predatesSeals(stamp: string): boolean {
  * seal is present but wrong, stay findings.
  */
 export async function adoptLegacyStamps(repo: string, options: WriteOptions & { dryRun?: boolean } = {}): Promise<AdoptResult> {
-  return lockedMove(repo, options, async () => {
+  // A dry run takes no lock and writes nothing: it answers on a read-only checkout.
+  const under = (fn: () => Promise<AdoptResult>) => (options.dryRun ? fn() : lockedMove(repo, options, fn));
+  return under(async () => {
     const records = await currentRecords(repo, options);
     const adopted: AdoptResult["adopted"] = [];
     for (const r of [...records.issues].sort((a, b) => compareBytes(a.id, b.id))) {

@@ -1,8 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { refused } from "../errors";
 import { FOLDER_LEAVES_REPOSITORY, folderLeavingRepository } from "./load";
+
+/** Write every byte at the file's position (a full disk may take part of them without an error; then the rest throws). */
+export function writeAll(fd: number, bytes: Buffer): void {
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+}
 
 /**
  * Replace a file's bytes atomically: write a temporary file in the same folder, fsync it, rename it
@@ -13,20 +18,19 @@ export function writeFileAtomic(path: string, text: string, mode = 0o644): void 
   // Not `.yaml`: a temporary file left by a crash is never read as a record.
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const fd = openSync(tmp, "wx", mode);
+  let renamed = false;
   try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(tmp);
-    throw error;
-  }
-  closeSync(fd);
-  try {
+    try {
+      writeAll(fd, Buffer.from(text, "utf8"));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, path);
-  } catch (error) {
-    unlinkSync(tmp);
-    throw error;
+    renamed = true;
+  } finally {
+    // Every failure takes its temporary file with it.
+    if (!renamed) rmSync(tmp, { force: true });
   }
   try {
     const dfd = openSync(dir, "r");

@@ -1,9 +1,10 @@
-import { closeSync, lstatSync, openSync, readSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
 import { leasedPlan } from "../coordination/plan-leases";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
 import { DerivationMemory, derivePlan } from "../plan/derive";
+import { readLedger } from "../plan/ledger";
 import { PLAN_EVENTS } from "../plan/events";
 import { RecordCache, loadRecords, refreshRecords } from "../plan/load";
 import { idProblem } from "../plan/write";
@@ -202,22 +203,11 @@ function movedSince(repo: string, mark: LedgerMark | undefined, now: LedgerMark 
   if (!mark || !now) return mark === now ? [] : undefined;
   if (now.ino !== mark.ino || now.size < mark.size) return undefined;
   if (now.size === mark.size) return [];
-  const bytes = Buffer.alloc(now.size - mark.size);
-  const fd = openSync(join(repo, LEDGER_FILE), "r");
-  try {
-    if (readSync(fd, bytes, 0, bytes.length, mark.size) !== bytes.length) return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  // A line that is not JSON (torn) may hide a record's write: every file then.
+  const { entries, skipped } = readLedger(repo, mark.size);
+  if (skipped > 0) return undefined;
   const ids: string[] = [];
-  for (const line of bytes.toString("utf8").split("\n")) {
-    if (line === "") continue;
-    let entry: { event?: unknown; issue?: unknown };
-    try {
-      entry = JSON.parse(line) as typeof entry;
-    } catch {
-      return undefined;
-    }
+  for (const entry of entries) {
     if (typeof entry.event !== "string" || !Object.hasOwn(PLAN_EVENTS, entry.event)) return undefined;
     if (typeof entry.issue !== "string" || idProblem(entry.issue) !== undefined) return undefined;
     ids.push(entry.issue);

@@ -47,13 +47,20 @@ export function ensureCliBuilt(): void {
 /** Spawn `node bin/cockpit plan …`; resolves when it exits (never rejects on a non-zero exit). */
 export function spawnCli(
   args: readonly string[],
-  options: { env?: Record<string, string | undefined>; onSpawn?: () => void; command?: "plan" | "plans" } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    onSpawn?: () => void;
+    command?: "plan" | "plans";
+    /** A command that runs the node command after it (`setpriv --reuid=…`, `sh -c 'ulimit -f 8; exec "$0" "$@"'`). */
+    wrap?: readonly string[];
+  } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, ...options.env };
     for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
     const spawnedAt = Date.now();
-    const child = spawn(process.execPath, [CLI, options.command ?? "plan", ...args], { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const [file, ...rest] = [...(options.wrap ?? []), process.execPath, CLI, options.command ?? "plan", ...args];
+    const child = spawn(file, rest, { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
