@@ -1,5 +1,6 @@
 "use client";
 
+import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
 
 export type MoveName = "start" | "verify" | "done";
@@ -57,7 +58,7 @@ export function TransitionButtons({ issue, options }: { issue: string; options: 
         data-testid="move-outcome"
         className={`min-h-5 text-sm font-medium ${outcome?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}`}
       >
-        {outcome?.text ?? ""}
+        {outcome?.signIn ? <SignInPrompt /> : (outcome?.text ?? "")}
       </p>
     </div>
   );
