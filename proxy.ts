@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { authenticate, bearerOf, hostProblem, identify, retryAfterSeconds, securityFromEnv } from "@/lib/surfaces/security";
+import { authenticate, bearerOf, hostProblem, identify, securityFromEnv, tooManyGuesses } from "@/lib/surfaces/security";
 
 // Every request passes here first (no matcher): its Host must be one the server answers to; a
 // wrong bearer token is refused here, on every path, and counted against its address's guess
@@ -30,8 +30,8 @@ export async function proxy(request: NextRequest): Promise<Response> {
   if (hasCredentials && bearerOf(request.headers) !== undefined) {
     const { actor, invalid, retryAfterMs } = await identify(request.headers, security);
     if (retryAfterMs !== undefined) {
-      const seconds = retryAfterSeconds(retryAfterMs);
-      return refuse(429, "too_many_requests", `too many wrong tokens from this address; try again in ${seconds} s (a valid token is still answered)`, { "retry-after": seconds });
+      const refusal = tooManyGuesses(retryAfterMs);
+      return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
     }
     if (!actor && invalid) return refuse(401, "unauthorized", `${invalid}; send Authorization: Bearer <token> with COCKPIT_TOKEN or a token from cockpit users add`, BEARER_CHALLENGE);
   }

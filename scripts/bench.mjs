@@ -8,6 +8,7 @@
 // A section is a module under scripts/bench/ exporting `name`, `description` and
 // `run(options) -> { name, text, report, ok }`. Add new sections (transitions, HTTP, …) to SECTIONS.
 
+import * as doors from "./bench/doors.mjs";
 import * as http from "./bench/http.mjs";
 import * as leases from "./bench/leases.mjs";
 import * as plans from "./bench/plans.mjs";
@@ -17,7 +18,7 @@ import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves, standup, time, leases, plans];
+const SECTIONS = [plan, transitions, http, doors, waves, standup, time, leases, plans];
 
 function parseOptions(argv) {
   const options = { strict: false };

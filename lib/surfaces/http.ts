@@ -4,7 +4,7 @@ import { capabilities, httpMethod, httpPath } from "../capabilities/index";
 import type { ErrorCode } from "../errors";
 import { contextFor } from "./context";
 import { invoke } from "./invoke";
-import { byOf, identify, isSecureRequest, requestHost, retryAfterSeconds, securityFromEnv, type ServerSecurity } from "./security";
+import { byOf, identify, isSecureRequest, requestHost, securityFromEnv, tooManyGuesses, type ServerSecurity } from "./security";
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
 
@@ -85,8 +85,8 @@ export async function admit(request: Request, security: ServerSecurity, kind: "q
   const { actor, invalid, retryAfterMs } = await identify(request.headers, security);
   if (actor) return { by: byOf(actor) };
   if (retryAfterMs !== undefined) {
-    const seconds = retryAfterSeconds(retryAfterMs);
-    return { denied: errorResponse("too_many_requests", 429, `too many wrong tokens from this address; try again in ${seconds} s (a valid token is still answered)`, { "retry-after": seconds }) };
+    const refusal = tooManyGuesses(retryAfterMs);
+    return { denied: new Response(refusal.body, { status: refusal.status, headers: refusal.headers }) };
   }
   if (needsCaller(security, kind) || (hasCredentials && invalid)) {
     const why = invalid ? `${invalid}; ` : "";

@@ -207,7 +207,7 @@ export function parseUsersFile(text: string): UsersFile {
   else if (typeof data === "object") {
     const { key: k, users, ...rest } = data as Record<string, unknown>;
     const unknown = Object.keys(rest);
-    if (unknown.length) throw new Error(`unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `'${u}'`).join(", ")}; ${USERS_SHAPE}`);
+    if (unknown.length) throw new Error(`${USERS_SHAPE}; unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `'${u}'`).join(", ")}`);
     if (k !== undefined && (typeof k !== "string" || Buffer.from(k, "base64url").length < 32)) throw new Error("key: give 32 random bytes in base64url, as `cockpit users add` writes");
     key = k as string | undefined;
     list = users ?? [];
@@ -476,3 +476,29 @@ export async function identify(headers: HeaderBag, security: ServerSecurity, lim
 
 /** A Retry-After header's seconds for a wait in milliseconds. */
 export const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
+/** The 429 of a wrong token from an address over the limit, as the API words its errors. */
+export function tooManyGuesses(retryAfterMs: number): { status: 429; headers: Record<string, string>; body: string } {
+  const seconds = retryAfterSeconds(retryAfterMs);
+  const message = `too many wrong tokens from this address; try again in ${seconds} s (a valid token is still answered)`;
+  return {
+    status: 429,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "retry-after": seconds },
+    body: JSON.stringify({ error: { code: "too_many_requests", message } }),
+  };
+}
+
+/**
+ * For the server's front, before the app: a wrong bearer token from an address already over the
+ * limit, counted and answered 429 in microseconds (one HMAC), so a burst of guesses costs the
+ * app nothing. Anything else (the first failures included, which the app counts) goes on.
+ */
+export async function limitedGuess(headers: HeaderBag, security: ServerSecurity, limiter: SignInLimiter = signInLimiter): Promise<number | undefined> {
+  const bearer = bearerOf(headers);
+  if (bearer === undefined || !(security.token || security.usersFile) || hostProblem(headers, security)) return undefined;
+  const peer = peerOf(headers, security);
+  const wait = limiter.retryAfter(peer);
+  if (wait === 0 || (await actorForToken(bearer, security))) return undefined;
+  limiter.fail(peer);
+  return wait;
+}
