@@ -1,9 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { authenticate, hostProblem, securityFromEnv } from "@/lib/surfaces/security";
+import { authenticate, bearerOf, hostProblem, identify, securityFromEnv, tooManyGuesses } from "@/lib/surfaces/security";
 
-// Every request passes here first (no matcher): its Host must be one the server answers to, and,
-// beyond loopback, it must come from a signed-in person or carry a token. The route handlers and
-// the server actions check the caller again themselves.
+// Every request passes here first (no matcher): its Host must be one the server answers to; a
+// wrong bearer token is refused here, on every path, and counted against its address's guess
+// limit; beyond loopback every request must come from a signed-in person or carry a token. The
+// route handlers and the server actions check the caller again themselves (and, on loopback,
+// that a command has one).
 
 /** What anyone may fetch: the sign-in page, its form's target, and the built assets. */
 function isPublic(path: string): boolean {
@@ -17,11 +19,22 @@ function refuse(status: number, code: string, message: string, headers: Record<s
   });
 }
 
+const BEARER_CHALLENGE = { "www-authenticate": 'Bearer realm="cockpit"' };
+
 export async function proxy(request: NextRequest): Promise<Response> {
   const security = securityFromEnv();
   const problem = hostProblem(request.headers, security);
   if (problem) return refuse(403, "forbidden", problem);
   const path = request.nextUrl.pathname;
+  const hasCredentials = Boolean(security.token || security.usersFile);
+  if (hasCredentials && bearerOf(request.headers) !== undefined) {
+    const { actor, invalid, retryAfterMs } = await identify(request.headers, security);
+    if (retryAfterMs !== undefined) {
+      const refusal = tooManyGuesses(retryAfterMs);
+      return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
+    }
+    if (!actor && invalid) return refuse(401, "unauthorized", `${invalid}; send Authorization: Bearer <token> with COCKPIT_TOKEN or a token from cockpit users add`, BEARER_CHALLENGE);
+  }
   if (!security.authRequired || isPublic(path)) return NextResponse.next();
 
   const { actor, invalid } = await authenticate(request.headers, security);
@@ -40,6 +53,6 @@ export async function proxy(request: NextRequest): Promise<Response> {
     401,
     "unauthorized",
     `${invalid ? invalid + "; " : ""}this server needs a signed-in session (sign in at /signin) or the header Authorization: Bearer <token>`,
-    { "www-authenticate": 'Bearer realm="cockpit"' },
+    BEARER_CHALLENGE,
   );
 }

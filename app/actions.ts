@@ -3,9 +3,12 @@
 import { headers } from "next/headers";
 import { findCapability } from "@/lib/capabilities/index";
 import { contextFor } from "@/lib/surfaces/context";
-import { settingsFromEnv } from "@/lib/surfaces/http";
+import { needsCaller, settingsFromEnv } from "@/lib/surfaces/http";
 import { invoke, type Invocation } from "@/lib/surfaces/invoke";
 import { authenticate, byOf, securityFromEnv } from "@/lib/surfaces/security";
+
+/** A capability's answer, or the refusal of a caller who must sign in first (the page shows the way to /signin). */
+export type ActionResult = Invocation | { ok: false; error: { code: "unauthorized"; message: string } };
 
 /** The request's headers; none when called outside a request (a test calls the action directly). */
 async function requestHeaders(): Promise<Headers | Awaited<ReturnType<typeof headers>>> {
@@ -19,17 +22,18 @@ async function requestHeaders(): Promise<Headers | Awaited<ReturnType<typeof hea
 /**
  * The server-action projection of the registry: the browser calls a capability by id with the
  * same input an HTTP or MCP caller sends, and gets `{ ok, value }` or `{ ok: false, error }`.
- * The proxy already turned away callers without a session; this checks again, and names the
- * signed-in person in the ledger.
+ * The doors are HTTP's: a command needs a signed-in caller once a token or users exist (on
+ * loopback too), and beyond loopback every call does. The signed-in person is named in the ledger.
  */
-export async function runCapability(id: string, input: unknown): Promise<Invocation> {
+export async function runCapability(id: string, input: unknown): Promise<ActionResult> {
   const capability = typeof id === "string" ? findCapability(id) : undefined;
   if (!capability) return { ok: false, error: { code: "not_found", message: `no capability '${String(id)}'` } };
   const settings = settingsFromEnv();
   const security = settings.security ?? securityFromEnv();
-  const { actor } = await authenticate(await requestHeaders(), security);
-  if (security.authRequired && !actor) {
-    return { ok: false, error: { code: "refused", message: "your session has expired or was revoked; sign in again at /signin" } };
+  const { actor, invalid } = await authenticate(await requestHeaders(), security);
+  if (!actor && needsCaller(security, capability.kind === "command" ? "command" : "query")) {
+    const message = invalid ? "your session has expired or was revoked; sign in again at /signin" : "moves and edits on this server need you to sign in at /signin";
+    return { ok: false, error: { code: "unauthorized", message } };
   }
   return invoke(capability, contextFor(settings.repo, byOf(actor)), input);
 }

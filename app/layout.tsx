@@ -27,7 +27,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         <Providers>
-          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} uncommitted={uncommitted}>
+          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} canSignIn={viewer.canSignIn && !viewer.signedIn} uncommitted={uncommitted}>
             {visible && <ImportMenu />}
             {visible && <CommandPalette />}
           </Nav>

@@ -5,7 +5,7 @@ import { authenticate, securityFromEnv } from "@/lib/surfaces/security";
 export interface Viewer {
   /** Beyond loopback: every page needs a signed-in caller. */
   authRequired: boolean;
-  /** Whether sign-in is possible at all (a token or a users file is configured). */
+  /** Whether sign-in is possible at all (a token or a users file is configured): then every move and edit needs it, on loopback too. */
   canSignIn: boolean;
   signedIn: boolean;
   /** The signed-in user's name (none for the single shared token). */

@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { runCapability } from "@/app/actions";
+import { SignInPrompt } from "./SignInPrompt";
 
 interface CommitAnswer {
   committed: boolean;
@@ -21,10 +22,12 @@ export function CommitPanel({ count }: { count: number }) {
   const [busy, start] = useTransition();
   const [listing, setListing] = useState<CommitAnswer | null>(null);
   const [outcome, setOutcome] = useState("");
+  const [mustSignIn, setMustSignIn] = useState(false);
   if (count === 0 && !outcome) return null;
   const run = (dryRun: boolean, pullRebase = false) =>
     start(async () => {
       const r = await runCapability("plan.commit", { ...(dryRun ? { dry_run: true } : {}), ...(pullRebase ? { pull_rebase: true } : {}) });
+      setMustSignIn(!r.ok && r.error.code === "unauthorized");
       if (!r.ok) {
         setOutcome(`Refused: ${r.error.message}`);
         return;
@@ -58,7 +61,7 @@ export function CommitPanel({ count }: { count: number }) {
         </div>
       )}
       <p role="status" aria-live="polite" data-testid="commit-outcome" className="absolute right-0 mt-1 w-[28rem] text-xs">
-        {outcome}
+        {mustSignIn ? <SignInPrompt /> : outcome}
         {outcome.includes("Push: behind") && (
           <button type="button" data-testid="commit-pull-rebase" disabled={busy} onClick={() => run(false, true)} className="ml-2 underline">
             Pull --rebase and push

@@ -1,6 +1,7 @@
 "use client";
 
 import { EditPreview } from "./EditPreview";
+import { SignInPrompt } from "./SignInPrompt";
 import type { EditFlow } from "./useEditFlow";
 
 /**
@@ -33,7 +34,7 @@ export function EditReview({ flow }: { flow: EditFlow }) {
         </div>
       )}
       <p role="status" aria-live="polite" data-testid="edit-outcome" className={`min-h-5 font-medium ${outcome?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}`}>
-        {outcome?.text ?? ""}
+        {outcome?.signIn ? <SignInPrompt /> : (outcome?.text ?? "")}
       </p>
       {outcome?.conflictVersion && pending && (
         <button type="button" data-testid="edit-reapply" onClick={flow.reapply} className="self-start rounded-md border border-slate-300 px-3 py-1.5 dark:border-slate-600">

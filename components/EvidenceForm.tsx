@@ -1,5 +1,6 @@
 "use client";
 
+import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
 
 const TYPES = ["test", "build", "ci", "artifact", "manual"] as const;
@@ -53,7 +54,7 @@ export function EvidenceForm({ record, tokens }: { record: string; tokens: strin
           {pending ? "Recording…" : "Record evidence"}
         </button>
         <span role="status" aria-live="polite" data-testid="evidence-outcome" className={message?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}>
-          {message?.text ?? ""}
+          {message?.signIn ? <SignInPrompt /> : (message?.text ?? "")}
         </span>
       </div>
     </form>

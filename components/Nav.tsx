@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { CommitPanel } from "./CommitPanel";
 import { LiveUpdates } from "./LiveUpdates";
 import { PAGES } from "./pages";
+import { SignInLink } from "./SignInPrompt";
 
 /**
  * The header: the project, the pages, the command palette's button (`children`), the uncommitted
@@ -13,12 +14,15 @@ export function Nav({
   project,
   links = true,
   user,
+  canSignIn = false,
   uncommitted = 0,
   children,
 }: {
   project: string;
   links?: boolean;
   user?: { name?: string };
+  /** Not signed in, where signing in is possible: moves and edits will ask for it. */
+  canSignIn?: boolean;
   uncommitted?: number;
   children?: ReactNode;
 }) {
@@ -48,6 +52,7 @@ export function Nav({
             <CommitPanel count={uncommitted} />
           </div>
         )}
+        {!user && canSignIn && links && <SignInLink />}
         {user && (
           <form method="post" action="/api/auth/signout" className="flex items-center gap-3 text-sm">
             <span className="text-slate-700 dark:text-slate-300">{user.name ? `Signed in as ${user.name}` : "Signed in"}</span>

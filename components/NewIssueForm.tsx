@@ -6,6 +6,7 @@ import { useState, useTransition } from "react";
 import { runCapability } from "@/app/actions";
 import type { PlanDiff } from "@/lib/plan/plan-diff";
 import { EditPreview } from "./EditPreview";
+import { SignInPrompt } from "./SignInPrompt";
 
 interface CreateAnswer {
   id: string;
@@ -21,13 +22,16 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
   const [input, setInput] = useState<Record<string, unknown> | null>(null);
   const [answer, setAnswer] = useState<CreateAnswer | null>(null);
   const [error, setError] = useState("");
+  const [mustSignIn, setMustSignIn] = useState(false);
 
   const send = (body: Record<string, unknown>, dryRun: boolean) =>
     start(async () => {
       setError("");
+      setMustSignIn(false);
       const r = await runCapability("plan.create", { ...body, ...(dryRun ? { dry_run: true } : {}) });
       if (!r.ok) {
         setError(`Refused: ${r.error.message}`);
+        setMustSignIn(r.error.code === "unauthorized");
         return;
       }
       setAnswer(r.value as CreateAnswer);
@@ -106,7 +110,7 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
         </div>
       )}
       <p role="status" aria-live="polite" className="min-h-5 font-medium text-red-700 dark:text-red-400">
-        {error}
+        {mustSignIn ? <SignInPrompt /> : error}
       </p>
     </div>
   );

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { SignInPrompt } from "./SignInPrompt";
 import { useCapability, type CapabilityOutcome } from "./useCapability";
 
 type Status = CapabilityOutcome;
@@ -9,7 +10,7 @@ type Status = CapabilityOutcome;
 function Outcome({ status, testId }: { status: Status; testId: string }) {
   return (
     <p role="status" aria-live="polite" data-testid={testId} className={`min-h-5 text-xs ${status?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}`}>
-      {status?.text ?? ""}
+      {status?.signIn ? <SignInPrompt /> : (status?.text ?? "")}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
 
 export type MoveName = "start" | "verify" | "done";
@@ -71,7 +72,7 @@ function MoveOutcome({ outcome, testId = "move-outcome" }: { outcome: ReturnType
       data-testid={testId}
       className={`min-h-5 text-sm font-medium ${outcome?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}`}
     >
-      {outcome?.text ?? ""}
+      {outcome?.signIn ? <SignInPrompt /> : (outcome?.text ?? "")}
     </p>
   );
 }

@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { runCapability } from "@/app/actions";
 
-export type CapabilityOutcome = { ok: boolean; text: string } | null;
+/** `signIn`: refused because the browser must sign in first (the outcome shows the way). */
+export type CapabilityOutcome = { ok: boolean; text: string; signIn?: boolean } | null;
 
 /**
  * Run a capability from a button or a form: the outcome in words (`describe` for a success,
@@ -18,7 +19,7 @@ export function useCapability() {
   const run = (id: string, input: Record<string, unknown>, describe: (value: unknown) => string) =>
     start(async () => {
       const r = await runCapability(id, input);
-      setStatus(r.ok ? { ok: true, text: describe(r.value) } : { ok: false, text: `Refused: ${r.error.message}` });
+      setStatus(r.ok ? { ok: true, text: describe(r.value) } : { ok: false, text: `Refused: ${r.error.message}`, signIn: r.error.code === "unauthorized" });
       router.refresh();
     });
   return { pending, status, run };

@@ -41,6 +41,8 @@ export interface EditOutcome {
   ok: boolean;
   text: string;
   conflictVersion?: string;
+  /** Refused because the browser must sign in first. */
+  signIn?: boolean;
 }
 
 const UNDO_KEY = "cockpit-undo";
@@ -86,7 +88,7 @@ export function useEditFlow(onWritten: () => void) {
         const r = await runCapability("plan.edit", { id: next.id, ...next.input, dry_run: true });
         if (!r.ok) {
           setPending(null);
-          setOutcome({ ok: false, text: `Refused: ${r.error.message}` });
+          setOutcome({ ok: false, text: `Refused: ${r.error.message}`, signIn: r.error.code === "unauthorized" });
           return;
         }
         setPending({ ...next, preview: r.value as EditAnswer });
@@ -102,7 +104,7 @@ export function useEditFlow(onWritten: () => void) {
         const r = await runCapability("plan.edit", { id: pending.id, ...pending.input, ...(version ? { if_version: version } : {}) });
         if (!r.ok) {
           const details = (r.error as { details?: { version?: string } }).details;
-          setOutcome({ ok: false, text: `Refused: ${r.error.message}`, conflictVersion: r.error.code === "conflict" ? details?.version : undefined });
+          setOutcome({ ok: false, text: `Refused: ${r.error.message}`, conflictVersion: r.error.code === "conflict" ? details?.version : undefined, signIn: r.error.code === "unauthorized" });
           return;
         }
         const answer = r.value as EditAnswer;

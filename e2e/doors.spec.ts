@@ -1,10 +1,15 @@
-import { readFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, quiet, seriousViolations, settle, test } from "./fixtures";
 
 // The doors project: `cockpit serve --host ::` over a copy of the demo, with COCKPIT_TOKEN and a
 // users file (ada, bob). A browser without a session sees the sign-in page and nothing else; a
-// signed-in person moves an issue and the ledger names them; signing out ends access.
+// signed-in person moves an issue and the ledger names them; signing out ends access. And a
+// `cockpit serve` of its own on loopback with a token: a page reads without signing in, a move asks
+// to sign in, and after signing in the move is made.
 
 const tokens = () => JSON.parse(process.env.COCKPIT_E2E_DOORS_TOKENS ?? "{}") as Record<string, string>;
 const ledgerLines = (dir: string) =>
@@ -97,4 +102,77 @@ test("bob's token over the API is bob in the ledger", async ({ page, repo }) => 
   expect(r.status(), await r.text()).toBe(200);
   expect(ledgerLines(repo.dir).at(-1)).toMatchObject({ event: "plan_verify", by: "bob" });
   repo.restore(repo.issue("BK-020"));
+});
+
+test.describe("on loopback with a token", () => {
+  const TOKEN = "e2e-loopback-shared-token";
+  let dir: string;
+  let base: string;
+  let server: ChildProcess;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "cockpit-e2e-loopback-"));
+    cpSync(join(process.cwd(), "examples/demo"), join(dir, "repo"), { recursive: true });
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const { port: p } = s.address() as { port: number };
+        s.close(() => resolve(p));
+      });
+    });
+    base = `http://127.0.0.1:${port}`;
+    server = spawn(process.execPath, ["bin/cockpit", "serve", "--repo", join(dir, "repo"), "--host", "127.0.0.1", "--port", String(port)], {
+      cwd: process.cwd(),
+      env: { ...process.env, COCKPIT_TOKEN: TOKEN, COCKPIT_USERS: "", NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: "ignore",
+    });
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${base}/api/v1/openapi.json`).then((r) => r.ok, () => false);
+      if (up) break;
+      if (i > 300 || server.exitCode !== null) throw new Error("cockpit serve on loopback did not answer");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
+  test.afterAll(async () => {
+    server?.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 500));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a page reads without signing in; Start asks to sign in, and after signing in the move is made", async ({ page, shot }) => {
+    const issue = () => join(dir, "repo/.ai/repo/project/issues/BK-020.yaml");
+    const before = readFileSync(issue());
+    await page.goto(`${base}/issues/BK-020`);
+    await settle(page);
+    await expect(page).toHaveURL(`${base}/issues/BK-020`);
+    await expect(page.getByTestId("issue-status")).toHaveText("READY");
+    await expect(page.getByTestId("header-signin")).toBeVisible();
+
+    await page.getByTestId("move-start").click();
+    const prompt = page.getByTestId("signin-prompt");
+    await expect(prompt).toContainText("Moves and edits on this server need you to sign in");
+    expect(readFileSync(issue()).equals(before)).toBe(true);
+    await quiet(page);
+    expect(await seriousViolations(page, "sign-in prompt")).toEqual([]);
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shot(`signin-prompt-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+
+    await prompt.getByRole("link", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${base}/signin?next=${encodeURIComponent("/issues/BK-020")}`);
+    await expect(page.getByText("Reading needs no sign-in on this server; moves and edits do.")).toBeVisible();
+    await shot("signin-from-loopback");
+    await page.getByLabel("Token").fill(TOKEN);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(`${base}/issues/BK-020`);
+    await settle(page);
+    await expect(page.getByText("Signed in", { exact: true })).toBeVisible();
+
+    await page.getByTestId("move-start").click();
+    await expect(page.getByTestId("move-outcome")).toHaveText(/^BK-020: READY → ACTIVE\./);
+    expect(readFileSync(issue(), "utf8")).toMatch(/^started_at: /m);
+    await quiet(page);
+  });
 });

@@ -9,6 +9,7 @@
 // `run(options) -> { name, text, report, ok }`. Add new sections (transitions, HTTP, …) to SECTIONS.
 
 import * as code from "./bench/code.mjs";
+import * as doors from "./bench/doors.mjs";
 import * as http from "./bench/http.mjs";
 import * as importing from "./bench/import.mjs";
 import * as leases from "./bench/leases.mjs";
@@ -20,6 +21,7 @@ import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
 const SECTIONS = [plan, transitions, http, waves, standup, time, code, leases, plans, importing];
+const SECTIONS = [plan, transitions, http, doors, waves, standup, time, leases, plans];
 
 function parseOptions(argv) {
   const options = { strict: false };

@@ -36,6 +36,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         ) : (
           <>
             <SessionBounce next={next} />
+            {!viewer.authRequired && (
+              <p className="mb-2 text-sm text-slate-700 dark:text-slate-300">Reading needs no sign-in on this server; moves and edits do.</p>
+            )}
             <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
               Paste your token: the server&apos;s <code className="font-mono">COCKPIT_TOKEN</code>, or the one <code className="font-mono">cockpit users add NAME</code> printed for you.
             </p>

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
+import { limitedGuess, securityFromEnv, tooManyGuesses, type HeaderBag } from "./security";
 import { APP_ROOT } from "./serve";
 
 // The server `cockpit serve` runs: Next.js's request handler behind a front of our own. The front
 // is the one place that sees the socket, so it alone can say where a request came from (for the
 // sign-in rate limit); forwarded headers reach the app only when a trusted proxy is declared.
+// It also answers a guessing address's wrong tokens itself (429), before the app spends anything.
 
 const FORWARDED = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"];
 
@@ -41,11 +43,18 @@ export async function runFront(env = process.env): Promise<void> {
     if (!trustProxy) for (const h of FORWARDED) delete req.headers[h];
     req.headers["x-cockpit-peer"] = peer;
     req.headers["x-cockpit-front"] = nonce;
-    handle(req, res).catch((error: unknown) => {
-      process.stderr.write(`cockpit serve: ${error instanceof Error ? error.stack : String(error)}\n`);
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-      res.end("internal error");
-    });
+    const headers: HeaderBag = { get: (name) => [req.headers[name.toLowerCase()] ?? []].flat().join(", ") || null };
+    limitedGuess(headers, securityFromEnv(env))
+      .then((wait) => {
+        if (wait === undefined) return handle(req, res);
+        const refusal = tooManyGuesses(wait);
+        res.writeHead(refusal.status, refusal.headers).end(refusal.body);
+      })
+      .catch((error: unknown) => {
+        process.stderr.write(`cockpit serve: ${error instanceof Error ? error.stack : String(error)}\n`);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+        res.end("internal error");
+      });
   });
   // A request Node refuses before the app sees it (a head over 16 KB, a request that is not
   // HTTP, one too slow to arrive) is answered as the API answers: JSON naming what to fix.

@@ -4,7 +4,7 @@ import { capabilities, httpMethod, httpPath } from "../capabilities/index";
 import type { ErrorCode } from "../errors";
 import { contextFor } from "./context";
 import { invoke } from "./invoke";
-import { authenticate, byOf, isSecureRequest, requestHost, securityFromEnv, type ServerSecurity } from "./security";
+import { byOf, identify, isSecureRequest, requestHost, securityFromEnv, tooManyGuesses, type ServerSecurity } from "./security";
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
 
@@ -65,10 +65,16 @@ export function isSameOrigin(request: Request, security: ServerSecurity): boolea
   return host !== null && origin === `${proto}://${host}`;
 }
 
+/** Whether a request of this kind needs a caller: beyond loopback every one; on loopback, with a token or users, a command. */
+export function needsCaller(security: ServerSecurity, kind: "query" | "command"): boolean {
+  return security.authRequired || (kind === "command" && Boolean(security.token || security.usersFile));
+}
+
 /**
  * Who is calling, and whether they may: a command must come from this server's own origin (or a
  * client without one), and from a caller with a token or a session when credentials are
- * configured; beyond loopback every request needs such a caller. `by` is what the ledger names.
+ * configured; beyond loopback every request needs such a caller. A wrong token is refused on
+ * every request, and past the guess limit of its address answered 429. `by` is what the ledger names.
  */
 export async function admit(request: Request, security: ServerSecurity, kind: "query" | "command"): Promise<{ by?: string; denied?: Response }> {
   if (kind === "command" && !isSameOrigin(request, security)) {
@@ -76,9 +82,13 @@ export async function admit(request: Request, security: ServerSecurity, kind: "q
     return { denied };
   }
   const hasCredentials = Boolean(security.token || security.usersFile);
-  const { actor, invalid } = await authenticate(request.headers, security);
+  const { actor, invalid, retryAfterMs } = await identify(request.headers, security);
   if (actor) return { by: byOf(actor) };
-  if (security.authRequired || (hasCredentials && (kind === "command" || invalid))) {
+  if (retryAfterMs !== undefined) {
+    const refusal = tooManyGuesses(retryAfterMs);
+    return { denied: new Response(refusal.body, { status: refusal.status, headers: refusal.headers }) };
+  }
+  if (needsCaller(security, kind) || (hasCredentials && invalid)) {
     const why = invalid ? `${invalid}; ` : "";
     const what = kind === "command" ? "this command" : "this server";
     const denied = errorResponse("unauthorized", 401, `${why}${what} needs the header Authorization: Bearer <token> (COCKPIT_TOKEN, or a token from cockpit users add)`, {

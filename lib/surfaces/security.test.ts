@@ -11,12 +11,17 @@ import {
   hashToken,
   hostNameOf,
   hostProblem,
+  identify,
   newToken,
+  newUsersKey,
+  nextLocation,
   parseUsers,
+  parseUsersFile,
   safeNext,
   sealSession,
   securityFromEnv,
   sessionCookie,
+  tokenDigest,
   tokenMatchesHash,
   type ServerSecurity,
 } from "./security";
@@ -108,6 +113,75 @@ describe("tokens and the users file", () => {
   });
 });
 
+describe("finding the user of a token", () => {
+  // A hash scrypt refuses to compute (N = 2^20 with r = 8 needs 1 GiB, over the 64 MiB allowed):
+  // any attempt to verify against it throws, so a test sees whether a scrypt was tried at all.
+  const untouchable = `scrypt$${1 << 20}$8$1$${Buffer.alloc(16).toString("base64url")}$${Buffer.alloc(32).toString("base64url")}`;
+
+  it("an unknown token costs one HMAC, not one scrypt per user", async () => {
+    const file = join(dir, "digest-users.yaml");
+    const key = newUsersKey();
+    const users = Array.from({ length: 30 }, (_, i) => `  - name: u${i}\n    token_hash: "${untouchable}"\n    token_digest: "${tokenDigest(`token-${i}`, key)}"`);
+    writeFileSync(file, `key: "${key}"\nusers:\n${users.join("\n")}\n`);
+    const s = security({ usersFile: file });
+    await expect(actorForToken("a-guess", s)).resolves.toBeUndefined();
+    // Its digest found u7, and only u7's hash is tried: here, the one that cannot be computed.
+    await expect(actorForToken("token-7", s)).rejects.toThrow(/memory/i);
+  });
+
+  it("a user with a digest is found and verified once; a file written before digests still works by trying each hash", async () => {
+    const file = join(dir, "mixed-users.yaml");
+    const key = newUsersKey();
+    const ada = newToken();
+    writeFileSync(file, `key: "${key}"\nusers:\n  - name: ada\n    token_hash: "${await hashToken(ada)}"\n    token_digest: "${tokenDigest(ada, key)}"\n`);
+    const s = security({ usersFile: file });
+    expect((await actorForToken(ada, s))?.name).toBe("ada");
+    // A digest that finds ada, with a token her hash refuses, proves nothing.
+    writeFileSync(file, `key: "${key}"\nusers:\n  - name: ada\n    token_hash: "${await hashToken("another")}"\n    token_digest: "${tokenDigest(ada, key)}"\n`);
+    expect(await actorForToken(ada, s)).toBeUndefined();
+    const old = join(dir, "old-users.yaml");
+    writeFileSync(old, `- name: old\n  token_hash: "${await hashToken("old-token")}"\n`);
+    expect((await actorForToken("old-token", security({ usersFile: old })))?.name).toBe("old");
+    // Without digests, an unknown token tries every hash.
+    writeFileSync(join(dir, "legacy-untouchable.yaml"), `- name: x\n  token_hash: "${untouchable}"\n`);
+    await expect(actorForToken("a-guess", security({ usersFile: join(dir, "legacy-untouchable.yaml") }))).rejects.toThrow(/memory/i);
+  });
+
+  it("reads a file with no users (empty, comments only, an empty list) as valid", () => {
+    for (const text of ["", "\n", "# Cockpit users\n", "[]\n", `key: "${newUsersKey()}"\nusers: []\n`]) expect(parseUsersFile(text).users).toEqual([]);
+    expect(() => parseUsersFile("key: short\nusers: []")).toThrow(/key: give 32 random bytes/);
+    expect(() => parseUsersFile("users: []\nextra: 1")).toThrow(/unknown field 'extra'/);
+  });
+});
+
+describe("the guess limit of wrong tokens", () => {
+  const s = security({ authRequired: false, token: "the-shared-token" });
+  const from = (peer: string, h: Record<string, string>) => headers({ "x-cockpit-front": "nonce", "x-cockpit-peer": peer, ...h });
+  const fronted = { ...s, frontNonce: "nonce" };
+
+  it("counts wrong bearer tokens per address; past five, a wrong one is limited and a valid one is not", async () => {
+    const limiter = new SignInLimiter(5, 60_000);
+    for (let i = 0; i < 5; i++) {
+      const r = await identify(from("10.0.0.1", { authorization: `Bearer guess-${i}` }), fronted, limiter);
+      expect(r.invalid).toMatch(/not valid/);
+      expect(r.retryAfterMs).toBeUndefined();
+    }
+    expect((await identify(from("10.0.0.1", { authorization: "Bearer guess-5" }), fronted, limiter)).retryAfterMs).toBeGreaterThan(59_000);
+    expect((await identify(from("10.0.0.1", { authorization: "Bearer the-shared-token" }), fronted, limiter)).actor).toBeDefined();
+    expect((await identify(from("10.0.0.2", { authorization: "Bearer guess" }), fronted, limiter)).retryAfterMs).toBeUndefined();
+    // No token, or a server with nothing to guess, counts nothing.
+    expect(await identify(from("10.0.0.3", {}), fronted, limiter)).toEqual({});
+    const open = { ...fronted, token: undefined };
+    for (let i = 0; i < 7; i++) expect((await identify(from("10.0.0.4", { authorization: "Bearer x" }), open, limiter)).retryAfterMs).toBeUndefined();
+  });
+
+  it("an address that keeps guessing stays limited for a minute after its fifth-last guess", () => {
+    const limiter = new SignInLimiter(5, 60_000);
+    for (let t = 0; t < 10; t++) limiter.fail("10.0.0.1", t * 10_000);
+    expect(limiter.retryAfter("10.0.0.1", 95_000)).toBe(50_000 + 60_000 - 95_000);
+  });
+});
+
 describe("sessions", () => {
   const s = security({ token: "the-shared-token" });
 
@@ -179,6 +253,13 @@ describe("the sign-in limit and where sign-in leads", () => {
     expect(limiter.retryAfter("10.0.0.1", 2000)).toBe(59_000);
     expect(limiter.retryAfter("10.0.0.2", 2000)).toBe(0);
     expect(limiter.retryAfter("10.0.0.1", 61_001)).toBe(0);
+  });
+
+  it("sends a next with any Unicode as a Location of percent-encoded UTF-8", () => {
+    expect(nextLocation("/issues/\u00c9-1")).toBe("/issues/%C3%89-1");
+    expect(nextLocation("/waves?q=\u{1F680} x")).toBe("/waves?q=%F0%9F%9A%80%20x");
+    expect(nextLocation("/issues/BK-020?x=%41")).toBe("/issues/BK-020?x=%41");
+    expect(nextLocation("/\ud800")).toBe("/");
   });
 
   it("goes back only to a path of this site", () => {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
 import { sealData, unsealData } from "iron-session";
@@ -143,7 +143,16 @@ export function isSecureRequest(headers: HeaderBag, url: string, security: Serve
 
 export interface User {
   name: string;
+  /** scrypt of the token: what verifies it. */
   token_hash: string;
+  /** HMAC-SHA256 of the token under the file's key: what finds its user in one lookup. */
+  token_digest?: string;
+}
+
+/** A users file: its users and the key of their digests (none in a file written before digests). */
+export interface UsersFile {
+  key?: string;
+  users: User[];
 }
 
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
@@ -169,35 +178,81 @@ export async function tokenMatchesHash(token: string, tokenHash: string): Promis
   return timingSafeEqual(key, expected);
 }
 
+/** A new key for a users file's digests: 32 random bytes. */
+export function newUsersKey(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/** A token's digest under a users file's key: one HMAC, microseconds, where scrypt takes tens of ms. */
+export function tokenDigest(token: string, key: string): string {
+  return createHmac("sha256", Buffer.from(key, "base64url")).update(token).digest("base64url");
+}
+
 /** A new token for a person or an agent: 32 random bytes. */
 export function newToken(): string {
   return `ck_${randomBytes(32).toString("base64url")}`;
 }
 
-/** Parse a users file's text; throws with what is wrong. */
-export function parseUsers(text: string): User[] {
-  const data = loadYaml(text, { schema: CORE_SCHEMA }) ?? [];
-  if (!Array.isArray(data)) throw new Error("a users file is a YAML list of {name, token_hash}");
+const USERS_SHAPE = "a users file is a YAML list of {name, token_hash}, or `key:` and `users:` (that list with a token_digest each), as `cockpit users add` writes it";
+
+/** Parse a users file's text; throws with what is wrong. A file with no users (even empty) is valid. */
+export function parseUsersFile(text: string): UsersFile {
+  // js-yaml refuses a document of comments only: that is a file with no users.
+  const isBlank = text.split("\n").every((line) => /^\s*(#.*)?$/.test(line));
+  const data: unknown = isBlank ? null : loadYaml(text, { schema: CORE_SCHEMA });
+  let key: string | undefined;
+  let list: unknown;
+  if (data === null || data === undefined) list = [];
+  else if (Array.isArray(data)) list = data;
+  else if (typeof data === "object") {
+    const { key: k, users, ...rest } = data as Record<string, unknown>;
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new Error(`${USERS_SHAPE}; unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `'${u}'`).join(", ")}`);
+    if (k !== undefined && (typeof k !== "string" || Buffer.from(k, "base64url").length < 32)) throw new Error("key: give 32 random bytes in base64url, as `cockpit users add` writes");
+    key = k as string | undefined;
+    list = users ?? [];
+    if (!Array.isArray(list)) throw new Error(`users: ${USERS_SHAPE}`);
+  } else throw new Error(USERS_SHAPE);
   const seen = new Set<string>();
-  return data.map((entry, i) => {
+  const users = (list as unknown[]).map((entry, i) => {
     const e = entry as Partial<User> | null;
     if (!e || typeof e.name !== "string" || !/^[A-Za-z0-9._@-]{1,64}$/.test(e.name) || typeof e.token_hash !== "string") {
       throw new Error(`entry ${i + 1} needs a name (letters, digits, . _ @ -) and a token_hash from \`cockpit users add NAME\``);
     }
+    if (e.token_digest !== undefined && typeof e.token_digest !== "string") throw new Error(`entry ${i + 1}: token_digest is text, as \`cockpit users add\` writes it`);
     if (seen.has(e.name)) throw new Error(`the name '${e.name}' is listed twice`);
     seen.add(e.name);
-    return { name: e.name, token_hash: e.token_hash };
+    return { name: e.name, token_hash: e.token_hash, ...(key && e.token_digest ? { token_digest: e.token_digest } : {}) };
   });
+  return { ...(key ? { key } : {}), users };
 }
 
-interface UsersState {
+/** The users of a users file's text; throws with what is wrong. */
+export function parseUsers(text: string): User[] {
+  return parseUsersFile(text).users;
+}
+
+interface UsersState extends UsersFile {
   stamp: string;
-  users: User[];
   problem?: string;
-  /** sha256(token) → the user it proved (or null), for this version of the file. */
-  verified: Map<string, string | null>;
+  /** digest → user, for the users the file gives a digest. */
+  byDigest: Map<string, User>;
+  /** Users listed before digests existed: found only by trying their scrypt hash. */
+  undigested: User[];
+  /** sha256(token) → the user it proved, for this version of the file (successes only). */
+  verified: Map<string, string>;
 }
 const usersStates = new Map<string, UsersState>();
+
+function usersState(stamp: string, file: UsersFile, problem?: string): UsersState {
+  const byDigest = new Map<string, User>();
+  const undigested: User[] = [];
+  for (const u of file.users) {
+    if (u.token_digest) byDigest.set(u.token_digest, u);
+    else undigested.push(u);
+  }
+  return { stamp, ...file, problem, byDigest, undigested, verified: new Map() };
+}
 
 /** The users file as it is now: read again whenever its size or modification time changes. */
 export function currentUsers(file: string): UsersState {
@@ -211,15 +266,19 @@ export function currentUsers(file: string): UsersState {
   const known = usersStates.get(file);
   if (known && known.stamp === stamp) return known;
   let state: UsersState;
-  if (stamp === "missing") state = { stamp, users: [], problem: `the users file ${file} does not exist`, verified: new Map() };
+  if (stamp === "missing") state = usersState(stamp, { users: [] }, `the users file ${file} does not exist`);
   else {
     try {
-      state = { stamp, users: parseUsers(readFileSync(file, "utf8")), verified: new Map() };
+      state = usersState(stamp, parseUsersFile(readFileSync(file, "utf8")));
     } catch (error) {
-      state = { stamp, users: [], problem: `the users file ${file} is not valid: ${error instanceof Error ? error.message : String(error)}`, verified: new Map() };
+      state = usersState(stamp, { users: [] }, `the users file ${file} is not valid: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   if (state.problem) process.stderr.write(`cockpit: ${state.problem}; no user can sign in until it is mended\n`);
+  else if (state.undigested.length) {
+    const names = state.undigested.map((u) => u.name).join(", ");
+    process.stderr.write(`cockpit: ${file} lists ${names} without a token digest, so each unknown token costs a scrypt for each; give them new tokens (cockpit users remove NAME, then add NAME)\n`);
+  }
   usersStates.set(file, state);
   return state;
 }
@@ -238,26 +297,29 @@ const sameText = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
+/** The user of the users file a token proves: one digest lookup and one scrypt, or none. */
+async function userForToken(token: string, state: UsersState): Promise<User | undefined> {
+  const key = digest(token);
+  const known = state.verified.get(key);
+  if (known !== undefined) return state.users.find((u) => u.name === known);
+  const candidate = state.key ? state.byDigest.get(tokenDigest(token, state.key)) : undefined;
+  // The digest only finds the user; the scrypt hash still decides.
+  const candidates = candidate ? [candidate] : state.undigested;
+  for (const user of candidates) {
+    if (await tokenMatchesHash(token, user.token_hash)) {
+      state.verified.set(key, user.name);
+      return user;
+    }
+  }
+  return undefined;
+}
+
 /** The caller a token proves: the shared token, or a user of the users file. */
 export async function actorForToken(token: string, security: ServerSecurity): Promise<Actor | undefined> {
   if (!token) return undefined;
   if (security.token && sameText(token, security.token)) return { fingerprint: `token:${digest(security.token).slice(0, 32)}` };
   if (!security.usersFile) return undefined;
-  const state = currentUsers(security.usersFile);
-  const key = digest(token);
-  let name = state.verified.get(key);
-  if (name === undefined) {
-    name = null;
-    for (const user of state.users) {
-      if (await tokenMatchesHash(token, user.token_hash)) {
-        name = user.name;
-        break;
-      }
-    }
-    if (state.verified.size > 1000) state.verified.clear();
-    state.verified.set(key, name);
-  }
-  const user = name === null ? undefined : state.users.find((u) => u.name === name);
+  const user = await userForToken(token, currentUsers(security.usersFile));
   return user ? { name: user.name, fingerprint: `user:${digest(user.token_hash).slice(0, 32)}` } : undefined;
 }
 
@@ -342,11 +404,23 @@ export function byOf(actor: Actor | undefined): string | undefined {
 
 /** Where to go after signing in: a path of this site only (never `//host`, `/\\host` or a URL). */
 export function safeNext(value: unknown): string {
-  return typeof value === "string" && /^\/(?![/\\])/.test(value) && !/[\u0000-\u001f]/.test(value) ? value : "/";
+  return typeof value === "string" && /^\/(?![/\\])/.test(value) && !/[\u0000-\u001f\u007f]/.test(value) ? value : "/";
+}
+
+/**
+ * A `next` as a Location header can carry it: every character outside printable ASCII
+ * percent-encoded as UTF-8 (a header holds only Latin-1, and a browser reads it as UTF-8 escapes).
+ */
+export function nextLocation(next: string): string {
+  try {
+    return next.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+  } catch {
+    return "/"; // a lone surrogate cannot be encoded
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
-// Sign-in rate limit
+// The guess limit: failed sign-ins and failed bearer tokens, per address
 
 export class SignInLimiter {
   private failures = new Map<string, number[]>();
@@ -356,16 +430,17 @@ export class SignInLimiter {
     private readonly windowMs = SIGN_IN_WINDOW_MS,
   ) {}
 
-  /** Milliseconds until `peer` may try again, or 0 when it may now. */
+  /** Milliseconds until `peer`'s wrong guesses are answered again (not 429), or 0 when they are now. */
   retryAfter(peer: string, now = Date.now()): number {
     const recent = this.recent(peer, now);
     return recent.length >= this.limit ? recent[0] + this.windowMs - now : 0;
   }
 
+  /** Count a failure; only the last `limit` are kept, so an address that keeps guessing stays limited. */
   fail(peer: string, now = Date.now()): void {
     const recent = this.recent(peer, now);
     recent.push(now);
-    this.failures.set(peer, recent);
+    this.failures.set(peer, recent.slice(-this.limit));
     if (this.failures.size > 10_000) this.failures.clear();
   }
 
@@ -374,4 +449,56 @@ export class SignInLimiter {
   }
 }
 
-export const signInLimiter = new SignInLimiter();
+/** One limiter per process: the proxy, the route handlers and the sign-in are separate bundles. */
+const sharedLimiter = globalThis as typeof globalThis & { __cockpitSignInLimiter?: SignInLimiter };
+export const signInLimiter = (sharedLimiter.__cockpitSignInLimiter ??= new SignInLimiter());
+
+/** Who is calling, as `authenticate` says, and `retryAfterMs` when a wrong token comes from an address over the limit. */
+export interface Caller {
+  actor?: Actor;
+  invalid?: string;
+  retryAfterMs?: number;
+}
+
+/**
+ * `authenticate`, with the guess limit: a wrong bearer token counts against its address, and past
+ * the limit it is answered 429. A valid token or session is never limited (on loopback every
+ * caller shares one address). A server with no token and no users has nothing to guess.
+ */
+export async function identify(headers: HeaderBag, security: ServerSecurity, limiter: SignInLimiter = signInLimiter): Promise<Caller> {
+  const caller = await authenticate(headers, security);
+  if (caller.actor || !caller.invalid || bearerOf(headers) === undefined || !(security.token || security.usersFile)) return caller;
+  const peer = peerOf(headers, security);
+  const wait = limiter.retryAfter(peer);
+  limiter.fail(peer);
+  return wait > 0 ? { ...caller, retryAfterMs: wait } : caller;
+}
+
+/** A Retry-After header's seconds for a wait in milliseconds. */
+export const retryAfterSeconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
+/** The 429 of a wrong token from an address over the limit, as the API words its errors. */
+export function tooManyGuesses(retryAfterMs: number): { status: 429; headers: Record<string, string>; body: string } {
+  const seconds = retryAfterSeconds(retryAfterMs);
+  const message = `too many wrong tokens from this address; try again in ${seconds} s (a valid token is still answered)`;
+  return {
+    status: 429,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", "retry-after": seconds },
+    body: JSON.stringify({ error: { code: "too_many_requests", message } }),
+  };
+}
+
+/**
+ * For the server's front, before the app: a wrong bearer token from an address already over the
+ * limit, counted and answered 429 in microseconds (one HMAC), so a burst of guesses costs the
+ * app nothing. Anything else (the first failures included, which the app counts) goes on.
+ */
+export async function limitedGuess(headers: HeaderBag, security: ServerSecurity, limiter: SignInLimiter = signInLimiter): Promise<number | undefined> {
+  const bearer = bearerOf(headers);
+  if (bearer === undefined || !(security.token || security.usersFile) || hostProblem(headers, security)) return undefined;
+  const peer = peerOf(headers, security);
+  const wait = limiter.retryAfter(peer);
+  if (wait === 0 || (await actorForToken(bearer, security))) return undefined;
+  limiter.fail(peer);
+  return wait;
+}

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseUsers, tokenMatchesHash } from "@/lib/surfaces/security";
-import { runCliSync } from "./helpers";
+import { hashToken, parseUsers, parseUsersFile, tokenDigest, tokenMatchesHash } from "@/lib/surfaces/security";
+import { CLI, ROOT, runCliSync } from "./helpers";
+import { spawnSync } from "node:child_process";
 
 const dir = mkdtempSync(join(tmpdir(), "cockpit-cli-commands-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +51,56 @@ describe("cockpit users", () => {
     expect(runCliSync(["users", "remove", "ada", "--users", file]).code).toBe(0);
     expect(runCliSync(["users", "list", "--users", file]).stdout.trim()).toBe("bob");
     expect(runCliSync(["users", "remove", "ada", "--users", file])).toMatchObject({ code: 2, stderr: expect.stringMatching(/has no user 'ada'; the users are bob/) });
+  });
+
+  it("keeps the file's mode on every rewrite: a 0600 file stays 0600 after a remove, a 0640 one 0640", () => {
+    const own = join(dir, "mode-users.yaml");
+    for (const mode of [0o600, 0o640]) {
+      expect(runCliSync(["users", "add", "ada", "--users", own]).code).toBe(0);
+      expect(runCliSync(["users", "add", "bob", "--users", own]).code).toBe(0);
+      chmodSync(own, mode);
+      expect(runCliSync(["users", "remove", "ada", "--users", own]).code).toBe(0);
+      expect(statSync(own).mode & 0o777).toBe(mode);
+      expect(runCliSync(["users", "add", "cy", "--users", own]).code).toBe(0);
+      expect(statSync(own).mode & 0o777).toBe(mode);
+      rmSync(own);
+    }
+  });
+
+  it("a file left with no users is valid for users add, users list and serve", () => {
+    const own = join(dir, "emptied-users.yaml");
+    expect(runCliSync(["users", "add", "ada", "--users", own]).code).toBe(0);
+    expect(runCliSync(["users", "remove", "ada", "--users", own]).code).toBe(0);
+    const empty = join(dir, "empty-users.yaml");
+    writeFileSync(empty, "");
+    for (const f of [own, empty]) {
+      expect(runCliSync(["users", "list", "--users", f])).toMatchObject({ code: 0, stdout: "\n" });
+      // serve reads the users file before the repository: past it, the missing folder is what stops it.
+      const serve = spawnSync(process.execPath, [CLI, "serve", "--users", f, "--repo", join(dir, "no-such-folder")], { cwd: ROOT, encoding: "utf8" });
+      expect(serve.stderr).toMatch(/--repo .*no-such-folder is not a folder/);
+      expect(serve.stderr).not.toMatch(/users/);
+    }
+    for (const f of [own, empty]) expect(runCliSync(["users", "add", "bob", "--users", f]).code).toBe(0);
+    expect(runCliSync(["users", "list", "--users", empty]).stdout.trim()).toBe("bob");
+  });
+
+  it("writes each token's keyed digest beside its scrypt hash; an older file's users stay, and a new user gets a digest", async () => {
+    const own = join(dir, "digest-users.yaml");
+    const token = runCliSync(["users", "add", "ada", "--users", own]).stdout.trim();
+    const written = parseUsersFile(readFileSync(own, "utf8"));
+    expect(written.key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(written.users[0].token_digest).toBe(tokenDigest(token, written.key!));
+    expect(readFileSync(own, "utf8")).not.toContain(token);
+
+    const older = join(dir, "older-users.yaml");
+    writeFileSync(older, `- name: old\n  token_hash: "${await hashToken("the-old-token")}"\n`);
+    const list = runCliSync(["users", "list", "--users", older]);
+    expect(list.stdout.trim()).toBe("old");
+    expect(list.stderr).toMatch(/old: listed without a token digest/);
+    const fresh = runCliSync(["users", "add", "new", "--users", older]).stdout.trim();
+    const upgraded = parseUsersFile(readFileSync(older, "utf8"));
+    expect(upgraded.users.map((u) => [u.name, Boolean(u.token_digest)])).toEqual([["old", false], ["new", true]]);
+    expect(upgraded.users[1].token_digest).toBe(tokenDigest(fresh, upgraded.key!));
+    expect(await tokenMatchesHash("the-old-token", upgraded.users[0].token_hash)).toBe(true);
   });
 });

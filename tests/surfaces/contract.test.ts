@@ -276,7 +276,7 @@ type Surface = "http" | "mcp-stdio" | "mcp-http" | "action" | "cli";
 const SURFACES: readonly Surface[] = ["action", "http", "mcp-stdio", "mcp-http", "cli"];
 
 /** What a surface answered, brought to one shape. `code` is absent where the surface does not carry it (MCP). */
-type Outcome = { ok: true; value: unknown } | { ok: false; code?: ErrorCode; message: string };
+type Outcome = { ok: true; value: unknown } | { ok: false; code?: ErrorCode | "unauthorized"; message: string };
 
 const CODE_OF_STATUS = Object.fromEntries(Object.entries(STATUS_OF).map(([code, status]) => [status, code as ErrorCode]));
 const CODE_OF_EXIT: Record<number, ErrorCode> = { 2: "invalid_input", 12: "not_found", 15: "refused", 13: "internal" };
@@ -593,8 +593,17 @@ describe("the resource, the token, the origin and a changing repository", () => 
       expect(r.status).toBe(200);
     });
 
-    it("MCP over HTTP needs the token too, and works with it", async () => {
-      await expect(mcpHttp(guarded.url)).rejects.toThrow();
+    it("MCP over HTTP reads without the token on loopback, a command tool needs it, and works with it", async () => {
+      const anonymous = await mcpHttp(guarded.url);
+      try {
+        const read = (await anonymous.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { isError?: boolean };
+        expect(read.isError).toBeFalsy();
+        const before = hashRepo(tokenRepo);
+        await expect(anonymous.client.callTool({ name: "majordomus_plan_claim", arguments: {} })).rejects.toThrow(/unauthorized.*Authorization: Bearer/);
+        expect(hashRepo(tokenRepo)).toBe(before);
+      } finally {
+        await anonymous.close();
+      }
       const withToken = await mcpHttp(guarded.url, { authorization: `Bearer ${TOKEN}` });
       try {
         const r = (await withToken.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { isError?: boolean };

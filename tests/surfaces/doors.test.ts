@@ -1,13 +1,15 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LEDGER_FILE } from "@/lib/plan/constants";
-import { CLI, ROOT, cleanup, copyRepo, ensureBuild, freePort, hashRepo, startServer, type RunningServer } from "./helpers";
+import { CLI, ROOT, cleanup, copyRepo, ensureBuild, freePort, hashRepo, mcpHttp, startServer, type RunningServer } from "./helpers";
 
-// The doors of the server, over real HTTP: the Host check on loopback (DNS rebinding), and beyond
-// loopback (`cockpit serve --host ::` with a token and a users file) a caller for every request.
+// The doors of the server, over real HTTP: the Host check on loopback (DNS rebinding); on loopback
+// with a token and a users file, reads open and every command asking for a caller, on every
+// surface; beyond loopback (`cockpit serve --host ::` with a token and a users file) a caller for
+// every request; and the guess limit of wrong tokens.
 
 interface Answer {
   status: number;
@@ -108,6 +110,171 @@ describe("on loopback, only our own host names (DNS rebinding)", () => {
   });
 });
 
+/** `cockpit serve` over `repo` with `args`, answering once `probe` (with `headers`) is 200. */
+async function serve(repo: string, args: string[], env: Record<string, string>, probe: { path: string; headers?: Record<string, string> }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = "";
+  const child = spawn(process.execPath, [CLI, "serve", "--repo", repo, "--port", String(port), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, COCKPIT_DIST_DIR: dist, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.on("data", (d: Buffer) => (output += d));
+  child.stderr!.on("data", (d: Buffer) => (output += d));
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    try {
+      if ((await send(`${url}${probe.path}`, { headers: probe.headers })).status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`cockpit serve did not answer:\n${output}`);
+    await sleep(200);
+  }
+  return { child, port, url, log: () => output };
+}
+
+/** A git work tree of a fresh copy, with users made by `cockpit users add`; their tokens by name. */
+function repoWithUsers(prefix: string, names: string[]) {
+  const repo = copyRepo(prefix);
+  for (const args of [["init", "-q", "-b", "main"], ["config", "user.name", "Cockpit server"], ["config", "user.email", "server@cockpit.invalid"], ["add", "-A"], ["commit", "-q", "-m", "the plan"]]) {
+    execFileSync("git", args, { cwd: repo, stdio: "ignore" });
+  }
+  const usersFile = join(repo, "..", `${repo.split("/").pop()}-users.yaml`);
+  const tokens: Record<string, string> = {};
+  for (const name of names) tokens[name] = execFileSync(process.execPath, [CLI, "users", "add", name, "--users", usersFile], { encoding: "utf8" }).trim();
+  return { repo, usersFile, tokens };
+}
+
+/** A server action posted by hand, as the browser posts one: the action's id, its arguments as JSON. */
+const postAction = (url: string, page: string, args: unknown[], headers: Record<string, string> = {}) =>
+  send(`${url}${page}`, {
+    method: "POST",
+    headers: { "next-action": actionId(dist), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component", ...headers },
+    body: JSON.stringify(args),
+  });
+
+describe("on loopback with a token and users, reads are open and every command needs a caller", () => {
+  const TOKEN = "the-shared-token-of-the-loopback-doors-test";
+  let repo: string;
+  let tokens: Record<string, string>;
+  let server: Awaited<ReturnType<typeof serve>>;
+
+  beforeAll(async () => {
+    let usersFile: string;
+    ({ repo, tokens, usersFile } = repoWithUsers("cockpit-doors-lo-", ["ada", "bob"]));
+    server = await serve(repo, ["--host", "127.0.0.1", "--users", usersFile], { COCKPIT_TOKEN: TOKEN }, { path: "/api/v1/openapi.json" });
+  }, 180_000);
+  afterAll(async () => {
+    server?.child.kill("SIGTERM");
+    await sleep(300);
+  });
+
+  const signIn = (token: string, o: { next?: string; localAddress?: string } = {}) =>
+    send(`${server.url}/api/auth/signin`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token, next: o.next ?? "/" }).toString(),
+      localAddress: o.localAddress,
+    });
+  const cookieOf = (r: Answer) => String(([] as string[]).concat(r.headers["set-cookie"] ?? [])[0] ?? "").split(";")[0];
+
+  it("pages and HTTP reads need nothing; an HTTP command needs a caller", async () => {
+    const page = await send(`${server.url}/issues/BK-020`);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/Harbor Bookings/);
+    expect((await send(`${server.url}/api/v1/plan/next`)).status).toBe(200);
+    const before = hashRepo(repo);
+    const claim = await send(`${server.url}/api/v1/plan/claim`, { method: "POST", headers: json, body: "{}" });
+    expect(claim.status).toBe(401);
+    expect(hashRepo(repo)).toBe(before);
+  });
+
+  it("a server action posted by hand without a session writes nothing; with ada's session it moves, by ada", async () => {
+    const before = hashRepo(repo);
+    const forged = await postAction(server.url, "/issues/BK-020", ["plan.transition", { issue: "BK-020", transition: "start" }]);
+    expect(forged.text).toMatch(/"code":"unauthorized"/);
+    expect(forged.text).toMatch(/need you to sign in at \/signin/);
+    expect(hashRepo(repo)).toBe(before);
+    // A query through the action stays open.
+    const read = await postAction(server.url, "/issues/BK-020", ["plan.next", {}]);
+    expect(read.text).toMatch(/"ok":true/);
+
+    const cookie = cookieOf(await signIn(tokens.ada));
+    const moved = await postAction(server.url, "/issues/BK-020", ["plan.transition", { issue: "BK-020", transition: "start" }], { cookie, origin: server.url });
+    expect(moved.text).toMatch(/"ok":true/);
+    expect(lastLedgerLine(repo)).toMatchObject({ event: "plan_start", by: "ada" });
+  });
+
+  it("MCP reads without a token (initialize, tools/list, resources, a query tool); a command tool needs the bearer", async () => {
+    const anonymous = await mcpHttp(server.url);
+    try {
+      expect((await anonymous.client.listTools()).tools.map((t) => t.name)).toContain("majordomus_plan_claim");
+      expect((await anonymous.client.listResources()).resources.map((r) => r.uri)).toContain("majordomus://plan");
+      expect((await anonymous.client.readResource({ uri: "majordomus://plan" })).contents).toHaveLength(1);
+      const next = (await anonymous.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { isError?: boolean };
+      expect(next.isError).toBeFalsy();
+      const before = hashRepo(repo);
+      await expect(anonymous.client.callTool({ name: "majordomus_plan_claim", arguments: {} })).rejects.toThrow(/unauthorized.*Authorization: Bearer/);
+      expect(hashRepo(repo)).toBe(before);
+    } finally {
+      await anonymous.close();
+    }
+    const bob = await mcpHttp(server.url, { authorization: `Bearer ${tokens.bob}` });
+    try {
+      const claim = (await bob.client.callTool({ name: "majordomus_plan_claim", arguments: {} })) as { isError?: boolean };
+      expect(claim.isError).toBeFalsy();
+      expect(lastLedgerLine(repo)).toMatchObject({ event: "plan_start", by: "bob" });
+    } finally {
+      await bob.close();
+    }
+  });
+
+  it("wrong tokens count on every surface: after five in a minute the sixth is 429, with the API's error and a Retry-After; a valid token or session from that address is answered", async () => {
+    const from = "127.0.0.7";
+    const cookie = cookieOf(await signIn(tokens.ada, { localAddress: from }));
+    const wrong = { authorization: "Bearer not-a-token" };
+    const mcpInit = (headers: Record<string, string>) =>
+      send(`${server.url}/api/mcp`, {
+        method: "POST",
+        headers: { ...json, accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+        localAddress: from,
+      });
+    // Five failures: over HTTP (a read and a command), MCP, and the sign-in form.
+    expect((await send(`${server.url}/api/v1/plan`, { headers: wrong, localAddress: from })).status).toBe(401);
+    expect((await send(`${server.url}/api/v1/plan/claim`, { method: "POST", headers: { ...json, ...wrong }, body: "{}", localAddress: from })).status).toBe(401);
+    expect((await mcpInit(wrong)).status).toBe(401);
+    expect((await signIn("not-a-token", { localAddress: from })).headers.location).toMatch(/^\/signin\?error=invalid/);
+    expect((await send(`${server.url}/issues/BK-021`, { headers: wrong, localAddress: from })).status).toBe(401);
+
+    const limited = await send(`${server.url}/api/v1/plan/next`, { headers: { authorization: "Bearer another-guess" }, localAddress: from });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    expect(JSON.parse(limited.text)).toEqual({ error: { code: "too_many_requests", message: expect.stringMatching(/too many wrong tokens/) } });
+    expect((await mcpInit({ authorization: "Bearer a-third-guess" })).status).toBe(429);
+    expect((await signIn("a-fourth-guess", { localAddress: from })).status).toBe(429);
+
+    // The same address, with a valid token or session: answered as ever.
+    expect((await send(`${server.url}/api/v1/plan/next`, { headers: { authorization: `Bearer ${tokens.bob}` }, localAddress: from })).status).toBe(200);
+    expect((await mcpInit({ authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect((await send(`${server.url}/api/v1/plan/status`, { headers: { cookie }, localAddress: from })).status).toBe(200);
+    expect((await signIn(tokens.ada, { localAddress: from })).status).toBe(303);
+    // Another address is not limited.
+    expect((await send(`${server.url}/api/v1/plan`, { headers: wrong, localAddress: "127.0.0.8" })).status).toBe(401);
+  });
+
+  it.each([
+    ["/issues/\u00c9-1", "/issues/%C3%89-1"],
+    ["/issues/BK-020?q=\u{1F680} r\u00e9sum\u00e9", "/issues/BK-020?q=%F0%9F%9A%80%20r%C3%A9sum%C3%A9"],
+  ])("signing in with next=%s goes there, percent-encoded", async (next, location) => {
+    const r = await signIn(tokens.ada, { next });
+    expect(r.status).toBe(303);
+    expect(r.headers.location).toBe(location);
+  });
+});
+
 describe("beyond loopback, every request needs a caller", () => {
   const TOKEN = "the-shared-token-of-the-doors-test";
   let repo: string;
@@ -115,39 +282,12 @@ describe("beyond loopback, every request needs a caller", () => {
   let url: string;
   let port: number;
   let child: ChildProcess;
-  let output = "";
-  const tokens: Record<string, string> = {};
+  let tokens: Record<string, string> = {};
 
   beforeAll(async () => {
-    repo = copyRepo("cockpit-doors-open-");
     // A git work tree, so that plan.commit can commit what the users moved.
-    for (const args of [["init", "-q", "-b", "main"], ["config", "user.name", "Cockpit server"], ["config", "user.email", "server@cockpit.invalid"], ["add", "-A"], ["commit", "-q", "-m", "the plan"]]) {
-      execFileSync("git", args, { cwd: repo, stdio: "ignore" });
-    }
-    usersFile = join(repo, "..", `${repo.split("/").pop()}-users.yaml`);
-    for (const name of ["ada", "bob"]) {
-      tokens[name] = execFileSync(process.execPath, [CLI, "users", "add", name, "--users", usersFile], { encoding: "utf8" }).trim();
-    }
-    port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [CLI, "serve", "--repo", repo, "--host", "::", "--port", String(port), "--users", usersFile], {
-      cwd: ROOT,
-      env: { ...process.env, COCKPIT_DIST_DIR: dist, COCKPIT_TOKEN: TOKEN, NEXT_TELEMETRY_DISABLED: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout!.on("data", (d: Buffer) => (output += d));
-    child.stderr!.on("data", (d: Buffer) => (output += d));
-    const deadline = Date.now() + 90_000;
-    for (;;) {
-      try {
-        const r = await send(`${url}/api/v1/openapi.json`, { headers: { authorization: `Bearer ${TOKEN}` } });
-        if (r.status === 200) break;
-      } catch {
-        /* not listening yet */
-      }
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`cockpit serve did not answer:\n${output}`);
-      await sleep(200);
-    }
+    ({ repo, usersFile, tokens } = repoWithUsers("cockpit-doors-open-", ["ada", "bob"]));
+    ({ child, port, url } = await serve(repo, ["--host", "::", "--users", usersFile], { COCKPIT_TOKEN: TOKEN }, { path: "/api/v1/openapi.json", headers: { authorization: `Bearer ${TOKEN}` } }));
   }, 180_000);
 
   afterAll(async () => {
@@ -291,23 +431,27 @@ describe("beyond loopback, every request needs a caller", () => {
     expect((await send(`${url}/api/v1/plan`, { headers: { authorization: `Bearer ${tokens.ada}` } })).status).toBe(200);
   });
 
-  it("five failed sign-ins a minute from one address: the sixth is 429, whatever X-Forwarded-For says; other addresses are not slowed", async () => {
+  it("five failed sign-ins a minute from one address: the sixth wrong one is 429, whatever X-Forwarded-For says; a valid token still signs in; other addresses are not slowed", async () => {
     for (let i = 0; i < 5; i++) {
       const r = await signIn("wrong-token", { localAddress: "::1" });
       expect(r.status).toBe(303);
       expect(r.headers.location).toMatch(/^\/signin\?error=invalid/);
     }
-    const sixth = await signIn(tokens.ada, { localAddress: "::1" });
+    const sixth = await signIn("wrong-token", { localAddress: "::1" });
     expect(sixth.status).toBe(429);
     expect(Number(sixth.headers["retry-after"])).toBeGreaterThan(0);
     const spoofed = await send(`http://[::1]:${port}/api/auth/signin`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": "203.0.113.9" },
-      body: new URLSearchParams({ token: tokens.ada }).toString(),
+      body: new URLSearchParams({ token: "wrong-token" }).toString(),
       localAddress: "::1",
     });
     expect(spoofed.status).toBe(429);
-    // Another address (IPv4 loopback) signs in as before.
-    expect((await signIn(tokens.ada)).status).toBe(303);
+    // A valid token is never limited, even from that address.
+    expect((await signIn(tokens.ada, { localAddress: "::1" })).status).toBe(303);
+    // Another address (IPv4 loopback) is not limited either.
+    const other = await signIn("wrong-token");
+    expect(other.status).toBe(303);
+    expect(other.headers.location).toMatch(/^\/signin\?error=invalid/);
   });
 });

@@ -2,7 +2,9 @@ import { isSameOrigin } from "@/lib/surfaces/http";
 import {
   actorForToken,
   isSecureRequest,
+  nextLocation,
   peerOf,
+  retryAfterSeconds,
   safeNext,
   sealSession,
   securityFromEnv,
@@ -27,12 +29,6 @@ export async function POST(request: Request) {
   if (!security.token && !security.usersFile) {
     return page(400, "No sign-in here", "This server has no token and no users file, so there is nothing to sign in with: start it with COCKPIT_TOKEN or --users FILE.");
   }
-  const peer = peerOf(request.headers, security);
-  const wait = signInLimiter.retryAfter(peer);
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
-    return page(429, "Too many attempts", `Too many failed sign-ins from this address; try again in ${seconds} s.`, { "retry-after": String(seconds) });
-  }
   let token = "";
   let next = "/";
   try {
@@ -42,11 +38,18 @@ export async function POST(request: Request) {
   } catch {
     return page(400, "Bad request", "Send the sign-in form: a field named token.");
   }
+  // A valid token signs in even from an address over the limit (on loopback every caller shares one).
   const actor = await actorForToken(token, security);
   if (!actor) {
+    const peer = peerOf(request.headers, security);
+    const wait = signInLimiter.retryAfter(peer);
     signInLimiter.fail(peer);
-    return seeOther(`/signin?error=invalid&next=${encodeURIComponent(next)}`);
+    if (wait > 0) {
+      const seconds = retryAfterSeconds(wait);
+      return page(429, "Too many attempts", `Too many failed sign-ins from this address; try again in ${seconds} s.`, { "retry-after": seconds });
+    }
+    return seeOther(`/signin?error=invalid&next=${encodeURIComponent(nextLocation(next))}`);
   }
   const seal = await sealSession(actor, security);
-  return seeOther(next, { "set-cookie": sessionCookie(seal, isSecureRequest(request.headers, request.url, security), security) });
+  return seeOther(nextLocation(next), { "set-cookie": sessionCookie(seal, isSecureRequest(request.headers, request.url, security), security) });
 }
