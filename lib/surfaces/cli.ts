@@ -46,6 +46,7 @@ import type { Revision } from "../history/revision";
 import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../history/shapes";
 import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./cli-time-text";
 import { runUsersCommand } from "./users-cli";
+import { escapeFields, escapeForTerminal } from "./terminal-text";
 
 export { EXIT };
 
@@ -104,7 +105,8 @@ function capabilityVerb(
       const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
-      return { value: result.value, text: () => withRevisionLine(result.value, spec.text(result.value)), exit: spec.exit?.(result.value) };
+      const shown = () => escapeFields(result.value);
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown())), exit: spec.exit?.(result.value) };
     },
   };
 }
@@ -332,7 +334,7 @@ const VERBS: Record<string, Verb> = {
     options: { ...COMMON, "dry-run": "flag" },
     run: async (repo, args) => {
       const r = await adoptLegacyStamps(repo, { dryRun: args.options.has("dry-run") });
-      return { value: r, text: () => renderAdoption(r) };
+      return { value: r, text: () => renderAdoption(escapeFields(r)) };
     },
   },
 };
@@ -403,7 +405,9 @@ export function usage(): string {
 }
 
 /** Run `cockpit plan <verb> …` and return the exit code. */
-export async function runPlanCommand(argv: readonly string[], io: Io, cwd = process.cwd()): Promise<number> {
+export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd = process.cwd()): Promise<number> {
+  // Messages name record text (an id, a title): on stderr, and in every answer but --json, escaped.
+  const io: Io = { out: (text) => terminal.out(escapeForTerminal(text)), err: (text) => terminal.err(escapeForTerminal(text)) };
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
     io.out(usage());
@@ -426,7 +430,8 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
     const database = args.options.get("database");
     if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
-    io.out(args.options.has("json") ? JSON.stringify(result.value) : result.text());
+    if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
+    else io.out(result.text());
     return result.exit ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
