@@ -377,11 +377,13 @@ function renderAdoption(r: AdoptResult): string {
 }
 
 function parseCount(option: string, text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`${option} must be 0 or more, not '${text}'`);
   if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
   return Number(text);
 }
 
 function parseWave(text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`--wave must be 0 or more, not '${text}'`);
   if (!/^[0-9]+$/.test(text) || Number(text) > 4294967295) {
     throw new UsageError(`--wave takes a wave number (0, 1, 2, …), not '${text}'`);
   }
