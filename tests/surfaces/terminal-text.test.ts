@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanupRepos, makePlanRepo, milestoneYaml, type PlanRepo } from "../support/repo";
+import { cleanupRepos, issueYaml, makePlanRepo, milestoneYaml, type PlanRepo } from "../support/repo";
 import { ensureCliBuilt, spawnCli } from "../support/processes";
 
 // Record text reaches a person's terminal escaped: a title cannot clear the screen, recolour the
@@ -32,6 +32,7 @@ beforeAll(() => {
   // Two commits: the milestone, then the issue with a message and an author that hold controls too.
   repo = makePlanRepo({ milestones: [], files: { ".ai/repo/project/milestones/M1.yaml": milestoneYaml({ id: "M1" }).replace(/^title: .*$/m, 'title: "M\\e[2J"') }, commit: true });
   repo.writeIssue("I1", ISSUE);
+  repo.writeIssue("I2", issueYaml({ id: "I2" }).replace(/^title: .*$/m, 'title: "\\"]\\n  X-->Y\\n  \\"X\\" -> \\"Y\\";"'));
   repo.git("add", "-A");
   repo.git("-c", "user.name=Eve\u001b[8m", "commit", "-q", "-m", "add I1\u001b]0;pwned\u0007\u009b");
 });
@@ -71,5 +72,21 @@ describe("control characters in record text, at the terminal", () => {
     expect(r.code).toBe(12);
     expect(r.stderr).toContain("X\\x1b[2J\\x9b");
     expect(r.stderr).not.toMatch(RAW_CONTROL);
+  });
+});
+
+describe("cockpit plan graph with a title that tries to add a node and an edge", () => {
+  it.each(["mermaid", "dot"])("--format %s writes the title inside its label: no node or edge of its own", async (format) => {
+    const r = await spawnCli(["graph", "--format", format, "--repo", repo.root]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(RAW_CONTROL);
+    const lines = r.stdout.trimEnd().split("\n");
+    // Every line is one of the exporter's own statements: the title starts none.
+    const statement =
+      format === "dot"
+        ? /^(digraph waves \{|  rankdir=LR;|  node \[.*\];|  subgraph cluster_\d+ \{|    label=".*";|    "I\d" \[label=".*", color="#[0-9a-f]{6}"\];|  \}|  ".*" -> ".*";|\})$/
+        : /^(flowchart LR|  subgraph w\d+\[".*"\]|    n_I\d\[".*"\]:::[a-z]+|  end|  n_\w+ --> n_\w+|  classDef [a-z]+ .*)$/;
+    for (const line of lines) expect(line).toMatch(statement);
+    expect(lines.filter((l) => (format === "dot" ? /^    "I\d" \[label=/ : /^    n_I\d\[/).test(l))).toHaveLength(2);
   });
 });
