@@ -1,3 +1,5 @@
+import { mapStrings } from "./map-strings";
+
 // Record text shown to a person at a terminal: a control character in a title or a message must
 // not move the cursor, clear the screen or hide the line (ESC sequences, NUL, DEL, C1, and the
 // bidirectional overrides that reorder what is shown). JSON output is never passed through here.
@@ -26,12 +28,5 @@ export function escapeField(text: string): string {
 
 /** A capability's answer with every string in it escaped as one field, for a renderer that lays it out. */
 export function escapeFields<T>(value: T): T {
-  if (typeof value === "string") return escapeField(value) as T;
-  if (Array.isArray(value)) return value.map((v: unknown) => escapeFields(v)) as T;
-  if (value !== null && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[escapeField(k)] = escapeFields(v);
-    return out as T;
-  }
-  return value;
+  return mapStrings(value, escapeField);
 }
