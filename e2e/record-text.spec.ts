@@ -27,7 +27,10 @@ test("an issue whose fields hold NULs and other control characters renders and h
     await expect(page.locator("main h1")).toContainText("BK-016");
     await expect(page.locator("main p.text-lg")).toContainText("Intake\uFFFD questions");
     await expect(page.locator("main dd").filter({ hasText: "(not an issue)" })).toHaveText("BK-012, \uFFFD (not an issue)");
-    await shot("hostile-text");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shot(`control-characters-${scheme}`);
+    }
   } finally {
     repo.restore(file);
   }
