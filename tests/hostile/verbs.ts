@@ -39,7 +39,10 @@ export const DEMO_TARGETS: Targets = {
   revisionVerbs: "all",
 };
 
-/** The read verbs, then one of each revision-taking verb per revision (all may run at once). */
+/**
+ * The read verbs, then per revision the ways a revision reaches git: `--at` through the registry
+ * and through the graph's own reader, `--since` and `--until` (all may run at once).
+ */
 export function cliReads(t: Targets): string[][] {
   return [
     ["model"],
@@ -62,7 +65,6 @@ export function cliReads(t: Targets): string[][] {
         ? [["model", "--at", r]]
         : [
             ["model", "--at", r],
-            ["record", t.record, "--at", r],
             ["changes", "--since", r],
             ["changes", "--since", t.since, "--until", r],
             ["graph", "--at", r],
@@ -103,13 +105,12 @@ const query = (fields: Record<string, string>) => {
   return q ? `?${q}` : "";
 };
 
-function read(id: string, input: Record<string, string> = {}): ServedCall[] {
+/** A query over HTTP, and over MCP too unless `viaMcp` is false. */
+function read(id: string, input: Record<string, string> = {}, viaMcp = true): ServedCall[] {
   const c = findCapability(id);
   if (!c) throw new Error(`no capability ${id}`);
-  return [
-    { kind: "api", method: "GET", target: `${httpPath(c)}${query(input)}` },
-    { kind: "mcp", method: "POST", target: mcpToolName(c), body: input },
-  ];
+  const api: ServedCall = { kind: "api", method: "GET", target: `${httpPath(c)}${query(input)}` };
+  return viaMcp ? [api, { kind: "mcp", method: "POST", target: mcpToolName(c), body: input }] : [api];
 }
 
 function command(id: string, input: Record<string, unknown>): ServedCall[] {
@@ -145,9 +146,8 @@ export function servedReads(t: Targets): ServedCall[] {
         ? [...read("plan.model", { at: r }), page(`/${query({ at: r })}`)]
         : [
             ...read("plan.model", { at: r }),
-            ...read("plan.record", { id: t.record, at: r }),
-            ...read("plan.changes", { since: r }),
-            ...read("plan.changes", { since: t.since, until: r }),
+            ...read("plan.changes", { since: r }, false),
+            ...read("plan.changes", { since: t.since, until: r }, false),
             page(`/${query({ at: r })}`),
           ],
     ),
