@@ -12,3 +12,13 @@ describe("record text for a page's HTML", () => {
     });
   });
 });
+
+describe("record text for a page's HTML, in a record file's values", () => {
+  it("keeps a YAML mapping a Map and any other object as it is", () => {
+    const when = new Date(0);
+    const shown = pageText([["evidence", [new Map([["covers", "t\u0000"]])]], ["at", when]] as const);
+    expect(shown[0][1][0]).toBeInstanceOf(Map);
+    expect([...shown[0][1][0].entries()]).toEqual([["covers", "t\uFFFD"]]);
+    expect(shown[1][1]).toBe(when);
+  });
+});
