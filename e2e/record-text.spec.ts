@@ -34,4 +34,7 @@ test("an issue whose fields hold NULs and other control characters renders and h
   } finally {
     repo.restore(file);
   }
+  // A record with evidence (its file's mappings) renders as before.
+  await visit("/issues/BK-001");
+  await expect(page.locator("main h1")).toContainText("BK-001");
 });
