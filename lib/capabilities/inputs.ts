@@ -34,7 +34,7 @@ export const IssueFilterInput = z.strictObject({
     .max(40)
     .optional()
     .describe(`Only issues in this derived status: ${ISSUE_STATUSES.join(", ")}.`),
-  wave: z.number().int().min(0).max(4294967295).optional().describe("Only issues in this wave."),
+  wave: z.number().int().min(0, "wave must be 0 or more").max(4294967295, "wave is at most 4294967295").optional().describe("Only issues in this wave."),
   at: RevisionField.optional(),
 });
 
@@ -83,7 +83,7 @@ export const ChangesInput = z.strictObject({
 
 export const HistoryInput = z.strictObject({
   id: id("A milestone or issue"),
-  limit: z.number().int().min(1, "limit is at least 1").max(1000, "limit is at most 1000").optional().describe("At most this many entries (default 50)."),
+  limit: z.number().int().min(0, "limit must be 0 or more").max(1000, "limit is at most 1000").optional().describe("At most this many entries (default 50; 0 answers none, and whether any were left out)."),
 });
 
 const requiredMilestone = z
@@ -106,7 +106,7 @@ export const BurnupInput = z.strictObject({
 
 export const ForecastInput = z.strictObject({
   milestone: requiredMilestone,
-  seed: z.number().int().min(0).max(4294967295).optional().describe("The simulation's seed (default 1): the same seed gives the same dates."),
+  seed: z.number().int().min(0, "seed must be 0 or more").max(4294967295, "seed is at most 4294967295").optional().describe("The simulation's seed (default 1): the same seed gives the same dates."),
 });
 
 export const ReleaseInput = z.strictObject({

@@ -2,9 +2,24 @@ import type { Plan, PlanIssue } from "../plan/shapes";
 
 // The waves graph as text other tools draw: Mermaid (for Markdown) and Graphviz DOT.
 
-const mermaidId = (id: string) => `n_${id.replace(/[^A-Za-z0-9_]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
-const mermaidText = (s: string) => s.replace(/"/g, "#quot;").replace(/[<>]/g, (c) => (c === "<" ? "#lt;" : "#gt;"));
-const dotString = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")}"`;
+// Record text is data in both formats: it may end no string, start no line and name no node.
+// Control characters, line and paragraph separators and the bidirectional overrides.
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+// One-to-one: `_` is escaped too, so two ids never share a node name (`a-` and `a_2d_` differ).
+const mermaidId = (id: string) => `n_${id.replace(/[^A-Za-z0-9]/g, (c) => `_${c.charCodeAt(0).toString(16)}_`)}`;
+// Inside `["…"]` Mermaid reads its entity codes (`#quot;`, `#35;`, decimal `#N;`): `"` would end the
+// label, a newline the statement, `#` and `&` an entity, `<>` HTML, a backtick Markdown.
+const mermaidText = (s: string) => s.replace(/["#&<>`]/g, (c) => `#${c.charCodeAt(0)};`).replace(CONTROLS, (c) => `#${c.charCodeAt(0)};`);
+// A DOT quoted string ends only at an unescaped `"`; `\` would start an escString (`\N`, `\G`), and
+// Graphviz reads HTML entities in labels, so `&` and every control character are entities.
+const dotString = (s: string) =>
+  `"${s
+    .replace(/\\/g, "\\\\")
+    .replace(/"/g, '\\"')
+    .replace(/&/g, "&amp;")
+    .replace(/\n/g, "\\n")
+    .replace(CONTROLS, (c) => `&#${c.charCodeAt(0)};`)}"`;
 
 /** Each issue status's colour, in the exports and on the graph's minimap. */
 export const STATUS_COLOURS: Record<string, string> = {

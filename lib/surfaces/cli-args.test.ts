@@ -37,3 +37,12 @@ describe("parseArgs", () => {
     expect(parseArgs(["-5", "-", "--", "--json"], accepted).words).toEqual(["-5", "-", "--json"]);
   });
 });
+
+describe("parseArgs: a negative number as an option's value", () => {
+  it("is the value as given, never the escaped word", () => {
+    const accepted = { limit: "value" } as const;
+    expect(parseArgs(["--limit", "-5"], accepted).options.get("limit")).toBe("-5");
+    expect(parseArgs(["--limit=-5"], accepted).options.get("limit")).toBe("-5");
+    expect(parseArgs(["--limit", "-"], accepted).options.get("limit")).toBe("-");
+  });
+});

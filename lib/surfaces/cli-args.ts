@@ -40,7 +40,8 @@ export function parseArgs(argv: readonly string[], accepted: Record<string, Opti
   const lists = new Map<string, string[]>();
   const single = new Map<string, string>();
   for (const [name, raw] of Object.entries(parsed.values)) {
-    const values = (raw as (string | boolean)[]).map((v) => (v === true ? "true" : String(v)));
+    // A negative number given as an option's value (`--limit -5`) is that value, unescaped.
+    const values = (raw as (string | boolean)[]).map((v) => (v === true ? "true" : String(v).startsWith(WORD) ? String(v).slice(WORD.length) : String(v)));
     if (accepted[name] === "flag" && values.length > 1) throw new UsageError(`--${name} is given ${values.length} times; give it once`);
     if (accepted[name] === "value" && values.length > 1) throw new UsageError(`--${name} is given ${values.length} times; give it once`);
     lists.set(name, values);

@@ -35,7 +35,7 @@ export function renderChanges(c: PlanChanges): string {
 }
 
 export function renderHistory(h: PlanHistory): string {
-  if (h.entries.length === 0) return `${h.kind} ${h.id} (${h.path}): no commit changed it`;
+  if (h.entries.length === 0) return `${h.kind} ${h.id} (${h.path}): ${h.truncated ? "every entry left out (--limit 0)" : "no commit changed it"}`;
   const rows = h.entries.map((e) => [e.uncommitted ? "(not committed)" : e.commit!.slice(0, 12), e.time, e.status ?? "(absent)", e.author, e.message]);
   return [`${h.kind} ${h.id} (${h.path})`, table(rows, ["COMMIT", "TIME", "STATUS", "AUTHOR", "MESSAGE"]), ...(h.truncated ? ["(older entries left out; raise --limit)"] : [])].join("\n");
 }

@@ -50,6 +50,7 @@ import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./cl
 import { renderCode } from "./cli-code-text";
 import type { IssueCode, PlanCode } from "../code/shapes";
 import { runUsersCommand } from "./users-cli";
+import { escapeFields, escapeForTerminal } from "./terminal-text";
 
 export { EXIT };
 
@@ -108,7 +109,8 @@ function capabilityVerb(
       const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
-      return { value: result.value, text: () => withRevisionLine(result.value, spec.text(result.value)), exit: spec.exit?.(result.value) };
+      const shown = () => escapeFields(result.value);
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown())), exit: spec.exit?.(result.value) };
     },
   };
 }
@@ -358,7 +360,7 @@ const VERBS: Record<string, Verb> = {
     options: { ...COMMON, "dry-run": "flag" },
     run: async (repo, args) => {
       const r = await adoptLegacyStamps(repo, { dryRun: args.options.has("dry-run") });
-      return { value: r, text: () => renderAdoption(r) };
+      return { value: r, text: () => renderAdoption(escapeFields(r)) };
     },
   },
 };
@@ -407,11 +409,13 @@ function renderAdoption(r: AdoptResult): string {
 }
 
 function parseCount(option: string, text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`${option} must be 0 or more, not '${text}'`);
   if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
   return Number(text);
 }
 
 function parseWave(text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`--wave must be 0 or more, not '${text}'`);
   if (!/^[0-9]+$/.test(text) || Number(text) > 4294967295) {
     throw new UsageError(`--wave takes a wave number (0, 1, 2, …), not '${text}'`);
   }
@@ -435,7 +439,9 @@ export function usage(): string {
 }
 
 /** Run `cockpit plan <verb> …` and return the exit code. */
-export async function runPlanCommand(argv: readonly string[], io: Io, cwd = process.cwd()): Promise<number> {
+export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd = process.cwd()): Promise<number> {
+  // Messages name record text (an id, a title): on stderr, and in every answer but --json, escaped.
+  const io: Io = { out: (text) => terminal.out(escapeForTerminal(text)), err: (text) => terminal.err(escapeForTerminal(text)) };
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
     io.out(usage());
@@ -458,7 +464,8 @@ export async function runPlanCommand(argv: readonly string[], io: Io, cwd = proc
     const database = args.options.get("database");
     if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
-    io.out(args.options.has("json") ? JSON.stringify(result.value) : result.text());
+    if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
+    else io.out(result.text());
     return result.exit ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -119,7 +119,8 @@ function queryInput(url: URL, capability: AnyCapability): { input?: Record<strin
     const values = url.searchParams.getAll(key);
     if (values.length > 1) return { problem: `${key}: given ${values.length} times; give it once` };
     const value = values[0];
-    input[key] = numeric.has(key) && /^[0-9]{1,10}$/.test(value) ? Number(value) : value;
+    // A negative number is a number, so it is refused by its bounds ("must be 0 or more"), not its type.
+    input[key] = numeric.has(key) && /^(?:[0-9]{1,10}|-[1-9][0-9]{0,9})$/.test(value) ? Number(value) : value;
   }
   return { input };
 }

@@ -7,6 +7,7 @@ import { parseArgs, UsageError, type ParsedArgs } from "./cli-args";
 import { contextFor } from "./context";
 import { EXIT_FOR_ERROR } from "./exit-codes";
 import { invoke } from "./invoke";
+import { escapeFields, escapeForTerminal } from "./terminal-text";
 
 // `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.
 
@@ -172,7 +173,9 @@ export function plansUsage(): string {
   ].join("\n");
 }
 
-export async function runPlansCommand(argv: readonly string[], io: { out(s: string): void; err(s: string): void }): Promise<number> {
+export async function runPlansCommand(argv: readonly string[], terminal: { out(s: string): void; err(s: string): void }): Promise<number> {
+  // Record text (titles, messages) reaches people escaped; --json stays exact.
+  const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(escapeForTerminal(text)) };
   const [verb, ...rest] = argv;
   const spec = verb === undefined ? undefined : VERBS[verb];
   if (!spec) {
@@ -192,7 +195,8 @@ export async function runPlansCommand(argv: readonly string[], io: { out(s: stri
       io.err(`cockpit plans ${verb}: ${result.error.message}`);
       return EXIT_FOR_ERROR[result.error.code];
     }
-    io.out(args.options.has("json") ? JSON.stringify(result.value) : spec.text(result.value));
+    if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
+    else io.out(spec.text(escapeFields(result.value)));
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {

@@ -1,4 +1,5 @@
 import type { Io } from "./cli";
+import { escapeForTerminal } from "./terminal-text";
 
 /**
  * Run a command as this process: stdout carries the answer, stderr the reasons; the exit code is
@@ -11,7 +12,7 @@ export function runAsProcess(name: string, command: (io: Io) => Promise<number>)
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`${name}: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(escapeForTerminal(`${name}: internal error: ${error instanceof Error ? error.message : String(error)}\n`));
       process.exitCode = 13;
     },
   );

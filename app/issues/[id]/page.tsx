@@ -19,6 +19,7 @@ import { MOVES, MOVE_NAMES } from "@/lib/plan/seal";
 import type { PlanFinding, PlanRecord } from "@/lib/plan/shapes";
 import { guardMove } from "@/lib/plan/transition";
 import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
+import { pageText } from "@/lib/surfaces/page-text";
 import { readHolder } from "@/lib/coordination/leases";
 
 export const dynamic = "force-dynamic";
@@ -37,21 +38,29 @@ function mentions(f: PlanFinding, id: string): boolean {
 
 export default async function IssuePage({ params }: { params: Promise<{ id: string }> }) {
   const id = decodeURIComponent((await params).id);
-  const record = await callOrNotFound<PlanRecord>("plan.record", { id });
-  if (!("issue" in record)) notFound();
-  const issue = record.issue;
+  const found = await callOrNotFound<PlanRecord>("plan.record", { id });
+  if (!("issue" in found)) notFound();
   const { plan, records } = await servedState();
-  const raw = records.issues.find((r) => r.id === id);
+  const served = found.issue;
+  const heldElsewhere = served.lease && served.lease.holder !== readHolder(servedRepo()) ? `held by ${served.lease.holder} since ${served.lease.since}` : undefined;
+  const options: MoveOption[] = pageText(
+    MOVE_NAMES.map((move) => ({
+      move,
+      refusal: guardMove(plan, records, served, move) ?? (move === "start" ? heldElsewhere : undefined),
+    })),
+  );
+  // What is shown is the page's text; ids the buttons send and the seal checks keep the records' own.
+  const record = pageText(found);
+  const issue = record.issue;
   const lease = issue.lease;
-  const heldElsewhere = lease && lease.holder !== readHolder(servedRepo()) ? `held by ${lease.holder} since ${lease.since}` : undefined;
-  const options: MoveOption[] = MOVE_NAMES.map((move) => ({
-    move,
-    refusal: guardMove(plan, records, issue, move) ?? (move === "start" ? heldElsewhere : undefined),
-  }));
-  const code = await call<IssueCode>("plan.code", { id });
+  const written = records.issues.find((r) => r.id === id);
+  const raw = pageText(written);
+  const fileAsWritten = readRecordFileFields(servedRepo(), "issue", id);
+  const file = pageText(fileAsWritten);
+  const editor = editorProps(servedRepo(), "issue", id, fileAsWritten?.fields);
+  const findings = pageText(plan.findings.filter((f) => mentions(f, id)));
+  const code = pageText(await call<IssueCode>("plan.code", { id }));
   const suggestion = suggestionOf(code, issue.status, options);
-  const file = readRecordFileFields(servedRepo(), "issue", id);
-  const findings = plan.findings.filter((f) => mentions(f, id));
   const covered = new Set(raw?.covers ?? []);
   return (
     <main className="flex flex-col gap-6">
@@ -71,7 +80,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Move it">
-          <TransitionButtons issue={issue.id} options={options} />
+          <TransitionButtons issue={served.id} options={options} />
         </Card>
         <Card title="Where it stands">
           <dl className="grid grid-cols-[9rem_1fr] gap-y-1 text-sm">
@@ -86,7 +95,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
               </>
             )}
             <dt>Wave</dt>
-            <dd>{plan.waves.some((w) => w.issues.includes(issue.id)) ? issue.wave : "none (in or after a cycle)"}</dd>
+            <dd>{plan.waves.some((w) => w.issues.includes(served.id)) ? issue.wave : "none (in or after a cycle)"}</dd>
             <dt>Waits on</dt>
             <dd data-testid="blocked-by">
               {issue.blocked_by.length === 0
@@ -135,7 +144,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
       </Card>
 
       <Card title="Edit it">
-        <RecordEditor {...editorProps(servedRepo(), "issue", id, file?.fields)} />
+        <RecordEditor {...editor} values={pageText(editor.values)} />
       </Card>
 
       <div className="grid gap-6 lg:grid-cols-2">
@@ -149,7 +158,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
               </li>
             ))}
           </ul>
-          <EvidenceForm record={issue.id} tokens={raw?.evidence_required ?? []} />
+          <EvidenceForm record={served.id} tokens={written?.evidence_required ?? []} />
         </Card>
         <Card title="Stamps">
           <table className="w-full text-sm" data-testid="stamps">
@@ -164,13 +173,13 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
               {MOVE_NAMES.map((move) => {
                 const { field, seal } = MOVES[move];
                 const stamp = raw?.[field] ?? "";
-                const sealed = raw && stamp !== "" && isProven(raw, move);
+                const sealed = written && stamp !== "" && isProven(written, move);
                 return (
                   <tr key={move}>
                     <td>{field}</td>
                     <td className="font-mono text-xs">{stamp || "—"}</td>
                     <td className="text-xs">
-                      {stamp === "" ? "—" : sealed ? (raw![seal] ? "sealed" : "listed as pre-seal") : "not sealed: it moves no status"}
+                      {stamp === "" ? "—" : sealed ? (written![seal] ? "sealed" : "listed as pre-seal") : "not sealed: it moves no status"}
                     </td>
                   </tr>
                 );

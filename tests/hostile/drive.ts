@@ -1,0 +1,199 @@
+// Driving the Cockpit against a hostile repository, every answer bounded: the `cockpit` command as
+// a child process (its own process group, killed whole past the limit), and a served Cockpit
+// (`cockpit serve`) over HTTP and MCP, each request aborted past the limit.
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { ROOT } from "../support/repo";
+import { freePort } from "../surfaces/helpers";
+import type { Sandbox } from "./sandbox";
+
+const CLI = join(ROOT, "bin", "cockpit");
+
+/** How long one answer may take (a CLI call, an HTTP request, an MCP call). */
+export const ANSWER_LIMIT_MS = 15_000;
+
+/** At most `n` at once; the rest wait their turn (their time is measured from their start). */
+export function limiter(n: number) {
+  let running = 0;
+  const queue: (() => void)[] = [];
+  return async function run<T>(task: () => Promise<T>): Promise<T> {
+    if (running >= n) await new Promise<void>((resolve) => queue.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      queue.shift()?.();
+    }
+  };
+}
+
+// Two cores: a few processes at once keep every one well inside its limit.
+const processes = limiter(3);
+
+export interface Answer {
+  /** What was asked, for the failure's line. */
+  call: string;
+  ms: number;
+  timedOut: boolean;
+  /** Exit code (CLI), HTTP status, or MCP outcome. */
+  code: number | string | null;
+  signal?: string | null;
+  stdout: string;
+  stderr: string;
+}
+
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    /* already gone */
+  }
+}
+
+/**
+ * `cockpit plan <args>` in the repository, with the sandbox's HOME, bounded by ANSWER_LIMIT_MS.
+ * `waitTurn: false` starts it at once (for calls expected to wait on a hung one, not to compute).
+ */
+export function runCockpit(sb: Sandbox, args: readonly string[], { waitTurn = true } = {}): Promise<Answer> {
+  const turn = waitTurn ? processes : <T,>(task: () => Promise<T>) => task();
+  return turn(
+    () =>
+      new Promise<Answer>((resolve) => {
+        const started = Date.now();
+        const child = spawn(process.execPath, [CLI, "plan", ...args, "--repo", sb.repo], {
+          cwd: sb.repo,
+          env: { ...process.env, ...sb.env },
+          stdio: ["ignore", "pipe", "pipe"],
+          detached: true,
+        });
+        let stdout = "";
+        let stderr = "";
+        let timedOut = false;
+        child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout.length < 1_000_000 ? (stdout += d) : undefined));
+        child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr.length < 1_000_000 ? (stderr += d) : undefined));
+        const timer = setTimeout(() => {
+          timedOut = true;
+          killGroup(child);
+        }, ANSWER_LIMIT_MS);
+        child.on("close", (code, signal) => {
+          clearTimeout(timer);
+          // Whatever the command left running in its group (a git it started) goes with it.
+          killGroup(child);
+          resolve({ call: `cockpit plan ${args.map((a) => JSON.stringify(a)).join(" ")}`, ms: Date.now() - started, timedOut, code, signal, stdout, stderr });
+        });
+      }),
+  );
+}
+
+export interface Served {
+  url: string;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** `cockpit serve --repo <repo>` on a free loopback port, from the build in `dist`. */
+export async function serveCockpit(sb: Sandbox, dist: string): Promise<Served> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [CLI, "serve", "--repo", sb.repo, "--port", String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, ...sb.env, COCKPIT_DIST_DIR: dist, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  child.stdout!.on("data", (d: Buffer) => (output.length < 200_000 ? (output += d.toString()) : undefined));
+  child.stderr!.on("data", (d: Buffer) => (output.length < 200_000 ? (output += d.toString()) : undefined));
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.on("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  const served: Served = {
+    url: `http://127.0.0.1:${port}`,
+    log: () => output,
+    async stop() {
+      if (!exited) {
+        try {
+          process.kill(-child.pid!, "SIGTERM");
+        } catch {
+          /* gone */
+        }
+        const timer = setTimeout(() => killGroup(child), 3_000);
+        await exit;
+        clearTimeout(timer);
+      }
+      killGroup(child);
+    },
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error(`cockpit serve exited before it answered:\n${output}`);
+    try {
+      const r = await fetch(`${served.url}/api/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) });
+      await r.arrayBuffer();
+      if (r.ok) return served;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      await served.stop();
+      throw new Error(`cockpit serve did not answer within 60 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/** One HTTP request to the served Cockpit, bounded by ANSWER_LIMIT_MS. */
+export async function request(served: Served, method: "GET" | "POST", path: string, body?: unknown): Promise<Answer> {
+  const started = Date.now();
+  const call = `${method} ${path}${body === undefined ? "" : ` ${JSON.stringify(body)}`}`;
+  try {
+    const r = await fetch(`${served.url}${path}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
+    });
+    const text = await r.text();
+    return { call, ms: Date.now() - started, timedOut: false, code: r.status, stdout: text.slice(0, 2_000_000), stderr: "" };
+  } catch (error) {
+    const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
+    return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error) };
+  }
+}
+
+let rpcId = 0;
+
+/**
+ * One MCP tool call over streamable HTTP (`/api/mcp`, stateless, JSON answers), bounded by
+ * ANSWER_LIMIT_MS. Its code is `ok`, the refusal's `cockpit/error_code`, or the JSON-RPC error.
+ */
+export async function mcpCall(served: Served, tool: string, args: Record<string, unknown>): Promise<Answer> {
+  const started = Date.now();
+  const call = `MCP ${tool} ${JSON.stringify(args)}`;
+  try {
+    const r = await fetch(`${served.url}/api/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: tool, arguments: args } }),
+      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
+    });
+    const text = await r.text();
+    const json = text.trim().startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "");
+    let code: string = `http ${r.status}`;
+    try {
+      const message = JSON.parse(json) as { result?: { isError?: boolean; _meta?: Record<string, string> }; error?: { code: number } };
+      if (message.result) code = message.result.isError ? (message.result._meta?.["cockpit/error_code"] ?? "error") : "ok";
+      else if (message.error) code = `rpc ${message.error.code}`;
+    } catch {
+      /* not JSON: the code stays the HTTP status */
+    }
+    return { call, ms: Date.now() - started, timedOut: false, code, stdout: text.slice(0, 2_000_000), stderr: "" };
+  } catch (error) {
+    const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
+    return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error) };
+  }
+}
