@@ -82,9 +82,18 @@ function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>)
     deepest = sub;
   }
   if (deepest !== undefined) {
+    // A file was seen not to be a link, so its folder's real path places it: a file (the lock)
+    // may be removed by its holder between the look and here, its folder is not.
+    const folder = deepest === names.join("/") && names.length > 1 ? names.slice(0, -1).join("/") : deepest;
     const root = realRoot(repo);
-    const real = realpathSync(join(repo, deepest));
-    if (real !== root && !real.startsWith(root + sep)) return `${deepest} lies outside the repository (${JSON.stringify(real)}), and the Cockpit keeps its state inside it`;
+    let real: string;
+    try {
+      real = realpathSync(join(repo, folder));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined; // gone: made again when needed
+      throw error;
+    }
+    if (real !== root && !real.startsWith(root + sep)) return `${folder} lies outside the repository (${JSON.stringify(real)}), and the Cockpit keeps its state inside it`;
   }
   return undefined;
 }
