@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitAt, git, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, removeTempDirs } from "@/tests/support/history";
 import { CLI, ensureCliBuilt } from "@/tests/support/processes";
+import { zeroBlob } from "./sandbox";
 
 // A history holding a 700 MB blob under issues/ (zeros: a .git of a few MB), committed and then
 // removed: every answer that reads that commit stays within the record limits, measured as the
@@ -11,30 +12,6 @@ const BLOB_BYTES = 700 * 1024 * 1024;
 const RSS_LIMIT_KB = 300 * 1024;
 
 let repo: string;
-
-/** `git hash-object -w --stdin` fed `bytes` zeros in chunks, never held whole: the blob's id. */
-function writeZeroBlob(cwd: string, bytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", ["hash-object", "-w", "--stdin"], { cwd, stdio: ["pipe", "pipe", "pipe"] });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`git hash-object: ${err}`))));
-    const chunk = Buffer.alloc(1024 * 1024);
-    let left = bytes;
-    const pump = () => {
-      while (left > 0) {
-        const n = Math.min(left, chunk.length);
-        left -= n;
-        if (!child.stdin.write(n === chunk.length ? chunk : chunk.subarray(0, n))) return void child.stdin.once("drain", pump);
-      }
-      child.stdin.end();
-    };
-    pump();
-  });
-}
 
 interface Measured {
   code: number | null;
@@ -69,7 +46,7 @@ beforeAll(async () => {
     [issuePath("I1")]: issueText({ id: "I1", milestone: "m1" }),
   });
   // The blob under two names: a record's (a finding, never read) and another file's (ignored).
-  const blob = await writeZeroBlob(repo, BLOB_BYTES);
+  const blob = await zeroBlob(repo, BLOB_BYTES);
   git(repo, ["update-index", "--add", "--cacheinfo", `100644,${blob},${issuePath("ZERO")}`]);
   git(repo, ["update-index", "--add", "--cacheinfo", `100644,${blob},.ai/repo/project/issues/zeros.bin`]);
   git(repo, ["commit", "-q", "-m", "a huge blob"], { GIT_AUTHOR_DATE: "2026-10-02T10:00:00Z", GIT_COMMITTER_DATE: "2026-10-02T10:00:00Z" });
