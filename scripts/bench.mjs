@@ -20,8 +20,7 @@ import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, waves, standup, time, code, leases, plans, importing];
-const SECTIONS = [plan, transitions, http, doors, waves, standup, time, leases, plans];
+const SECTIONS = [plan, transitions, http, doors, waves, standup, time, code, leases, plans, importing];
 
 function parseOptions(argv) {
   const options = { strict: false };
