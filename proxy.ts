@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { authenticate, bearerOf, hostProblem, identify, securityFromEnv, tooManyGuesses } from "@/lib/surfaces/security";
+import { authenticate, bearerOf, hostProblem, identify, securityFromEnv, tooManyGuesses } from "@/lib/server/security/index";
 
 // Every request passes here first (no matcher): its Host must be one the server answers to; a
 // wrong bearer token is refused here, on every path, and counted against its address's guess

@@ -2,10 +2,10 @@
 
 import { headers } from "next/headers";
 import { findCapability } from "@/lib/capabilities/index";
-import { contextFor } from "@/lib/surfaces/context";
+import { contextFor } from "@/lib/server/state";
 import { needsCaller, settingsFromEnv } from "@/lib/surfaces/http";
 import { invoke, type Invocation } from "@/lib/surfaces/invoke";
-import { authenticate, byOf, securityFromEnv } from "@/lib/surfaces/security";
+import { authenticate, byOf, securityFromEnv } from "@/lib/server/security";
 
 /** A capability's answer, or the refusal of a caller who must sign in first (the page shows the way to /signin). */
 export type ActionResult = Invocation | { ok: false; error: { code: "unauthorized"; message: string } };

@@ -1,6 +1,6 @@
 import type { EditableField } from "@/components/RecordEditor";
 import { EDITABLE_FIELDS, type EditableKind } from "@/lib/plan/edit-fields";
-import { currentVersion } from "@/lib/plan/plan-edit";
+import { currentVersion } from "@/lib/repo/plan-edit";
 import type { YamlValue } from "@/lib/plan/yaml";
 
 /** What the inline editor of a record needs: its version, its editable fields, their values as written. */

@@ -5,7 +5,7 @@ import { Providers } from "@/components/Providers";
 import { CommandPalette } from "@/components/CommandPalette";
 import { ImportMenu } from "@/components/ImportMenu";
 import { Shortcuts } from "@/components/Shortcuts";
-import { uncommittedCount } from "@/lib/plan/commit";
+import { uncommittedCount } from "@/lib/repo/commit";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
 import { currentViewer, maySeePlan } from "./viewer";
 import "./globals.css";

@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { CapabilityError } from "@/lib/errors";
+import { CapabilityError } from "@/lib/plan/errors";
 import { call } from "@/lib/surfaces/pages";
 
 /** A page's record from the registry; a record that does not exist (or a bad id) is the 404 page. */

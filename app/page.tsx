@@ -6,7 +6,7 @@ import { StatusBadge } from "@/components/StatusBadge";
 import { SinceYesterday } from "@/components/standup/SinceYesterday";
 import { TransitionButtons } from "@/components/TransitionButtons";
 import type { IssueCode } from "@/lib/code/shapes";
-import { CapabilityError } from "@/lib/errors";
+import { CapabilityError } from "@/lib/plan/errors";
 import type { PlanRoadmap, PlanStatusReport, PlanValidation } from "@/lib/plan/shapes";
 import { defaultSince, type PlanChanges } from "@/lib/standup/standup";
 import { call } from "@/lib/surfaces/pages";

@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { authenticate, securityFromEnv } from "@/lib/surfaces/security";
+import { authenticate, securityFromEnv } from "@/lib/server/security";
 
 /** Who is looking at a page: whether this server asks for sign-in, and who is signed in. */
 export interface Viewer {

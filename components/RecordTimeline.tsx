@@ -1,6 +1,6 @@
 import { Card } from "@/components/Card";
 import { StatusBadge } from "@/components/StatusBadge";
-import { CapabilityError } from "@/lib/errors";
+import { CapabilityError } from "@/lib/plan/errors";
 import type { PlanHistory } from "@/lib/history/shapes";
 import { call } from "@/lib/surfaces/pages";
 

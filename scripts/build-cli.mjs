@@ -29,11 +29,11 @@ const fastObjectSpread = {
 
 await build({
   entryPoints: {
-    cli: join(root, "lib/surfaces/cli-main.ts"),
+    cli: join(root, "lib/surfaces/cli/main.ts"),
     mcp: join(root, "lib/surfaces/mcp-main.ts"),
-    serve: join(root, "lib/surfaces/serve-main.ts"),
-    plans: join(root, "lib/surfaces/plans-main.ts"),
-    front: join(root, "lib/surfaces/front-main.ts"),
+    serve: join(root, "lib/server/serve-main.ts"),
+    plans: join(root, "lib/surfaces/cli/plans-main.ts"),
+    front: join(root, "lib/server/front-main.ts"),
   },
   outdir: join(root, "dist"),
   bundle: true,

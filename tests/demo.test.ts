@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { parse } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { ISSUE_STATUSES, MILESTONE_STATUSES } from "@/lib/plan/constants";
-import { loadPlan, loadRecords } from "@/lib/plan/index";
+import { loadPlan, loadRecords } from "@/lib/repo";
 import { sealOf } from "@/lib/plan/seal";
 
 // The bundled demo plan (examples/demo, written by scripts/make-demo.mjs) must keep showing what

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadPlan } from "@/lib/plan";
+import { loadPlan } from "@/lib/repo";
 import { oracleModel } from "./oracle/derive";
 import { generateRepo } from "./oracle/generate";
 

@@ -25,7 +25,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SEALED_FROM, loadPlan, planRoadmap, type PlanFinding } from "@/lib/plan";
+import { SEALED_FROM, loadPlan, planRoadmap, type PlanFinding } from "@/lib/repo";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/majordomus", import.meta.url));
 const GOLDEN = fileURLToPath(new URL("./fixtures/majordomus.expected.json", import.meta.url));

@@ -5,10 +5,10 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadPlan, loadRecords } from "@/lib/plan";
-import { withPlanLock } from "@/lib/plan/lock";
+import { loadPlan, loadRecords } from "@/lib/repo";
+import { withPlanLock } from "@/lib/repo/lock";
 import { sealOf } from "@/lib/plan/seal";
-import { transition } from "@/lib/plan/transition";
+import { transition } from "@/lib/repo/transition";
 import { parseYaml } from "@/lib/plan/yaml";
 import { bundleScript, deadPid, ensureCliBuilt, libPath, spawnCli, type CliRun } from "./support/processes";
 import { AT, LOCK, cleanupRepos, issueYaml, makePlanRepo, seededRandom, yamlNames, type PlanRepo } from "./support/repo";
@@ -202,7 +202,7 @@ describe("the lock across processes", () => {
     const repo = makePlanRepo({ issues: [{ id: "I0001" }] });
     const script = bundleScript(
       "hold-lock",
-      `import { withPlanLock } from ${libPath("plan/lock")};
+      `import { withPlanLock } from ${libPath("repo/lock")};
        withPlanLock(process.argv[2], "holder-script/1", () => new Promise<void>((resolve) => {
          process.stdout.write("held\\n");
          process.stdin.once("data", () => resolve());
@@ -245,7 +245,7 @@ describe("the lock across processes", () => {
 
 /** The versions a writer may write: each different in size and content, so a mix is detectable. */
 const VERSION_SOURCE = `(n) => "id: I0001\\ntitle: crash\\nversion: " + n + "\\npad: " + String.fromCharCode(97 + (n % 26)).repeat(2000 + ((n * 7919) % 60000)) + "\\n"`;
-// eslint-disable-next-line @typescript-eslint/no-implied-eval
+// The same source is handed to the writer processes as text, so the test builds it from text too.
 const version = new Function(`return ${VERSION_SOURCE}`)() as (n: number) => string;
 
 /**
@@ -327,7 +327,7 @@ describe("crash safety: writers killed with SIGKILL at random moments", () => {
       const script = bundleScript(
         "atomic-writer",
         `${CHILD_PROTOCOL}
-         import { writeFileAtomic } from ${libPath("plan/write")};
+         import { writeFileAtomic } from ${libPath("repo/write")};
          const version = ${VERSION_SOURCE};
          waitForStart((start) => { let n = start; go(); for (;;) writeFileAtomic(process.argv[2], version(n++)); });`,
       );
@@ -382,7 +382,7 @@ describe("crash safety: writers killed with SIGKILL at random moments", () => {
       const script = bundleScript(
         "verify-loop",
         `${CHILD_PROTOCOL}
-         import { transition } from ${libPath("plan/transition")};
+         import { transition } from ${libPath("repo/transition")};
          const stampOf = (k: number) => new Date(Date.UTC(2026, 9, 20) + k * 1000).toISOString().slice(0, 19) + "Z";
          waitForStart(async (start) => {
            let n = start;

@@ -1,7 +1,7 @@
 import Link from "@/components/Link";
 import { currentViewer } from "@/app/viewer";
 import { SessionBounce } from "@/components/SessionBounce";
-import { safeNext } from "@/lib/surfaces/security";
+import { safeNext } from "@/lib/server/security";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };

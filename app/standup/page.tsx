@@ -7,7 +7,7 @@ import { StatusBadge } from "@/components/StatusBadge";
 import { BurnupChart } from "@/components/standup/BurnupChart";
 import { SincePicker } from "@/components/standup/SincePicker";
 import type { IssueCode, PlanCode } from "@/lib/code/shapes";
-import { CapabilityError } from "@/lib/errors";
+import { CapabilityError } from "@/lib/plan/errors";
 import type { Forecast, PlanBurnup } from "@/lib/history/shapes";
 import type { Plan } from "@/lib/plan/shapes";
 import {

@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import type { RecordCache } from "../plan/load";
+import type { RecordCache } from "../repo/load";
 import type { Plan } from "../plan/shapes";
-import type { WriteOptions } from "../plan/transition";
+import type { WriteOptions } from "../repo/transition";
 
 /** What a handler runs against: one repository, its plan derived from the files as they are now. */
 export interface CapabilityContext {

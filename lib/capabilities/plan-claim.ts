@@ -1,6 +1,6 @@
 import { codeFindingsOf } from "../code/answer";
 import { leaseWriteOptions } from "../coordination/plan-leases";
-import { claim } from "../plan/transition";
+import { claim } from "../repo/transition";
 import { defineCapability } from "./capability";
 import { ClaimInput } from "./inputs";
 import { ClaimResultSchema } from "./outputs";

@@ -1,4 +1,4 @@
-import { commitRecords } from "../plan/commit";
+import { commitRecords } from "../repo/commit";
 import { defineCapability } from "./capability";
 import { CommitInput, CommitResultSchema } from "./edit-shapes";
 

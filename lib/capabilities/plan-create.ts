@@ -1,5 +1,5 @@
 import { idReserver } from "../coordination/record-ids";
-import { createRecord } from "../plan/plan-edit";
+import { createRecord } from "../repo/plan-edit";
 import { defineCapability } from "./capability";
 import { CreateInput, RecordWriteResultSchema } from "./edit-shapes";
 

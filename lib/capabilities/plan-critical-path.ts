@@ -1,4 +1,4 @@
-import { notFound } from "../errors";
+import { notFound } from "../plan/errors";
 import { deriveCriticalPath } from "../graph/critical-path";
 import { PlanCriticalPathSchema } from "../plan/shapes";
 import { answerAt, planFor, withAtMember } from "./at";

@@ -1,4 +1,4 @@
-import { editRecord } from "../plan/plan-edit";
+import { editRecord } from "../repo/plan-edit";
 import { defineCapability } from "./capability";
 import { EditInput, RecordWriteResultSchema } from "./edit-shapes";
 

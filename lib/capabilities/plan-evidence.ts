@@ -1,5 +1,5 @@
 import { afterIssueWrite } from "../coordination/plan-leases";
-import { recordEvidence } from "../plan/transition";
+import { recordEvidence } from "../repo/transition";
 import { defineCapability } from "./capability";
 import { EvidenceInput } from "./inputs";
 import { EvidenceResultSchema } from "./outputs";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RevisionSchema } from "../history/shapes";
-import { currentVersion } from "../plan/plan-edit";
+import { currentVersion } from "../repo/plan-edit";
 import { planRecord } from "../plan/queries";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { answerAt, planFor } from "./at";

@@ -1,6 +1,6 @@
 import { databaseUrl, DATABASE_ENV } from "../coordination/database";
 import { holderOf, projectKey, readHolder, releaseLease, requireIssue } from "../coordination/leases";
-import { refused } from "../errors";
+import { refused } from "../plan/errors";
 import { defineCapability } from "./capability";
 import { ReleaseInput } from "./inputs";
 import { ReleaseResultSchema } from "./outputs";

@@ -1,5 +1,5 @@
 import { afterIssueWrite, leaseWriteOptions } from "../coordination/plan-leases";
-import { transition } from "../plan/transition";
+import { transition } from "../repo/transition";
 import { defineCapability } from "./capability";
 import { TransitionInput } from "./inputs";
 import { TransitionResultSchema } from "./outputs";

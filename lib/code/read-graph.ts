@@ -1,7 +1,7 @@
 import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { invalidInput } from "../errors";
+import { invalidInput } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { GIT_OUTPUT_LIMIT, git, gitText } from "../repo/git-run";
 import type { CommitGraph, GraphCommit, GraphRef } from "./links";

@@ -1,5 +1,5 @@
 import pg from "pg";
-import { CapabilityError, refused } from "../errors";
+import { CapabilityError, refused } from "../plan/errors";
 import { processWide } from "../process-wide";
 
 // The shared coordination database (PostgreSQL): what every clone must decide once for all

@@ -1,6 +1,6 @@
-import { loadPlan } from "../plan/index";
+import { loadPlan } from "../repo";
 import type { Move } from "../plan/seal";
-import type { WriteOptions } from "../plan/transition";
+import type { WriteOptions } from "../repo/transition";
 import type { Plan } from "../plan/shapes";
 import { databaseUrl, redactUrl } from "./database";
 import { endOwnLease, holderOf, leaseTtlSeconds, liveLeases, overlayLeases, projectKey, readHolder, releaseLease, renewLeases, takeFirstFree, takeLease, type Lease } from "./leases";

@@ -1,5 +1,5 @@
-import { refused } from "../errors";
-import { nextId, type IdReserver } from "../plan/plan-edit";
+import { refused } from "../plan/errors";
+import { nextId, type IdReserver } from "../repo/plan-edit";
 import type { Plan } from "../plan/shapes";
 import { databaseUrl, withDatabase } from "./database";
 import { holderOf, projectKey } from "./leases";

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
-import { loadPlan } from "../plan";
-import { transition } from "../plan/transition";
+import { CapabilityError } from "../plan/errors";
+import { loadPlan } from "../repo";
+import { transition } from "../repo/transition";
 import {
   advance,
   claimNext,

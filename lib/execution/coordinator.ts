@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { CapabilityError, invalidInput, notFound, refused } from "../errors";
-import { loadPlan } from "../plan";
+import { CapabilityError, invalidInput, notFound, refused } from "../plan/errors";
+import { loadPlan } from "../repo";
 import { compareBytes } from "../plan/text";
 import { scopesOverlap } from "../plan/scope";
 import type { Plan, PlanIssue } from "../plan/shapes";
-import { recordEvidence, transition, type EvidenceInput, type TransitionResult } from "../plan/transition";
+import { recordEvidence, transition, type EvidenceInput, type TransitionResult } from "../repo/transition";
 import { toCliDict, type CliDict } from "./cli-dict";
 import { parseSubplanConfig, type SubplanConfig } from "./config";
 import { checkErrorCategory, decideFailure, type ErrorCategory, type FailureDecision } from "./failure";

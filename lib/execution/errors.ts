@@ -1,4 +1,4 @@
-import { CapabilityError } from "../errors";
+import { CapabilityError } from "../plan/errors";
 
 /**
  * A value that breaks a rule of the execution-plan model (a ULID that is not one, a config bound).

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
-import { loadPlan } from "../plan";
+import { CapabilityError } from "../plan/errors";
+import { loadPlan } from "../repo";
 import { advance, claimNext, complete, createExecutionPlan, getPlan } from "./coordinator";
 import { closeStores } from "./store";
 import { commitOnBranch, createTestRepo, git, removeTestRepo, showFile } from "@/tests/support/repo";

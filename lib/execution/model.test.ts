@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
+import { CapabilityError } from "../plan/errors";
 import { PlanValidationError } from "./errors";
 import {
   PHASES,

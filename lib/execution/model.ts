@@ -1,5 +1,5 @@
 import { isValid, ulid } from "ulid";
-import { refused } from "../errors";
+import { refused } from "../plan/errors";
 import { parseSubplanConfig, type SubplanConfig } from "./config";
 import { PlanValidationError } from "./errors";
 

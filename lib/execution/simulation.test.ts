@@ -3,8 +3,8 @@
 // and failures of every category (timeouts through the clock), checking the coordinator's
 // invariants after every single step.
 import { afterAll, describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
-import { loadPlan } from "../plan";
+import { CapabilityError } from "../plan/errors";
+import { loadPlan } from "../repo";
 import { scopesOverlap } from "../plan/scope";
 import type { Plan } from "../plan/shapes";
 import { advance, claimNext, complete, fail, getPlan, createExecutionPlan, type PlanDetail, type PlanView } from "./coordinator";

@@ -1,8 +1,8 @@
 import type pg from "pg";
-import { CapabilityError } from "../errors";
+import { CapabilityError } from "../plan/errors";
 import { database, redactUrl, unreachable } from "../coordination/database";
 import { projectKey } from "../coordination/leases";
-import { loadPlan } from "../plan/index";
+import { loadPlan } from "../repo";
 import type { ProcessingState } from "./model";
 import {
   PLAN_COLUMNS,

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { refused } from "../errors";
+import { refused } from "../plan/errors";
 import { makeStateFolders, stateLinkProblem } from "../repo/state-path";
 import type { ProcessingState } from "./model";
 import {

@@ -1,4 +1,4 @@
-import { invalidInput, notFound } from "../errors";
+import { invalidInput, notFound } from "../plan/errors";
 import { MILESTONES_DIR } from "../plan/constants";
 import type { Plan } from "../plan/shapes";
 import { gitText } from "../repo/git-run";

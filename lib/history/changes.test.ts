@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadPlan } from "../plan/index";
+import { loadPlan } from "../repo";
 import { pickNextIssue } from "../plan/next-issue";
 import { deriveRoadmap } from "../plan/roadmap";
 import type { Plan } from "../plan/shapes";

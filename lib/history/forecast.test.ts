@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
+import { CapabilityError } from "../plan/errors";
 import type { IssueRecord } from "../plan/records";
 import { makeIssue, makeMilestone, planOf, sealedStamps } from "@/tests/support/records";
 import { forecastMilestone, seededRandom } from "./forecast";

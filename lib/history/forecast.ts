@@ -1,4 +1,4 @@
-import { notFound } from "../errors";
+import { notFound } from "../plan/errors";
 import type { Plan } from "../plan/shapes";
 import type { Forecast } from "./shapes";
 

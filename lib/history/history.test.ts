@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { loadPlan } from "../plan/index";
-import { transition } from "../plan/transition";
+import { loadPlan } from "../repo";
+import { transition } from "../repo/transition";
 import { planHistory } from "./history";
 import { commitAt, issuePath, issueText, milestonePath, milestoneText, newRepo, PROJECT, projectText, refusalCode, removeTempDirs, tempDir } from "@/tests/support/history";
 

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { invalidInput, notFound } from "../errors";
+import { invalidInput, notFound } from "../plan/errors";
 import { ISSUES_DIR, MILESTONES_DIR } from "../plan/constants";
-import { readLedger } from "../plan/ledger";
+import { readLedger } from "../repo/ledger";
 import type { Plan } from "../plan/shapes";
-import { idProblem } from "../plan/write";
-import { MAX_RECORD_BYTES } from "../plan/load";
+import { idProblem } from "../repo/write";
+import { MAX_RECORD_BYTES } from "../repo/load";
 import { gitText } from "../repo/git-run";
 import { isRead, readChecked } from "./git-objects";
 import { mapPlansAtCommits } from "./records-at";

@@ -12,7 +12,7 @@ import {
   loadRecordsFrom,
   parsedByContent,
   parseRecordBytes,
-} from "../plan/load";
+} from "../repo/load";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
 import { compareBytes } from "../plan/text";

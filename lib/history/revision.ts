@@ -1,4 +1,4 @@
-import { invalidInput } from "../errors";
+import { invalidInput } from "../plan/errors";
 import { gitText } from "../repo/git-run";
 import { processWide } from "../process-wide";
 

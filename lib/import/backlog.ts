@@ -1,5 +1,5 @@
-import { slugOf } from "../plan/plan-edit";
-import { idProblem } from "../plan/write";
+import { slugOf } from "../repo/plan-edit";
+import { idProblem } from "../repo/write";
 import { parseYaml, type YamlMap, type YamlValue } from "../plan/yaml";
 import { DropCounter, dateOf, firstOfEach, proseOf, skipBadId, stampOf } from "./common";
 import { MAX_RECORDS, MAX_RECORD_BYTES } from "./limits";

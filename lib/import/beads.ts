@@ -1,4 +1,4 @@
-import { idProblem } from "../plan/write";
+import { idProblem } from "../repo/write";
 import { DropCounter, dateOf, entriesOf, firstOfEach, proseOf, skipBadId, stampOf } from "./common";
 import { MAX_RECORDS, MAX_RECORD_BYTES, isObject, parseBoundedJson } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";

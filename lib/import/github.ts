@@ -1,5 +1,5 @@
-import { slugOf } from "../plan/plan-edit";
-import { idProblem } from "../plan/write";
+import { slugOf } from "../repo/plan-edit";
+import { idProblem } from "../repo/write";
 import { DropCounter, dateOf, firstOfEach, proseOf, skipBadId, stampOf } from "./common";
 import { MAX_RECORDS, isObject, parseBoundedJson } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";

@@ -1,7 +1,7 @@
-import { invalidInput } from "../errors";
+import { invalidInput } from "../plan/errors";
 import type { SourceFiles } from "./shapes";
 
-// The bounds within which a source is read, as the record loader bounds a record (lib/plan/load.ts):
+// The bounds within which a source is read, as the record loader bounds a record (lib/repo/load.ts):
 // past a whole-source bound the import is refused before anything is read into records; past a
 // per-record bound that one record is a named skip and the rest go on.
 

@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import { invalidInput, notFound } from "../errors";
+import { invalidInput, notFound } from "../plan/errors";
 import { MAX_FILE_BYTES, MAX_FILES, MAX_FOLDER_DEPTH, MAX_SOURCE_BYTES } from "./limits";
 import type { ImportFormat, SourceFiles } from "./shapes";
 

@@ -1,5 +1,5 @@
 import { SCHEMA_ORDER } from "../plan/edit-fields";
-import { slugOf } from "../plan/plan-edit";
+import { slugOf } from "../repo/plan-edit";
 import { MOVES, sealOf } from "../plan/seal";
 import { parseYaml } from "../plan/yaml";
 import type { ImportIssue, ImportMilestone } from "./shapes";

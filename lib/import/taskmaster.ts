@@ -1,4 +1,4 @@
-import { idProblem } from "../plan/write";
+import { idProblem } from "../repo/write";
 import { DropCounter, entriesOf, firstOfEach, proseOf, skipBadId } from "./common";
 import { MAX_RECORDS, isObject, parseBoundedJson } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";

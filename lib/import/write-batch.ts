@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, promises as fsp, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
-// Many new record files at once, each atomic as writeFileAtomic's (lib/plan/write.ts): every
+// Many new record files at once, each atomic as writeFileAtomic's (lib/repo/write.ts): every
 // temporary file written and flushed before any is renamed into place, each folder flushed once at
 // the end. The flush is one syncfs of the file system (coreutils' `sync -f`): 10,000 fsyncs take
 // most of a minute on a busy disk, one syncfs a fraction of a second. Without `sync`, each is fsynced.

@@ -1,7 +1,7 @@
-// The derivation core: records in, derived plan out.
+// The derivation core: records in, derived plan out. Nothing here reads a file or runs git;
+// lib/repo reads the records and makes the moves (see docs/architecture.md).
 export * from "./constants";
 export * from "./derive";
-export * from "./load";
 export * from "./next-issue";
 export * from "./queries";
 export * from "./records";
@@ -10,16 +10,3 @@ export * from "./scope";
 export * from "./seal";
 export type * from "./shapes";
 export * from "./text";
-export * from "./transition";
-
-import { derivePlan, type DerivationMemory } from "./derive";
-import { loadRecords, type RecordCache } from "./load";
-import type { Plan } from "./shapes";
-
-/**
- * Load a repository's records and derive its plan. A caller that loads the same repository again
- * passes the same cache and memory (see derivePlan); a one-shot caller passes neither.
- */
-export function loadPlan(repo: string, cache?: RecordCache, memory?: DerivationMemory): Plan {
-  return derivePlan(loadRecords(repo, cache), memory);
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CapabilityError } from "../errors";
+import { CapabilityError } from "./errors";
 import { planIssues, planModel, planNext, planRecord, planRoadmap, planStatus, planValidate, planWaves } from "./queries";
 import {
   activeIssue,

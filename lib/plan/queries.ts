@@ -1,4 +1,4 @@
-import { invalidInput, notFound } from "../errors";
+import { invalidInput, notFound } from "./errors";
 import { countStatuses } from "./derive";
 import { pickNextIssue } from "./next-issue";
 import { deriveRoadmap } from "./roadmap";

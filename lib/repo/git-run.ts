@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { refused } from "../errors";
+import { refused } from "../plan/errors";
 
 // Every git process the Cockpit starts goes through here, so each one is bounded: in time (killed
 // past its limit, and the answer is a refusal naming the limit), in what it may print (killed past

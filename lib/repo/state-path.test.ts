@@ -3,7 +3,7 @@ import { constants, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSyn
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { cleanupRepos, makePlanRepo, tempDir, type PlanRepo } from "@/tests/support/repo";
-import { CapabilityError } from "../errors";
+import { CapabilityError } from "../plan/errors";
 import { makeStateFolders, openStateFile, readStateFile, requireState, stateProblem, trackedState } from "./state-path";
 
 // The Cockpit's own state under .ai/local is never reached through a link, never outside the

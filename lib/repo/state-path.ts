@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import { join, resolve, sep } from "node:path";
-import { refused } from "../errors";
+import { refused } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { git } from "./git-run";
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../errors";
+import type { ErrorCode } from "../plan/errors";
 
 /** Exit codes of the `cockpit` command (plan-semantics §8). */
 export const EXIT = { ok: 0, usage: 2, contract: 10, missing: 12, internal: 13, refused: 15 } as const;

@@ -1,10 +1,10 @@
 import { z } from "zod";
 import type { AnyCapability } from "../capabilities/capability";
 import { capabilities, httpMethod, httpPath } from "../capabilities/index";
-import type { ErrorCode } from "../errors";
-import { contextFor } from "./context";
+import type { ErrorCode } from "../plan/errors";
+import { contextFor } from "../server/state";
 import { invoke } from "./invoke";
-import { byOf, identify, isSecureRequest, requestHost, securityFromEnv, tooManyGuesses, type ServerSecurity } from "./security";
+import { byOf, identify, isSecureRequest, requestHost, securityFromEnv, tooManyGuesses, type ServerSecurity } from "../server/security";
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
-import { CapabilityError, type ErrorCode } from "../errors";
-import { ioSettled } from "./context";
+import { CapabilityError, type ErrorCode } from "../plan/errors";
+import { ioSettled } from "../server/state";
 
 export type Invocation =
   | { ok: true; value: unknown }

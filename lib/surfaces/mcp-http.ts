@@ -1,8 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { capabilities, mcpToolName } from "../capabilities/index";
-import { contextFor } from "./context";
+import { contextFor } from "../server/state";
 import { admit, errorResponse, isSameOrigin, settingsFromEnv } from "./http";
-import { securityFromEnv } from "./security";
+import { securityFromEnv } from "../server/security";
 import { createMcpServer } from "./mcp";
 
 const COMMAND_TOOLS = new Set(capabilities.filter((c) => c.kind === "command").map(mcpToolName));

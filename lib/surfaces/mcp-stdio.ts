@@ -2,8 +2,8 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { resolve } from "node:path";
 import { DATABASE_ENV } from "../coordination/database";
 import { startLeaseRenewal } from "../coordination/plan-leases";
-import { parseArgs, UsageError } from "./cli-args";
-import { contextFor } from "./context";
+import { parseArgs, UsageError } from "./cli/args";
+import { contextFor } from "../server/state";
 import { createMcpServer } from "./mcp";
 
 /** `cockpit mcp --repo DIR [--database URL]`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */

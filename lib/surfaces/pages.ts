@@ -1,6 +1,6 @@
 import { findCapability } from "../capabilities/index";
-import { CapabilityError } from "../errors";
-import { contextFor, settledState } from "./context";
+import { CapabilityError } from "../plan/errors";
+import { contextFor, settledState } from "../server/state";
 import { settingsFromEnv } from "./http";
 import { invoke } from "./invoke";
 

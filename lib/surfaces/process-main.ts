@@ -1,5 +1,5 @@
-import type { Io } from "./cli";
-import { escapeForTerminal } from "./terminal-text";
+import type { Io } from "./cli/plan";
+import { escapeForTerminal } from "./cli/terminal-text";
 
 /**
  * Run a command as this process: stdout carries the answer, stderr the reasons; the exit code is

@@ -94,8 +94,8 @@ export async function run(options = {}) {
   }
 
   // ---- the derivation in memory, on records loaded beforehand
-  log("bundling lib/plan/index.ts with esbuild…");
-  const planLib = await loadBundled("lib/plan/index.ts", "plan-lib");
+  log("bundling lib/repo/index.ts with esbuild…");
+  const planLib = await loadBundled("lib/repo/index.ts", "plan-lib");
   const derive = {};
   // The same, each call after one issue record was replaced by an edited copy (a new object, as
   // the loader gives for a changed file): what a server pays per edit.

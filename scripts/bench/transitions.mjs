@@ -184,7 +184,7 @@ export async function run() {
   const env = environment();
   const { ensurePlanFixture } = await loadPlanFixtures();
   const fixture = ensurePlanFixture(SIZE);
-  const lib = await loadBundled("lib/plan/index.ts", "transitions");
+  const lib = await loadBundled("lib/repo/index.ts", "transitions");
   const surfaces = await loadBundled("scripts/bench/served-entry.ts", "transitions-served");
 
   // Moves in the server, with its derivation, then with one from scratch.

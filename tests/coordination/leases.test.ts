@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renewActiveLeases } from "../../lib/coordination/plan-leases";
 import { SCHEMA_VERSION } from "../../lib/coordination/database";
-import { loadPlan } from "../../lib/plan/index";
+import { loadPlan } from "../../lib/repo";
 import { jsonOf, spawnCli } from "../support/processes";
 import { git } from "../support/repo";
 import { cloneOf, holderIdOf, makeOrigin, usePostgresCluster } from "./clones";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
-import { loadPlan } from "../../lib/plan/index";
+import { loadPlan } from "../../lib/repo";
 import { jsonOf, runNode, spawnCli } from "../support/processes";
 import { tempDir } from "../support/repo";
 import { cloneOf, makeOrigin, usePostgresCluster } from "./clones";

@@ -5,7 +5,7 @@ import { importPlan, type ImportRequest } from "@/lib/import/import";
 import { readSource } from "@/lib/import/read-source";
 import type { ImportFormat, ImportResult } from "@/lib/import/shapes";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "@/lib/plan/constants";
-import { loadPlan } from "@/lib/plan/index";
+import { loadPlan } from "@/lib/repo";
 import { sealOf } from "@/lib/plan/seal";
 import { hashRepo } from "../surfaces/helpers";
 import { newRepo, removeTempDirs } from "../support/history";

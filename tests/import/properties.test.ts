@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { importPlan } from "@/lib/import/import";
-import { loadPlan } from "@/lib/plan/index";
+import { loadPlan } from "@/lib/repo";
 import { newRepo, removeTempDirs } from "../support/history";
 
 // Round-trip properties over generated sources: every dependency between imported issues is a

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
-import { loadPlan } from "@/lib/plan/index";
+import { loadPlan } from "@/lib/repo";
 import { hashRepo, mcpStdio } from "../surfaces/helpers";
 import { newRepo, removeTempDirs } from "../support/history";
 import { ensureCliBuilt, jsonOf, spawnCli } from "../support/processes";

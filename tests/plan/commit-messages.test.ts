@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitRecords } from "@/lib/plan/commit";
+import { commitRecords } from "@/lib/repo/commit";
 import { CLI, ensureCliBuilt, spawnCli } from "../support/processes";
 import { AT, LEDGER, cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
 

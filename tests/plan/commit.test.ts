@@ -6,10 +6,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CapabilityError } from "@/lib/errors";
-import { commitRecords } from "@/lib/plan/commit";
-import { editRecord } from "@/lib/plan/plan-edit";
-import { transition } from "@/lib/plan/transition";
+import { CapabilityError } from "@/lib/plan/errors";
+import { commitRecords } from "@/lib/repo/commit";
+import { editRecord } from "@/lib/repo/plan-edit";
+import { transition } from "@/lib/repo/transition";
 import { CLI } from "../support/processes";
 import { AT, ISSUES, cleanupRepos, git, makePlanRepo, tempDir, type PlanRepo } from "../support/repo";
 

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitRecords } from "@/lib/plan/commit";
+import { commitRecords } from "@/lib/repo/commit";
 import { ensureCliBuilt, spawnCli } from "../support/processes";
 import { cleanupRepos, gatedRemote, makePlanRepo } from "../support/repo";
 

@@ -2,10 +2,10 @@
 // copied. The preview is checked against a derivation of the files as written.
 
 import { afterAll, describe, expect, it } from "vitest";
-import { CapabilityError } from "@/lib/errors";
-import { loadPlan } from "@/lib/plan";
+import { CapabilityError } from "@/lib/plan/errors";
+import { loadPlan } from "@/lib/repo";
 import { diffPlans } from "@/lib/plan/plan-diff";
-import { createRecord, editRecord, nextId, slugOf, type EditRequest } from "@/lib/plan/plan-edit";
+import { createRecord, editRecord, nextId, slugOf, type EditRequest } from "@/lib/repo/plan-edit";
 import { recordVersion } from "@/lib/plan/records-with";
 import { AT, cleanupRepos, copyCorpus, makePlanRepo } from "../support/repo";
 

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { CapabilityError } from "../../lib/errors";
+import { CapabilityError } from "../../lib/plan/errors";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../../lib/plan/constants";
 import { sealOf } from "../../lib/plan/seal";
 import { seededRandom } from "./random";

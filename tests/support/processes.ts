@@ -20,7 +20,6 @@ export interface CliRun {
 }
 
 /** The JSON a command printed, from a run that must have succeeded (else its exit and stderr are thrown). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function jsonOf(r: CliRun): any {
   if (r.code !== 0) throw new Error(`exit ${r.code}: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -81,7 +80,7 @@ export function deadPid(): number {
 
 /**
  * Bundle a TypeScript snippet into a runnable script. `source` may import the library by the
- * absolute paths `libPath("plan/lock")` gives.
+ * absolute paths `libPath("repo/lock")` gives.
  */
 export function bundleScript(name: string, source: string): string {
   const dir = tempDir("cockpit-script-");

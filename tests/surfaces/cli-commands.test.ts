@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { hashToken, parseUsers, parseUsersFile, tokenDigest, tokenMatchesHash } from "@/lib/surfaces/security";
+import { hashToken, parseUsers, parseUsersFile, tokenDigest, tokenMatchesHash } from "@/lib/server/security";
 import { CLI, ROOT, runCliSync } from "./helpers";
 import { spawnSync } from "node:child_process";
 

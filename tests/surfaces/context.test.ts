@@ -1,10 +1,10 @@
 import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
-import { RecordCache } from "../../lib/plan/load";
-import { withPlanLock } from "../../lib/plan/lock";
-import { transition } from "../../lib/plan/transition";
-import { REVALIDATE_MS, contextFor, currentPlan, fullWalksOf, ioSettled, settledState, walksOf } from "../../lib/surfaces/context";
+import { RecordCache } from "../../lib/repo/load";
+import { withPlanLock } from "../../lib/repo/lock";
+import { transition } from "../../lib/repo/transition";
+import { REVALIDATE_MS, contextFor, currentPlan, fullWalksOf, ioSettled, settledState, walksOf } from "../../lib/server/state";
 import { invoke } from "../../lib/surfaces/invoke";
 import { ISSUES, LEDGER, cleanupRepos, issueYaml, makePlanRepo } from "../support/repo";
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { type ExpectStatic, afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCapability } from "@/app/actions";
 import { findCapability, httpMethod, httpPath, mcpToolName } from "@/lib/capabilities/index";
-import type { ErrorCode } from "@/lib/errors";
-import { ISSUES_DIR, loadPlan, loadRecords, planNext, sealOf } from "@/lib/plan/index";
+import type { ErrorCode } from "@/lib/plan/errors";
+import { ISSUES_DIR, loadPlan, loadRecords, planNext, sealOf } from "@/lib/repo";
 import { STATUS_OF } from "@/lib/surfaces/http";
 import {
   type McpConnection,

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISSUES_DIR, loadPlan, planNext } from "@/lib/plan/index";
+import { ISSUES_DIR, loadPlan, planNext } from "@/lib/repo";
 import { recordVersion } from "@/lib/plan/records-with";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { type McpConnection, cleanup, copyRepo, hashRepo, mcpStdio, runCli } from "./helpers";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ISSUES_DIR, MILESTONES_DIR, loadPlan } from "@/lib/plan/index";
+import { ISSUES_DIR, MILESTONES_DIR, loadPlan } from "@/lib/repo";
 import { type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, runCli, startServer } from "./helpers";
 
 const source = loadPlan(SOURCE_REPO);

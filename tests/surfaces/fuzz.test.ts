@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { EDITABLE_FIELDS } from "@/lib/plan/edit-fields";
 import { type AnyCapability, capabilities, httpMethod, httpPath } from "@/lib/capabilities/index";
-import { ISSUE_STATUSES, LEDGER_FILE, MOVE_NAMES, loadPlan, loadRecords } from "@/lib/plan/index";
-import { guardMove } from "@/lib/plan/transition";
+import { ISSUE_STATUSES, LEDGER_FILE, MOVE_NAMES, loadPlan, loadRecords } from "@/lib/repo";
+import { guardMove } from "@/lib/repo/transition";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, hashRepo, startServer } from "./helpers";
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as openApiRoute } from "@/app/api/v1/openapi.json/route";
 import { type AnyCapability, capabilities, cliCommand, httpMethod, httpPath, mcpToolName } from "@/lib/capabilities/index";
-import { runPlanCommand } from "@/lib/surfaces/cli";
+import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { invoke } from "@/lib/surfaces/invoke";
-import { contextFor } from "@/lib/surfaces/context";
+import { contextFor } from "@/lib/server/state";
 import { type McpConnection, cleanup, copyRepo, hashRepo, mcpStdio } from "./helpers";
 
 // One declaration per capability, projected everywhere: the names each surface gives it, pinned

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from "
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capabilities, httpPath, mcpToolName, type AnyCapability } from "@/lib/capabilities/index";
-import { loadPlan } from "@/lib/plan/index";
+import { loadPlan } from "@/lib/repo";
 import { STORE_FILE } from "@/lib/execution/store";
 import { type McpConnection, type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, mcpHttp, mcpStdio, runCli, startServer } from "./helpers";
 

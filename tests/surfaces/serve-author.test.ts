@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { UsageError } from "@/lib/surfaces/cli-args";
-import { parseServeArgs, serveEnv } from "@/lib/surfaces/serve";
+import { UsageError } from "@/lib/surfaces/cli/args";
+import { parseServeArgs, serveEnv } from "@/lib/server/serve";
 
 /** An empty environment (NODE_ENV is declared required by the app's types). */
 const ENV = {} as NodeJS.ProcessEnv;

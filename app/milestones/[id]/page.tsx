@@ -5,7 +5,7 @@ import { EvidenceForm } from "@/components/EvidenceForm";
 import { NewIssueForm } from "@/components/NewIssueForm";
 import { RecordEditor } from "@/components/RecordEditor";
 import { editorProps } from "@/app/editor-props";
-import { readRecordFileFields } from "@/lib/plan/record-file";
+import { readRecordFileFields } from "@/lib/repo/record-file";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { RecordTimeline } from "@/components/RecordTimeline";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";

@@ -1,5 +1,5 @@
 import { jsonResponse } from "@/lib/surfaces/http";
-import { authenticate, securityFromEnv } from "@/lib/surfaces/security";
+import { authenticate, securityFromEnv } from "@/lib/server/security";
 
 export const dynamic = "force-dynamic";
 

@@ -10,7 +10,7 @@ import {
   securityFromEnv,
   sessionCookie,
   signInLimiter,
-} from "@/lib/surfaces/security";
+} from "@/lib/server/security";
 
 export const dynamic = "force-dynamic";
 

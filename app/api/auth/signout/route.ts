@@ -1,5 +1,5 @@
 import { isSameOrigin } from "@/lib/surfaces/http";
-import { isSecureRequest, securityFromEnv, sessionCookie } from "@/lib/surfaces/security";
+import { isSecureRequest, securityFromEnv, sessionCookie } from "@/lib/server/security";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { admit, settingsFromEnv } from "@/lib/surfaces/http";
-import { securityFromEnv } from "@/lib/surfaces/security";
-import { subscribeToChanges } from "@/lib/surfaces/watch";
+import { securityFromEnv } from "@/lib/server/security";
+import { subscribeToChanges } from "@/lib/server/watch";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,84 @@
+import { readFileSync, statSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { processWide } from "../process-wide";
+import { git } from "./git-run";
+
+/** Git's trimmed output when it exits 0 with some; undefined otherwise. A limit past is a refusal. */
+async function ask(repo: string, args: string[]): Promise<string | undefined> {
+  const r = await git(repo, args);
+  if (r.status !== 0) return undefined;
+  const out = r.stdout.toString("utf8").trim();
+  return out === "" ? undefined : out;
+}
+
+/** `git rev-parse HEAD`, or `NONE` when there is no commit (or no repository). */
+export async function gitHead(repo: string): Promise<string> {
+  return (await ask(repo, ["rev-parse", "--verify", "-q", "HEAD"])) ?? "NONE";
+}
+
+/** `git symbolic-ref --short HEAD`, or `DETACHED`. */
+export async function gitBranch(repo: string): Promise<string> {
+  return (await ask(repo, ["symbolic-ref", "--short", "-q", "HEAD"])) ?? "DETACHED";
+}
+
+export interface GitWhere {
+  head: string;
+  branch: string;
+}
+
+// The head and branch change only when HEAD, the branch it names or packed-refs change: git is
+// asked again only then (two processes per ledger line cost more than the rest of a move).
+interface Remembered {
+  dirs: { gitDir: string; commonDir: string } | undefined;
+  fingerprint?: string;
+  where?: GitWhere;
+}
+
+const remembered = processWide("git-heads", () => new Map<string, Remembered>());
+
+async function gitDirs(repo: string): Promise<Remembered["dirs"]> {
+  const out = await ask(repo, ["rev-parse", "--git-dir", "--git-common-dir"]);
+  const [gitDir, commonDir] = out?.split("\n") ?? [];
+  if (!gitDir || !commonDir) return undefined;
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(repo, p));
+  return { gitDir: abs(gitDir), commonDir: abs(commonDir) };
+}
+
+function stampOf(path: string): string {
+  const st = statSync(path, { throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-";
+}
+
+/** What HEAD, its branch's ref and packed-refs are now; undefined when it cannot be told. */
+function fingerprintOf(dirs: NonNullable<Remembered["dirs"]>): string | undefined {
+  try {
+    // Only a regular file is read: a FIFO or a device in its place would hold the event loop.
+    const headPath = join(dirs.gitDir, "HEAD");
+    if (!statSync(headPath).isFile()) return undefined;
+    const head = readFileSync(headPath, "utf8");
+    const ref = /^ref: (refs\/\S+)\s*$/.exec(head)?.[1];
+    const refStamp = ref && !ref.includes("..") ? stampOf(join(dirs.commonDir, ref)) + stampOf(join(dirs.gitDir, ref)) : "";
+    return `${head}\0${refStamp}\0${stampOf(join(dirs.commonDir, "packed-refs"))}\0${stampOf(join(dirs.commonDir, "reftable"))}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `gitHead` and `gitBranch` together, from real git, asked again only when HEAD or its ref moved. */
+export async function gitWhere(repo: string): Promise<GitWhere> {
+  let memo = remembered.get(repo);
+  if (!memo) {
+    memo = { dirs: await gitDirs(repo) };
+    remembered.set(repo, memo);
+  }
+  const fingerprint = memo.dirs ? fingerprintOf(memo.dirs) : undefined;
+  if (fingerprint !== undefined && fingerprint === memo.fingerprint && memo.where) return memo.where;
+  const [head, branch] = await Promise.all([gitHead(repo), gitBranch(repo)]);
+  const where = { head, branch };
+  // Kept only if nothing moved while git was asked.
+  if (fingerprint !== undefined && memo.dirs && fingerprintOf(memo.dirs) === fingerprint) {
+    memo.fingerprint = fingerprint;
+    memo.where = where;
+  }
+  return where;
+}

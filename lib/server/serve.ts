@@ -1,0 +1,193 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { startLeaseRenewal } from "../coordination/plan-leases";
+import { parseArgs, UsageError } from "../surfaces/cli/args";
+import { currentUsers, isLoopback } from "./security";
+
+// `cockpit serve --repo DIR [--port P] [--host H] …`: the production Next.js server over one
+// repository, behind a front of our own (dist/front.js) that knows each request's real peer. It
+// builds first when there is no build, or when the sources or the lock file changed.
+
+/** The folder that holds package.json, app/ and .next/ (found upwards from this file or bundle). */
+export const APP_ROOT = findAppRoot(__dirname);
+
+function findAppRoot(from: string): string {
+  for (let dir = from; ; dir = resolve(dir, "..")) {
+    if (existsSync(join(dir, "package.json")) && existsSync(join(dir, "next.config.js"))) return dir;
+    if (resolve(dir, "..") === dir) return resolve(from, "..");
+  }
+}
+
+const SOURCES = ["app", "components", "lib", "public", "proxy.ts", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
+/** The build folder (`COCKPIT_DIST_DIR`, as next.config.js reads it; `.next` by default). */
+const distDir = () => process.env.COCKPIT_DIST_DIR || ".next";
+const stampPath = (root: string) => join(root, distDir(), "cockpit-build.json");
+
+function listFiles(root: string, rel: string, out: string[]): void {
+  const path = join(root, rel);
+  if (!existsSync(path)) return;
+  if (statSync(path).isDirectory()) {
+    for (const name of readdirSync(path).sort()) {
+      if (name === "node_modules" || name.endsWith(".test.ts") || name.endsWith(".test.tsx")) continue;
+      listFiles(root, join(rel, name), out);
+    }
+  } else out.push(rel);
+}
+
+/** A digest of everything the build is made from. */
+export function sourceDigest(root = APP_ROOT): string {
+  const files: string[] = [];
+  for (const s of SOURCES) listFiles(root, s, files);
+  const hash = createHash("sha256");
+  for (const f of files) hash.update(f).update("\0").update(readFileSync(join(root, f))).update("\0");
+  return hash.digest("hex");
+}
+
+export function isBuildCurrent(root = APP_ROOT): boolean {
+  try {
+    const stamp = JSON.parse(readFileSync(stampPath(root), "utf8")) as { digest?: string };
+    return existsSync(join(root, distDir(), "BUILD_ID")) && stamp.digest === sourceDigest(root);
+  } catch {
+    return false;
+  }
+}
+
+const nextBin = (root: string) => join(root, "node_modules", "next", "dist", "bin", "next");
+
+/** Build the web app when it is missing or stale, showing next's progress. */
+export function ensureBuild(root = APP_ROOT, log: (s: string) => void = (s) => process.stderr.write(s + "\n")): boolean {
+  if (isBuildCurrent(root)) return true;
+  log("cockpit serve: building the web app (first run, or the sources changed); this takes about a minute…");
+  const r = spawnSync(process.execPath, [nextBin(root), "build"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  if (r.status !== 0) return false;
+  mkdirSync(join(root, distDir()), { recursive: true });
+  writeFileSync(stampPath(root), JSON.stringify({ digest: sourceDigest(root), built: new Date().toISOString() }));
+  return true;
+}
+
+export { isLoopback };
+
+export interface ServeOptions {
+  repo: string;
+  port: number;
+  host: string;
+  buildOnly: boolean;
+  usersFile?: string;
+  allowedHosts: string[];
+  trustProxy: boolean;
+  /** The coordination database (`--database`, else COCKPIT_DATABASE_URL from the environment). */
+  database?: string;
+  /** `Name <email>`: the author of the commits plan.commit makes (git's config otherwise). */
+  author?: string;
+  /** The branch plan.code measures merges on (else origin/HEAD's branch, else HEAD's). */
+  defaultBranch?: string;
+}
+
+const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+export function parseServeArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): ServeOptions {
+  const args = parseArgs(argv, {
+    repo: "value",
+    port: "value",
+    host: "value",
+    users: "value",
+    "allowed-host": "values",
+    "trust-proxy": "flag",
+    "build-only": "flag",
+    database: "value",
+    author: "value",
+    "default-branch": "value",
+  });
+  if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
+  const port = args.options.get("port") ?? env.PORT ?? "3000";
+  if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port takes a port number (0-65535), not '${port}'`);
+  const host = args.options.get("host") ?? "127.0.0.1";
+  const usersOption = args.options.get("users") ?? env.COCKPIT_USERS;
+  const usersFile = usersOption ? resolve(usersOption) : undefined;
+  if (usersFile) {
+    const users = currentUsers(usersFile);
+    if (users.problem) throw new UsageError(`${users.problem}; make one with \`cockpit users add NAME --users ${usersOption}\``);
+  }
+  if (!isLoopback(host) && !env.COCKPIT_TOKEN && !usersFile) {
+    throw new UsageError(
+      `bound to ${host}, Cockpit is reachable from other machines; set COCKPIT_TOKEN or give --users FILE (every request then needs a signed-in session or Authorization: Bearer <token>), or bind to 127.0.0.1`,
+    );
+  }
+  const allowedHosts = (args.lists.get("allowed-host") ?? []).map((h) => h.trim().toLowerCase());
+  for (const h of allowedHosts) {
+    if (!HOST_NAME.test(h)) throw new UsageError(`--allowed-host takes a host name (such as cockpit.example.com, or .example.com for its subdomains), not '${h}'`);
+  }
+  const author = args.options.get("author");
+  if (author !== undefined && !/^\s*[^<>]+?\s*<[^<>\s]+@[^<>\s]+>\s*$/.test(author)) {
+    throw new UsageError(`--author takes 'Name <email>', not '${author}'`);
+  }
+  const defaultBranch = args.options.get("default-branch");
+  if (defaultBranch !== undefined && (defaultBranch === "" || defaultBranch.startsWith("-") || /[\0-\x20~^:?*[\\]/.test(defaultBranch))) {
+    throw new UsageError(`--default-branch takes a branch name (main, origin/main), not '${defaultBranch}'`);
+  }
+  const repo = resolve(args.options.get("repo") ?? ".");
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
+  return {
+    repo,
+    port: Number(port),
+    host,
+    buildOnly: args.options.has("build-only"),
+    usersFile,
+    allowedHosts,
+    trustProxy: args.options.has("trust-proxy"),
+    ...(args.options.has("database") ? { database: args.options.get("database") } : {}),
+    ...(author !== undefined ? { author } : {}),
+    ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+  };
+}
+
+/** The environment the front and the app read their settings from. */
+export function serveEnv(options: ServeOptions, env: Record<string, string | undefined> = process.env): Record<string, string | undefined> {
+  return {
+    ...env,
+    COCKPIT_REPO: options.repo,
+    COCKPIT_BIND_HOST: options.host,
+    COCKPIT_PORT: String(options.port),
+    COCKPIT_USERS: options.usersFile ?? "",
+    COCKPIT_ALLOWED_HOSTS: options.allowedHosts.join(","),
+    COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
+    ...(options.database !== undefined ? { COCKPIT_DATABASE_URL: options.database } : {}),
+    COCKPIT_AUTHOR: options.author ?? env.COCKPIT_AUTHOR ?? "",
+    COCKPIT_DEFAULT_BRANCH: options.defaultBranch ?? env.COCKPIT_DEFAULT_BRANCH ?? "",
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+}
+
+/** Run the server until it exits; returns its exit code. */
+export async function runServe(argv: readonly string[]): Promise<number> {
+  let options: ServeOptions;
+  try {
+    options = parseServeArgs(argv);
+  } catch (error) {
+    process.stderr.write(`cockpit serve: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  if (!ensureBuild()) {
+    process.stderr.write("cockpit serve: the build failed (see above)\n");
+    return 13;
+  }
+  if (options.buildOnly) return 0;
+  const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
+  const plan = relative(process.cwd(), options.repo) || ".";
+  process.stderr.write(`cockpit serve: Cockpit for ${plan} at http://${shown}:${options.port}/\n`);
+  const child = spawn(process.execPath, [join(APP_ROOT, "dist", "front.js")], {
+    cwd: APP_ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: serveEnv(options) as NodeJS.ProcessEnv,
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+  if (options.database !== undefined) process.env.COCKPIT_DATABASE_URL = options.database;
+  startLeaseRenewal(options.repo);
+  return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));
+}

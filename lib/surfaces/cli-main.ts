@@ -1,5 +1,0 @@
-import { main } from "./cli";
-import { runAsProcess } from "./process-main";
-
-// The `cockpit` process.
-runAsProcess("cockpit", (io) => main(process.argv.slice(2), io));

@@ -1,0 +1,514 @@
+import { resolve } from "node:path";
+import { planCapabilities } from "../../capabilities/plan-registry";
+import { CapabilityError } from "../../plan/errors";
+import { toDot, toMermaid } from "../../graph/export";
+import { ISSUE_STATUSES } from "../../plan/constants";
+import { loadPlan } from "../../repo";
+import type { Move } from "../../plan/seal";
+import type {
+  Plan,
+  PlanCriticalPath,
+  PlanIssueList,
+  PlanNextIssue,
+  PlanRecord,
+  PlanRoadmap,
+  PlanStatusReport,
+  PlanValidation,
+  PlanWaveReport,
+} from "../../plan/shapes";
+import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type TransitionResult } from "../../repo/transition";
+import type { ReleaseResultSchema } from "../../capabilities/outputs";
+import type { z } from "zod";
+import { COCKPIT_VERSION } from "../../version";
+import { UsageError, parseArgs, type OptionKind, type ParsedArgs } from "./args";
+import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
+import { importInput, renderImport } from "./import";
+import type { ImportResult } from "../../import/shapes";
+import type { CommitResult } from "../../repo/commit";
+import type { RecordWriteResult } from "../../repo/plan-edit";
+import { currentVersion } from "../../repo/plan-edit";
+import {
+  renderCriticalPath,
+  renderIssues,
+  renderModel,
+  renderNext,
+  renderRecord,
+  renderRoadmap,
+  renderStatus,
+  renderValidation,
+  renderWaves,
+} from "./text";
+import { EXIT, EXIT_FOR_ERROR } from "../exit-codes";
+import { leasedPlan } from "../../coordination/plan-leases";
+import { closeDatabases, DATABASE_ENV } from "../../coordination/database";
+import { invoke } from "../invoke";
+import { RevisionField } from "../../capabilities/inputs";
+import { planAt } from "../../history/plan-at";
+import type { Revision } from "../../history/revision";
+import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../../history/shapes";
+import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./time-text";
+import { renderCode } from "./code-text";
+import type { IssueCode, PlanCode } from "../../code/shapes";
+import { runUsersCommand } from "./users";
+import { escapeFields, escapeForTerminal } from "./terminal-text";
+
+export { EXIT };
+
+type ReleaseResult = z.infer<typeof ReleaseResultSchema>;
+
+
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+interface Outcome {
+  value: unknown;
+  /** The answer for a person; rendered only when no --json was asked for. */
+  text(): string;
+  exit?: number;
+}
+
+interface Verb {
+  summary: string;
+  options: Record<string, OptionKind>;
+  /** Whether the verb takes one ID after it. */
+  takesId?: boolean;
+  /** Its positional words, when not none or one ID. */
+  usage?: string;
+  run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
+}
+
+const COMMON = { repo: "value", json: "flag", database: "value" } as const;
+/** The options of a read: the common ones and `--at REV`. */
+const READ = { ...COMMON, at: "value" } as const;
+
+/** Options given on the command line, as input fields (absent options are absent fields). */
+function fields(args: ParsedArgs, names: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [option, field] of Object.entries(names)) {
+    const v = args.options.get(option);
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
+}
+
+/**
+ * A verb that projects one capability: its input is built from the command line, validated and
+ * answered by the registry exactly as over HTTP and MCP; a failure maps to the exit codes.
+ */
+function capabilityVerb(
+  id: string,
+  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: unknown): string; exit?(value: unknown): number },
+): Verb {
+  return {
+    ...spec,
+    async run(repo, args) {
+      const capability = planCapabilities.find((c) => c.id === id)!;
+      let plan: Plan | undefined;
+      const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
+      const result = await invoke(capability, ctx, spec.input(args));
+      if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
+      const shown = () => escapeFields(result.value);
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown())), exit: spec.exit?.(result.value) };
+    },
+  };
+}
+
+const NEW_VERB: Verb = {
+  summary: "create an issue (--milestone M --title T) or a milestone (--title T), with the preview",
+  options: { ...COMMON, id: "value", title: "value", milestone: "value", set: "values", add: "values", "dry-run": "flag", "allow-findings": "flag" },
+  usage: "issue|milestone --title T [--milestone M] [--id ID] [--set FIELD=VALUE]… [--add FIELD=VALUE]… [--dry-run] [--allow-findings]",
+  run: (repo, args) => {
+    if (args.words.length !== 1 || (args.words[0] !== "issue" && args.words[0] !== "milestone")) {
+      throw new UsageError("cockpit plan new takes what to create: issue or milestone");
+    }
+    return capabilityVerb("plan.create", {
+      summary: "",
+      options: {},
+      input: createInput,
+      text: (v) => renderRecordWrite(v as RecordWriteResult),
+    }).run(repo, args);
+  },
+};
+
+const VERBS: Record<string, Verb> = {
+  model: capabilityVerb("plan.model", {
+    summary: "the whole derived plan",
+    options: { ...READ },
+    input: (a) => fields(a, { at: "at" }),
+    text: (v) => renderModel(v as Plan),
+  }),
+  status: capabilityVerb("plan.status", {
+    summary: "every milestone's progress, the active milestone and the next issue",
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
+    text: (v) => renderStatus(v as PlanStatusReport),
+  }),
+  issues: capabilityVerb("plan.issues", {
+    summary: "issues, filtered by milestone, status or wave",
+    options: { ...READ, milestone: "value", status: "value", wave: "value" },
+    input: (a) => {
+      const wave = a.options.get("wave");
+      return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
+    },
+    text: (v) => renderIssues(v as PlanIssueList),
+  }),
+  waves: capabilityVerb("plan.waves", {
+    summary: "what may run at the same time, and the scope overlaps that serialise it",
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
+    text: (v) => renderWaves(v as PlanWaveReport),
+  }),
+  next: capabilityVerb("plan.next", {
+    summary: "the one issue to take now",
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
+    text: (v) => withCodeFindings(renderNext(v as PlanNextIssue), v),
+  }),
+  roadmap: capabilityVerb("plan.roadmap", {
+    summary: "the milestones in derived order, with now and next",
+    options: { ...READ },
+    input: (a) => fields(a, { at: "at" }),
+    text: (v) => renderRoadmap(v as PlanRoadmap),
+  }),
+  "critical-path": capabilityVerb("plan.critical_path", {
+    summary: "the longest chain of unfinished issues (ending in --milestone M), first to do first",
+    options: { ...READ, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
+    text: (v) => renderCriticalPath(v as PlanCriticalPath),
+  }),
+  validate: capabilityVerb("plan.validate", {
+    summary: "every finding; exits 10 when one is a failure",
+    options: { ...READ },
+    input: (a) => fields(a, { at: "at" }),
+    text: (v) => renderValidation(v as PlanValidation),
+    exit: (v) => ((v as PlanValidation).valid ? EXIT.ok : EXIT.contract),
+  }),
+  record: {
+    summary: "one milestone or issue, with everything derived about it (--at REV: at a revision; --version: its version only)",
+    options: { ...READ, version: "flag" },
+    takesId: true,
+    run: async (repo, args) => {
+      if (args.options.has("version")) {
+        if (args.options.has("at")) throw new UsageError("--version is the record's version now; it does not go with --at");
+        const version = currentVersion(repo, args.words[0]) ?? "";
+        return { value: { id: args.words[0], version }, text: () => version };
+      }
+      return capabilityVerb("plan.record", {
+        summary: "",
+        options: {},
+        input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
+        text: (v) => renderRecord(v as PlanRecord),
+      }).run(repo, args);
+    },
+  },
+  changes: capabilityVerb("plan.changes", {
+    summary: "what changed since a revision (--since REV [--until REV] [--milestone M])",
+    options: { ...COMMON, since: "value", until: "value", milestone: "value" },
+    input: (a) => {
+      if (!a.options.has("since")) throw new UsageError("--since is required: the revision or date to compare from (HEAD~1, 2026-11-30, a branch)");
+      return fields(a, { since: "since", until: "until", milestone: "milestone" });
+    },
+    text: (v) => renderChanges(v as PlanChanges),
+  }),
+  history: capabilityVerb("plan.history", {
+    summary: "the commits that changed one record, newest first, with its status after each (--limit N)",
+    options: { ...COMMON, limit: "value" },
+    takesId: true,
+    input: (a) => {
+      const limit = a.options.get("limit");
+      return { id: a.words[0], ...(limit !== undefined ? { limit: parseCount("--limit", limit) } : {}) };
+    },
+    text: (v) => renderHistory(v as PlanHistory),
+  }),
+  burnup: capabilityVerb("plan.burnup", {
+    summary: "a milestone's scope, started and done per day (--milestone M [--since DATE] [--until DATE])",
+    options: { ...COMMON, milestone: "value", since: "value", until: "value" },
+    input: (a) => {
+      if (!a.options.has("milestone")) throw new UsageError("--milestone is required: the milestone to chart");
+      return fields(a, { milestone: "milestone", since: "since", until: "until" });
+    },
+    text: (v) => renderBurnup(v as PlanBurnup),
+  }),
+  forecast: capabilityVerb("plan.forecast", {
+    summary: "50/85/95 % completion dates of a milestone, Monte Carlo (--milestone M [--seed S])",
+    options: { ...COMMON, milestone: "value", seed: "value" },
+    input: (a) => {
+      if (!a.options.has("milestone")) throw new UsageError("--milestone is required: the milestone to forecast");
+      const seed = a.options.get("seed");
+      return { ...fields(a, { milestone: "milestone" }), ...(seed !== undefined ? { seed: parseCount("--seed", seed) } : {}) };
+    },
+    text: (v) => renderForecast(v as Forecast),
+  }),
+  code: capabilityVerb("plan.code", {
+    summary: "the branches and commits linked to an issue, where it merged, and the code findings; without ID, every linked issue",
+    options: { ...COMMON, "default-branch": "value", "stale-days": "value" },
+    usage: "[ID] [--default-branch B] [--stale-days N]",
+    input: (a) => {
+      if (a.words.length > 1) throw new UsageError(`cockpit plan code takes at most one ID, but was given ${a.words.length}`);
+      const stale = a.options.get("stale-days");
+      return {
+        ...(a.words.length === 1 ? { id: a.words[0] } : {}),
+        ...fields(a, { "default-branch": "default_branch" }),
+        ...(stale !== undefined ? { stale_days: parseCount("--stale-days", stale) } : {}),
+      };
+    },
+    text: (v) => renderCode(v as IssueCode | PlanCode),
+  }),
+  graph: {
+    summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
+    options: { repo: "value", format: "value", milestone: "value", at: "value" },
+    run: async (repo, args) => {
+      const at = args.options.get("at");
+      const plan = at === undefined ? loadPlan(repo) : await readAt(repo, at);
+      const format = args.options.get("format") ?? "mermaid";
+      if (format !== "mermaid" && format !== "dot") throw new UsageError(`--format is mermaid or dot, not '${format}'`);
+      const m = args.options.get("milestone");
+      const issues = m === undefined ? plan.issues : plan.issues.filter((i) => i.milestone === m);
+      const text = format === "dot" ? toDot(plan, issues) : toMermaid(plan, issues);
+      return { value: text, text: () => text };
+    },
+  },
+  transition: {
+    summary: "move an issue (the same as start, verify and done)",
+    options: { ...COMMON },
+    usage: "ID start|verify|done",
+    run: (repo, args) => {
+      if (args.words.length !== 2) throw new UsageError("cockpit plan transition takes an ID and a move (start, verify or done)");
+      return capabilityVerb("plan.transition", {
+        summary: "",
+        options: {},
+        input: () => ({ issue: args.words[0], transition: args.words[1] }),
+        text: (v) => renderTransition(v as TransitionResult),
+      }).run(repo, args);
+    },
+  },
+  start: moveVerb("start", "start a READY issue (stamps started_at)"),
+  verify: moveVerb("verify", "mark an ACTIVE issue as implemented, evidence outstanding"),
+  done: moveVerb("done", "finish an ACTIVE or VERIFY issue whose evidence is complete"),
+  evidence: capabilityVerb("plan.evidence", {
+    summary: "record evidence on an issue or a milestone",
+    options: { ...COMMON, covers: "value", type: "value", command: "value", artifact: "value", result: "value" },
+    takesId: true,
+    input: (a) => {
+      for (const required of ["covers", "type"]) {
+        if (!a.options.has(required)) throw new UsageError(`--${required} is required`);
+      }
+      return { record: a.words[0], ...fields(a, { covers: "covers", type: "type", command: "command", artifact: "artifact", result: "result" }) };
+    },
+    text: (v) => {
+      const r = v as EvidenceResult;
+      return `plan: ${r.record} evidence recorded for ${r.covers} (${r.evidence_have} of ${r.evidence_need} requirement(s) covered)`;
+    },
+  }),
+  claim: capabilityVerb("plan.claim", {
+    summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
+    options: { ...COMMON, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => withCodeFindings(renderTransition(v as TransitionResult), v),
+  }),
+  release: capabilityVerb("plan.release", {
+    summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
+    options: { ...COMMON, force: "flag" },
+    takesId: true,
+    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
+    text: (v) => {
+      const r = v as ReleaseResult;
+      return r.released ? `plan: ${r.issue} released (it was held by ${r.holder})` : `plan: ${r.issue} was not leased; nothing to release`;
+    },
+  }),
+  new: NEW_VERB,
+  create: { ...NEW_VERB, summary: "the same as new (plan.create)" },
+  edit: capabilityVerb("plan.edit", {
+    summary: "change a milestone's or an issue's fields, with the preview of what it changes",
+    options: {
+      ...COMMON,
+      set: "values",
+      unset: "values",
+      add: "values",
+      remove: "values",
+      "if-version": "value",
+      "dry-run": "flag",
+      "allow-findings": "flag",
+    },
+    takesId: true,
+    input: editInput,
+    text: (v) => renderRecordWrite(v as RecordWriteResult),
+  }),
+  import: capabilityVerb("plan.import", {
+    summary: "import a plan from beads, Backlog.md, Task Master or GitHub Issues (--dry-run: the answer, nothing written)",
+    options: { ...COMMON, prefix: "value", dependencies: "value", "dry-run": "flag" },
+    usage: "beads|backlog|taskmaster|github SOURCE [--prefix P] [--dependencies FILE] [--dry-run]",
+    input: importInput,
+    text: (v) => renderImport(v as ImportResult),
+  }),
+  commit: capabilityVerb("plan.commit", {
+    summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",
+    options: { ...COMMON, message: "value", "no-push": "flag", "pull-rebase": "flag", "dry-run": "flag" },
+    input: (a) => ({
+      ...fields(a, { message: "message" }),
+      ...(a.options.has("no-push") ? { push: false } : {}),
+      ...(a.options.has("pull-rebase") ? { pull_rebase: true } : {}),
+      ...(a.options.has("dry-run") ? { dry_run: true } : {}),
+    }),
+    text: (v) => renderCommit(v as CommitResult),
+    exit: (v) => ((v as CommitResult).push && (v as CommitResult).push!.status !== "pushed" ? EXIT.refused : EXIT.ok),
+  }),
+  adopt: {
+    summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
+    options: { ...COMMON, "dry-run": "flag" },
+    run: async (repo, args) => {
+      const r = await adoptLegacyStamps(repo, { dryRun: args.options.has("dry-run") });
+      return { value: r, text: () => renderAdoption(escapeFields(r)) };
+    },
+  },
+};
+
+/** The plan at a revision for a verb outside the registry (graph), refused as every read refuses. */
+async function readAt(repo: string, at: string): Promise<Plan> {
+  const parsed = RevisionField.safeParse(at);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "--at needs a revision");
+  return (await planAt(repo, at)).plan;
+}
+
+/** A read answered from a revision says so on its first line. */
+function withRevisionLine(value: unknown, text: string): string {
+  const at = (value as { at?: Revision } | null)?.at;
+  if (!at || typeof at !== "object") return text;
+  return `at ${at.rev}: ${at.commit === null ? "before the first commit (the empty plan)" : `${at.commit} (${at.committed_at})`}\n${text}`;
+}
+
+function moveVerb(move: Move, summary: string): Verb {
+  return capabilityVerb("plan.transition", {
+    summary,
+    options: { ...COMMON },
+    takesId: true,
+    input: (a) => ({ issue: a.words[0], transition: move }),
+    text: (v) => renderTransition(v as TransitionResult),
+  });
+}
+
+/** The code findings an answer carries about the issue it names, one warning line each. */
+function withCodeFindings(text: string, value: unknown): string {
+  const findings = (value as { code_findings?: { level: string; code: string; message: string }[] }).code_findings ?? [];
+  return [text, ...findings.map((f) => `${f.level} ${f.code}: ${f.message}`)].join("\n");
+}
+
+function renderTransition(r: TransitionResult): string {
+  return `plan: ${r.issue} ${r.from} → ${r.to} (${r.field} ${r.at})\nnext ready issue: ${r.next_ready ?? "none"}`;
+}
+
+function renderAdoption(r: AdoptResult): string {
+  if (r.records === 0) return "adopt: every pre-seal stamp is already sealed or listed; nothing to do";
+  const verb = r.dry_run ? "would list" : "listed";
+  return [
+    ...r.adopted.map((a) => `${a.issue}: ${verb} ${a.stamps.join(", ")}`),
+    `adopt: ${verb} ${r.stamps} stamp(s) in ${r.records} record(s)`,
+  ].join("\n");
+}
+
+function parseCount(option: string, text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`${option} must be 0 or more, not '${text}'`);
+  if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
+  return Number(text);
+}
+
+function parseWave(text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`--wave must be 0 or more, not '${text}'`);
+  if (!/^[0-9]+$/.test(text) || Number(text) > 4294967295) {
+    throw new UsageError(`--wave takes a wave number (0, 1, 2, …), not '${text}'`);
+  }
+  return Number(text);
+}
+
+export function usage(): string {
+  const verbs = Object.entries(VERBS).map(([v, d]) => [`  cockpit plan ${v}${d.usage ? ` ${d.usage}` : d.takesId ? " ID" : ""}`, d.summary]);
+  const width = Math.max(...verbs.map(([a]) => a.length));
+  return [
+    "usage: cockpit plan <verb> [--repo DIR] [--json] [options] [ID]",
+    "",
+    ...verbs.map(([a, b]) => `${a.padEnd(width)}  ${b}`),
+    "",
+    "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
+    "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
+    `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues, and the execution plans (cockpit plans).`,
+    `statuses: ${ISSUE_STATUSES.join(", ")}`,
+    "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
+  ].join("\n");
+}
+
+/** Run `cockpit plan <verb> …` and return the exit code. */
+export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd = process.cwd()): Promise<number> {
+  // Messages name record text (an id, a title): on stderr, and in every answer but --json, escaped.
+  const io: Io = { out: (text) => terminal.out(escapeForTerminal(text)), err: (text) => terminal.err(escapeForTerminal(text)) };
+  const [verb, ...rest] = argv;
+  if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
+    io.out(usage());
+    return verb === undefined ? EXIT.usage : EXIT.ok;
+  }
+  const spec = VERBS[verb];
+  if (!spec) {
+    io.err(`cockpit plan: unknown verb '${verb}'; the verbs are ${Object.keys(VERBS).join(", ")}`);
+    return EXIT.usage;
+  }
+  try {
+    const args = parseArgs(rest, spec.options);
+    if (spec.takesId && args.words.length !== 1) {
+      throw new UsageError(`cockpit plan ${verb} takes one ID (a milestone or an issue)`);
+    }
+    if (!spec.takesId && !spec.usage && args.words.length > 0) {
+      throw new UsageError(`cockpit plan ${verb} takes no argument, but was given '${args.words[0]}'`);
+    }
+    const repo = resolve(cwd, args.options.get("repo") ?? ".");
+    const database = args.options.get("database");
+    if (database !== undefined) process.env[DATABASE_ENV] = database;
+    const result = await spec.run(repo, args);
+    if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
+    else io.out(result.text());
+    return result.exit ?? EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`cockpit plan ${verb}: ${error.message}`);
+      return EXIT.usage;
+    }
+    if (error instanceof CapabilityError) {
+      io.err(`cockpit plan ${verb}: ${error.message}`);
+      return EXIT_FOR_ERROR[error.code];
+    }
+    throw error;
+  } finally {
+    await closeDatabases();
+  }
+}
+
+/** The `cockpit` command. */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "plan") return runPlanCommand(rest, io);
+  if (command === "users") return runUsersCommand(rest, io);
+  if (command === "--version" || command === "version") {
+    io.out(`cockpit ${COCKPIT_VERSION}`);
+    return EXIT.ok;
+  }
+  io.out(
+    [
+      "usage: cockpit <command> …",
+      "",
+      "commands:",
+      "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
+      "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
+      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>'] [--default-branch B]",
+      "                     the browser Cockpit, the HTTP API and MCP over HTTP",
+      "  mcp [--repo DIR] [--database URL]",
+      "                     the MCP server over stdio",
+      "  users add|remove|list [NAME] --users FILE",
+      "                     the people and agents a server knows by name (cockpit users help)",
+      "  --version          the version",
+      "",
+      usage(),
+    ].join("\n"),
+  );
+  return command === undefined || command === "help" || command === "--help" ? EXIT.ok : EXIT.usage;
+}
+

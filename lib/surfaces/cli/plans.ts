@@ -1,0 +1,211 @@
+import { resolve } from "node:path";
+import { findCapability } from "../../capabilities/index";
+import type { PlanDetail, PlanSummary, PlanView } from "../../execution/coordinator";
+import { closeDatabases, DATABASE_ENV } from "../../coordination/database";
+import { closeStores } from "../../execution/store";
+import { parseArgs, UsageError, type ParsedArgs } from "./args";
+import { contextFor } from "../../server/state";
+import { EXIT_FOR_ERROR } from "../exit-codes";
+import { invoke } from "../invoke";
+import { escapeFields, escapeForTerminal } from "./terminal-text";
+
+// `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.
+
+type Options = Record<string, "flag" | "value">;
+
+interface PlansVerb {
+  capability: string;
+  summary: string;
+  options: Options;
+  takesId?: string;
+  input(args: ParsedArgs): Record<string, unknown>;
+  text(value: unknown): string;
+}
+
+const COMMON: Options = { repo: "value", json: "flag", database: "value" };
+
+function integer(args: ParsedArgs, name: string): number | undefined {
+  const v = args.options.get(name);
+  if (v === undefined) return undefined;
+  if (!/^-?[0-9]+$/.test(v)) throw new UsageError(`--${name} takes a whole number, not '${v}'`);
+  return Number(v);
+}
+
+function configFrom(args: ParsedArgs): Record<string, unknown> {
+  const c: Record<string, unknown> = {};
+  const mode = args.options.get("mode");
+  if (mode !== undefined) c.execution_mode = mode;
+  const maxParallel = integer(args, "max-parallel");
+  if (maxParallel !== undefined) c.max_parallel = maxParallel;
+  if (args.options.has("fail-fast")) c.fail_fast = true;
+  if (args.options.has("no-retry")) c.retry_failed = false;
+  const maxRetries = integer(args, "max-retries");
+  if (maxRetries !== undefined) c.max_retries = maxRetries;
+  const timeout = args.options.get("timeout");
+  if (timeout !== undefined) {
+    if (!/^[0-9]+(\.[0-9]+)?$/.test(timeout)) throw new UsageError(`--timeout takes seconds, not '${timeout}'`);
+    c.timeout = Number(timeout);
+  }
+  return c;
+}
+
+function tree(p: PlanView, indent = ""): string[] {
+  const what = p.issue ? `${p.issue}${p.wave !== null ? ` (wave ${p.wave})` : ""}` : p.title;
+  const error = p.last_error ? ` — ${p.last_error.category}: ${p.last_error.message}` : "";
+  const line = `${indent}${p.plan_id}  ${p.phase.padEnd(10)} ${p.processing_state.padEnd(10)} attempt ${p.attempt}  ${what}${error}`;
+  return [line, ...p.children.flatMap((c) => tree(c, indent + "  "))];
+}
+
+function renderDetail(value: unknown): string {
+  const d = value as PlanDetail;
+  const lines = tree(d);
+  if (d.subplan_config) lines.push("", `config: ${JSON.stringify(d.subplan_config)}`);
+  if (d.events?.length) lines.push("", "timeline:", ...d.events.slice(-15).map((e) => `  ${e.at}  ${e.kind}: ${e.reason}`));
+  return lines.join("\n");
+}
+
+const VERBS: Record<string, PlansVerb> = {
+  create: {
+    capability: "plans.create",
+    summary: "decompose a milestone (--milestone M) or issues (--issues A,B) into an execution plan",
+    options: { ...COMMON, milestone: "value", issues: "value", mode: "value", "max-parallel": "value", "fail-fast": "flag", "no-retry": "flag", "max-retries": "value", timeout: "value", profile: "value" },
+    input: (a) => ({
+      ...(a.options.has("milestone") ? { milestone: a.options.get("milestone") } : {}),
+      ...(a.options.has("issues") ? { issues: a.options.get("issues")!.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
+      config: configFrom(a),
+      ...(a.options.has("profile") ? { automation_profile: a.options.get("profile") } : {}),
+    }),
+    text: renderDetail,
+  },
+  get: { capability: "plans.get", summary: "one plan: its tree, config and timeline", options: COMMON, takesId: "ID", input: (a) => ({ id: a.words[0] }), text: renderDetail },
+  list: {
+    capability: "plans.list",
+    summary: "every execution plan",
+    options: COMMON,
+    input: () => ({}),
+    text: (v) => {
+      const plans = (v as { plans: PlanSummary[] }).plans;
+      if (plans.length === 0) return "no execution plan yet: cockpit plans create --milestone M";
+      return plans
+        .map((p) => `${p.plan_id}  ${p.processing_state.padEnd(10)} ${p.title}  (${Object.entries(p.children_by_state).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(", ")})`)
+        .join("\n");
+    },
+  },
+  claim: {
+    capability: "plans.claim",
+    summary: "move the next claimable child of ROOT to processing",
+    options: COMMON,
+    takesId: "ROOT",
+    input: (a) => ({ root: a.words[0] }),
+    text: (v) => {
+      const r = v as { claimed: PlanView | null; reason: string };
+      return r.claimed ? `claimed ${r.claimed.plan_id} (${r.claimed.issue})\n${r.reason}` : `nothing to claim: ${r.reason}`;
+    },
+  },
+  advance: {
+    capability: "plans.advance",
+    summary: "move CHILD to its next phase (--to execute|apply [--branch B])",
+    options: { ...COMMON, to: "value", branch: "value" },
+    takesId: "CHILD",
+    input: (a) => ({ child: a.words[0], to: a.options.get("to"), ...(a.options.has("branch") ? { branch: a.options.get("branch") } : {}) }),
+    text: (v) => {
+      const r = v as { child: PlanView; from: string; to: string; moved: boolean; failure?: { decision: { reason: string } } };
+      return r.moved ? `${r.child.plan_id}: ${r.from} → ${r.to}` : `${r.child.plan_id} failed on ${r.to}: ${r.failure?.decision.reason ?? r.child.last_error?.message ?? ""}`;
+    },
+  },
+  fail: {
+    capability: "plans.fail",
+    summary: "report CHILD failed (--category C --message M); the failure handler decides",
+    options: { ...COMMON, category: "value", message: "value" },
+    takesId: "CHILD",
+    input: (a) => ({ child: a.words[0], category: a.options.get("category"), message: a.options.get("message") }),
+    text: (v) => {
+      const r = v as { child: PlanView; decision: { reason: string }; retry: PlanView | null; cancelled: string[] };
+      return [`${r.child.plan_id}: ${r.decision.reason}`, ...(r.retry ? [`retry: ${r.retry.plan_id} (attempt ${r.retry.attempt})`] : []), ...(r.cancelled.length ? [`cancelled: ${r.cancelled.join(" ")}`] : [])].join("\n");
+    },
+  },
+  complete: {
+    capability: "plans.complete",
+    summary: "complete CHILD, recording evidence (--covers T --type X --command C | --evidence-json '[…]')",
+    options: { ...COMMON, covers: "value", type: "value", command: "value", artifact: "value", result: "value", "evidence-json": "value" },
+    takesId: "CHILD",
+    input: (a) => {
+      let evidence: unknown[] = [];
+      const json = a.options.get("evidence-json");
+      if (json !== undefined) {
+        try {
+          evidence = JSON.parse(json) as unknown[];
+        } catch {
+          throw new UsageError("--evidence-json takes a JSON list of {covers, type, command|artifact, result?}");
+        }
+      }
+      if (a.options.has("covers")) {
+        const o = a.options;
+        evidence = [...evidence, { covers: o.get("covers"), type: o.get("type"), ...(o.has("command") ? { command: o.get("command") } : {}), ...(o.has("artifact") ? { artifact: o.get("artifact") } : {}), ...(o.has("result") ? { result: o.get("result") } : {}) }];
+      }
+      return { child: a.words[0], evidence };
+    },
+    text: (v) => {
+      const r = v as { child: PlanView; completed: boolean; evidence: string[] };
+      return r.completed ? `${r.child.plan_id}: completed (evidence ${r.evidence.join(", ") || "none"})` : `${r.child.plan_id}: not completed (${r.child.last_error?.message ?? ""})`;
+    },
+  },
+  tick: {
+    capability: "plans.tick",
+    summary: "fail the children that ran past their timeout",
+    options: COMMON,
+    input: () => ({}),
+    text: (v) => {
+      const t = (v as { timed_out: string[] }).timed_out;
+      return t.length ? `timed out: ${t.join(" ")}` : "no child ran past its timeout";
+    },
+  },
+};
+
+export function plansUsage(): string {
+  return [
+    "usage: cockpit plans <verb> [--repo DIR] [--json] [--database URL] …",
+    "",
+    ...Object.entries(VERBS).map(([v, d]) => `  cockpit plans ${v}${d.takesId ? ` ${d.takesId}` : ""}  —  ${d.summary}`),
+    "",
+    `the store is .ai/local/state/cockpit.db in the clone, or the shared PostgreSQL when --database URL (or ${DATABASE_ENV}) is given`,
+    "defaults: sequential, max_parallel 5, fail_fast false (GitHub Actions and Argo default to true), retries on, max_retries 2 (retries, not attempts), no timeout",
+  ].join("\n");
+}
+
+export async function runPlansCommand(argv: readonly string[], terminal: { out(s: string): void; err(s: string): void }): Promise<number> {
+  // Record text (titles, messages) reaches people escaped; --json stays exact.
+  const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(escapeForTerminal(text)) };
+  const [verb, ...rest] = argv;
+  const spec = verb === undefined ? undefined : VERBS[verb];
+  if (!spec) {
+    if (verb !== undefined && verb !== "help" && verb !== "--help") io.err(`cockpit plans: unknown verb '${verb}'`);
+    io.out(plansUsage());
+    return verb === undefined || verb === "help" || verb === "--help" ? 0 : 2;
+  }
+  try {
+    const args = parseArgs(rest, spec.options);
+    if (spec.takesId && args.words.length !== 1) throw new UsageError(`cockpit plans ${verb} takes one ${spec.takesId}`);
+    if (!spec.takesId && args.words.length) throw new UsageError(`cockpit plans ${verb} takes no argument, but was given '${args.words[0]}'`);
+    const repo = resolve(args.options.get("repo") ?? ".");
+    const database = args.options.get("database");
+    if (database !== undefined) process.env[DATABASE_ENV] = database;
+    const result = await invoke(findCapability(spec.capability)!, contextFor(repo), spec.input(args));
+    if (!result.ok) {
+      io.err(`cockpit plans ${verb}: ${result.error.message}`);
+      return EXIT_FOR_ERROR[result.error.code];
+    }
+    if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
+    else io.out(spec.text(escapeFields(result.value)));
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`cockpit plans ${verb}: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    closeStores();
+    await closeDatabases();
+  }
+}

@@ -1,0 +1,191 @@
+import type {
+  Plan,
+  PlanCriticalPath,
+  PlanIssue,
+  PlanIssueList,
+  PlanMilestone,
+  PlanNextIssue,
+  PlanRecord,
+  PlanRoadmap,
+  PlanStatusReport,
+  PlanValidation,
+  PlanWaveReport,
+} from "../../plan/shapes";
+
+// Readable, aligned renderings of the capability outputs, for people at a terminal.
+
+/** Lay rows out in columns; the last column is left unpadded. */
+export function table(rows: readonly (readonly string[])[], header?: readonly string[]): string {
+  const all = header ? [header, ...rows] : rows;
+  if (all.length === 0) return "";
+  const widths: number[] = [];
+  for (const row of all) {
+    row.forEach((cell, i) => {
+      if (i < row.length - 1) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
+  }
+  return all
+    .map((row) => row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]) : cell)).join("  ").trimEnd())
+    .join("\n");
+}
+
+const done = (m: { counts: { by_status: Record<string, number>; required: number } }) =>
+  `${m.counts.by_status.DONE ?? 0}/${m.counts.required}`;
+
+const list = (items: readonly string[]) => (items.length ? items.join(" ") : "-");
+
+function issueRows(issues: readonly PlanIssue[]): string {
+  return table(
+    issues.map((i) => [i.id, i.status, String(i.wave), i.milestone || "-", i.title]),
+    ["ISSUE", "STATUS", "WAVE", "MILESTONE", "TITLE"],
+  );
+}
+
+export function renderStatus(r: PlanStatusReport): string {
+  const lines = [
+    `${r.project.name || "(unnamed project)"}${r.project.repository ? ` — ${r.project.repository}` : ""}`,
+    "",
+    table(
+      r.milestones.map((m) => [m.id, m.status, done(m), m.title]),
+      ["MILESTONE", "STATUS", "DONE", "TITLE"],
+    ),
+    "",
+    `issues: ${r.counts.total} (${Object.entries(r.counts.by_status)
+      .filter(([, n]) => n > 0)
+      .map(([s, n]) => `${n} ${s}`)
+      .join(", ") || "none"})`,
+    `active milestone: ${r.project.active_milestone || "none"}`,
+    r.next_ready
+      ? `next ready issue: ${r.next_ready.id} — ${r.next_ready.title}`
+      : "next ready issue: none — run: cockpit plan issues --status BLOCKED",
+  ];
+  return lines.join("\n");
+}
+
+export function renderIssues(r: PlanIssueList): string {
+  return r.total === 0 ? "no issue matches" : `${issueRows(r.issues)}\n\n${r.total} issue(s)`;
+}
+
+export function renderWaves(r: PlanWaveReport): string {
+  const parts = r.waves.map(
+    (w) => `Wave ${w.wave}\n${table(w.issues.map((i) => ["  " + i.id, i.status, i.title]))}`,
+  );
+  if (parts.length === 0) parts.push("no issue is in a wave");
+  if (r.serialised_by_scope.length > 0) {
+    parts.push(
+      `serialised by scope overlap (${r.serialised_by_scope.length}):\n` +
+        r.serialised_by_scope.map((f) => `  ${f.subject} ${f.message}`).join("\n"),
+    );
+  }
+  return parts.join("\n\n");
+}
+
+export function renderNext(r: PlanNextIssue): string {
+  if (!r.issue) return `no ready issue: ${r.reason}`;
+  const i = r.issue;
+  return [
+    `${i.id} — ${i.title}`,
+    `milestone: ${i.milestone}   wave: ${i.wave}   priority: ${i.priority || "-"}   profile: ${i.profile || "-"}`,
+    `objective: ${i.objective || "-"}`,
+    `scope:     ${list(i.scope)}`,
+    `next: cockpit plan start ${i.id}`,
+  ].join("\n");
+}
+
+export function renderRoadmap(r: PlanRoadmap): string {
+  const mark = (m: PlanMilestone) => (m.id === r.now ? "now" : m.id === r.next ? "next" : "");
+  const byId = new Map(r.milestones.map((m) => [m.id, m]));
+  const line = (label: string, id?: string) => {
+    const m = id ? byId.get(id) : undefined;
+    if (!m) return `${label} none`;
+    return `${label} ${m.id} — ${m.title}${m.blocked_by.length ? ` (blocked by ${m.blocked_by.join(" ")})` : ""}`;
+  };
+  return [
+    table(
+      r.milestones.map((m) => [mark(m), String(m.rank), m.version || "-", m.status, m.id, done(m), m.title]),
+      ["", "RANK", "VERSION", "STATUS", "MILESTONE", "DONE", "TITLE"],
+    ),
+    "",
+    line("now: ", r.now),
+    line("next:", r.next),
+  ].join("\n");
+}
+
+export function renderCriticalPath(r: PlanCriticalPath): string {
+  const where = r.milestone === null ? "the plan" : `milestone ${r.milestone}`;
+  if (r.path.length === 0) return `critical path of ${where}: nothing unfinished`;
+  return [
+    table(
+      r.path.map((s, i) => [String(i + 1), s.id, s.status, String(s.weight), s.title]),
+      ["STEP", "ISSUE", "STATUS", "DAYS", "TITLE"],
+    ),
+    "",
+    `critical path of ${where}: ${r.path.length} issue(s), ${r.total} day(s); each waits on the one above it`,
+  ].join("\n");
+}
+
+export function renderValidation(r: PlanValidation): string {
+  const rows = r.findings.map((f) => [f.level, f.code, f.subject, f.message]);
+  return [
+    rows.length ? table(rows) : "no findings",
+    "",
+    `plan validate: ${r.milestones} milestone(s), ${r.issues} issue(s), ${r.failures} failure(s), ${r.warnings} warning(s)`,
+  ].join("\n");
+}
+
+function issueDetail(i: PlanIssue): string {
+  return table([
+    ["issue", `${i.id} — ${i.title}`],
+    ["status", i.status],
+    ["milestone", i.milestone || "-"],
+    ["wave", String(i.wave)],
+    ["priority", i.priority || "-"],
+    ["profile", i.profile || "-"],
+    ["depends on", list(i.depends_on)],
+    ["blocked by", list(i.blocked_by)],
+    ["dependents", list(i.dependents)],
+    ["scope", list(i.scope)],
+    ["evidence", `${i.evidence_have} of ${i.evidence_need}`],
+    ["started", i.started_at || "-"],
+    ["verified", i.verified_at || "-"],
+    ["completed", i.completed_at || "-"],
+  ]);
+}
+
+export function renderRecord(r: PlanRecord): string {
+  if ("milestone" in r) {
+    const m = r.milestone;
+    return [
+      table([
+        ["milestone", `${m.id} — ${m.title}`],
+        ["status", m.status],
+        ["version", m.version || "-"],
+        ["rank", String(m.rank)],
+        ["order", String(m.order)],
+        ["depends on", list(m.depends_on)],
+        ["blocked by", list(m.blocked_by)],
+        ["dependents", list(m.dependents)],
+        ["done", done(m)],
+      ]),
+      "",
+      r.issues.length ? issueRows(r.issues) : "no issues",
+    ].join("\n");
+  }
+  return [issueDetail(r.issue), "", r.depends_on.length ? issueRows(r.depends_on) : "depends on no issue"].join("\n");
+}
+
+export function renderModel(p: Plan): string {
+  const failures = p.findings.filter((f) => f.level === "FAIL").length;
+  return [
+    `${p.project.name || "(unnamed project)"}: ${p.milestones.length} milestone(s), ${p.issues.length} issue(s), ${p.waves.length} wave(s)`,
+    `active milestone: ${p.project.active_milestone || "none"}`,
+    `findings: ${failures} failure(s), ${p.findings.length - failures} warning(s)`,
+    "",
+    table(
+      p.milestones.map((m) => [m.id, m.status, String(m.rank), done(m), m.title]),
+      ["MILESTONE", "STATUS", "RANK", "DONE", "TITLE"],
+    ),
+    "",
+    issueRows(p.issues),
+  ].join("\n");
+}

@@ -1,0 +1,97 @@
+import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { writeFileAtomic } from "../../repo/write";
+import { UsageError, parseArgs } from "./args";
+import type { Io } from "./plan";
+import { EXIT } from "../exit-codes";
+import { hashToken, newToken, newUsersKey, parseUsersFile, tokenDigest, type User, type UsersFile } from "../../server/security";
+
+// `cockpit users add|remove|list NAME --users FILE`: the people and agents a server knows by name.
+// The file holds a scrypt hash of each token (what verifies it) and an HMAC under the file's key
+// (what finds its user in one lookup); a new token is printed once, on stdout.
+
+const USAGE = [
+  "usage: cockpit users <verb> [NAME] [--users FILE]",
+  "",
+  "add NAME      make a token for NAME; the token is printed once, its hash is added to the file",
+  "remove NAME   take NAME out of the file: their token stops working at their next request",
+  "list          the names in the file",
+  "",
+  "--users defaults to COCKPIT_USERS. Serve with `cockpit serve --users FILE`.",
+].join("\n");
+
+const NAME = /^[A-Za-z0-9._@-]{1,64}$/;
+
+function render(file: Required<UsersFile>): string {
+  const lines = [
+    "# Cockpit users: each name with the scrypt hash of its token, and its HMAC under the key (cockpit users add NAME).",
+    "# Keep this file private: the key lets whoever reads it test a guessed token quickly.",
+    `key: "${file.key}"`,
+    file.users.length ? "users:" : "users: []",
+  ];
+  for (const u of file.users) {
+    lines.push(`  - name: ${u.name}`, `    token_hash: "${u.token_hash}"`);
+    if (u.token_digest) lines.push(`    token_digest: "${u.token_digest}"`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function readUsers(file: string): UsersFile {
+  if (!existsSync(file)) return { users: [] };
+  try {
+    return parseUsersFile(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`${file} is not a users file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Rewrite the file, keeping its mode (a new file is its owner's only). */
+function writeUsers(file: string, users: User[], key: string): void {
+  const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o600;
+  writeFileAtomic(file, render({ key, users }), mode);
+  chmodSync(file, mode); // what the umask took from the new file's mode
+}
+
+export async function runUsersCommand(argv: readonly string[], io: Io, env = process.env): Promise<number> {
+  const [verb, ...rest] = argv;
+  if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
+    io.out(USAGE);
+    return verb === undefined ? EXIT.usage : EXIT.ok;
+  }
+  try {
+    if (!["add", "remove", "list"].includes(verb)) throw new UsageError(`unknown verb '${verb}'; the verbs are add, remove, list`);
+    const args = parseArgs(rest, { users: "value" });
+    const given = args.options.get("users") ?? env.COCKPIT_USERS;
+    if (!given) throw new UsageError("give the users file with --users FILE (or COCKPIT_USERS)");
+    const file = resolve(given);
+    const { key = newUsersKey(), users } = readUsers(file);
+    if (verb === "list") {
+      if (args.words.length) throw new UsageError("cockpit users list takes no argument");
+      io.out(users.map((u) => u.name).join("\n"));
+      const old = users.filter((u) => !u.token_digest).map((u) => u.name);
+      if (old.length) io.err(`${old.join(", ")}: listed without a token digest (an older file); each unknown token costs a scrypt per such user until they get new tokens (remove, then add)`);
+      return EXIT.ok;
+    }
+    if (args.words.length !== 1) throw new UsageError(`cockpit users ${verb} takes one NAME`);
+    const name = args.words[0];
+    if (!NAME.test(name)) throw new UsageError(`'${name}' is not a name: use 1 to 64 letters, digits, '.', '_', '@' or '-'`);
+    if (verb === "remove") {
+      if (!users.some((u) => u.name === name)) throw new UsageError(`${file} has no user '${name}'; the users are ${users.map((u) => u.name).join(", ") || "none"}`);
+      writeUsers(file, users.filter((u) => u.name !== name), key);
+      io.err(`removed ${name}; their token stops working at their next request`);
+      return EXIT.ok;
+    }
+    if (users.some((u) => u.name === name)) throw new UsageError(`${file} already has a user '${name}'; remove it first to give a new token`);
+    const token = newToken();
+    writeUsers(file, [...users, { name, token_hash: await hashToken(token), token_digest: tokenDigest(token, key) }], key);
+    io.err(`added ${name} to ${file}; give them this token (it is shown only now):`);
+    io.out(token);
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`cockpit users ${verb}: ${error.message}`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+}

@@ -1,5 +1,0 @@
-import { runPlansCommand } from "./plans-cli";
-import { runAsProcess } from "./process-main";
-
-// The `cockpit plans` process (its own bundle: the plan verbs start without SQLite).
-runAsProcess("cockpit plans", (io) => runPlansCommand(process.argv.slice(3), io));

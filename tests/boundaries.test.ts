@@ -1,0 +1,122 @@
+// The layers of docs/architecture.md, checked: the imports of every source file are read and
+// each rule below fails with the files that break it. Test files are sources too, except where a
+// rule says otherwise.
+import { readFileSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+
+const root = join(__dirname, "..");
+const SOURCE = /\.(ts|tsx|mts)$/;
+
+interface Import {
+  spec: string;
+  /** The file it names, from the repository root, when it is one of ours. */
+  target?: string;
+  /** `import type` / `export type`: erased at build time, so it makes no cycle. */
+  typeOnly: boolean;
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(join(root, dir))) {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) walk(path, out);
+    else if (SOURCE.test(name) && !name.endsWith(".d.ts")) out.push(path);
+  }
+  return out;
+}
+
+const files = ["lib", "components", "app"].flatMap((d) => walk(d)).concat(["proxy.ts"]);
+const known = new Set(files);
+
+function resolveSpec(from: string, spec: string): string | undefined {
+  const base = spec.startsWith("@/") ? spec.slice(2) : spec.startsWith(".") ? relative(root, resolve(root, dirname(from), spec)) : undefined;
+  if (base === undefined) return undefined;
+  for (const ext of ["", ".ts", ".tsx", ".mts", "/index.ts", "/index.tsx"]) if (known.has(base + ext)) return base + ext;
+  return base;
+}
+
+function importsOf(file: string): Import[] {
+  // Comments out first, so an example in a comment is not an import.
+  const text = readFileSync(join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
+  const found: Import[] = [];
+  const statement = /^\s*(import|export)\s+(type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
+  for (const m of text.matchAll(statement)) found.push({ spec: m[3], target: resolveSpec(file, m[3]), typeOnly: Boolean(m[2]) });
+  for (const m of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) found.push({ spec: m[1], target: resolveSpec(file, m[1]), typeOnly: false });
+  return found;
+}
+
+const graph = new Map(files.map((f) => [f, importsOf(f)]));
+const isTest = (f: string) => /\.test\.tsx?$/.test(f);
+const under = (f: string, dir: string) => f.startsWith(dir + "/");
+
+function breaking(rule: (file: string, imp: Import) => boolean, only: (file: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const [file, imports] of graph) if (only(file)) for (const imp of imports) if (rule(file, imp)) out.push(`${file} imports ${imp.spec}`);
+  return out;
+}
+
+function cyclesOf(of: Map<string, Import[]>): string[] {
+  const cycles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const imp of of.get(file) ?? []) {
+      if (imp.typeOnly || !imp.target || !of.has(imp.target)) continue;
+      const seen = state.get(imp.target);
+      if (seen === "open") cycles.push(stack.slice(stack.indexOf(imp.target)).concat(imp.target).join(" → "));
+      else if (!seen) visit(imp.target);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of of.keys()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+describe("the layers", () => {
+  test("the files were found", () => {
+    expect(files.filter((f) => under(f, "lib/plan")).length).toBeGreaterThan(20);
+    expect(files.filter((f) => under(f, "components")).length).toBeGreaterThan(10);
+  });
+
+  test("lib/plan is pure: only node:crypto, processWide, zod and the YAML parsers from outside it", () => {
+    const allowedPackages = new Set(["zod", "yaml", "js-yaml"]);
+    const problems = breaking((file, imp) => {
+      if (imp.spec.startsWith("node:")) return imp.spec !== "node:crypto";
+      if (imp.target === undefined) return !allowedPackages.has(imp.spec);
+      return !under(imp.target, "lib/plan") && imp.target !== "lib/process-wide.ts";
+    }, (f) => under(f, "lib/plan") && !isTest(f));
+    expect(problems).toEqual([]);
+  });
+
+  test("lib/plan's tests do not reach the file system or git either", () => {
+    const problems = breaking((_, imp) => /^node:(fs|child_process|os)/.test(imp.spec) || (imp.target !== undefined && under(imp.target, "lib/repo")), (f) => under(f, "lib/plan") && isTest(f));
+    expect(problems).toEqual([]);
+  });
+
+  test("nothing under lib/ imports next or react", () => {
+    const problems = breaking((_, imp) => /^(next|react|react-dom)(\/|$)/.test(imp.spec), (f) => under(f, "lib"));
+    expect(problems).toEqual([]);
+  });
+
+  test("components/ imports neither node:* nor lib/repo", () => {
+    const problems = breaking((_, imp) => imp.spec.startsWith("node:") || (imp.target !== undefined && under(imp.target, "lib/repo")), (f) => under(f, "components"));
+    expect(problems).toEqual([]);
+  });
+
+  test("no import cycle between files (type-only imports aside)", () => {
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  test("the cycle check finds a cycle when there is one", () => {
+    const edge = (target: string): Import => ({ spec: target, target, typeOnly: false });
+    const made = new Map<string, Import[]>([
+      ["a.ts", [edge("b.ts")]],
+      ["b.ts", [edge("c.ts")]],
+      ["c.ts", [edge("a.ts"), { ...edge("b.ts"), typeOnly: true }]],
+    ]);
+    expect(cyclesOf(made)).toEqual(["a.ts → b.ts → c.ts → a.ts"]);
+  });
+});
