@@ -106,6 +106,11 @@ describe("the layers", () => {
     expect(problems).toEqual([]);
   });
 
+  test("process-wide state is kept through processWide alone", () => {
+    const problems = files.filter((f) => f !== "lib/process-wide.ts" && !isTest(f)).filter((f) => /^(?!\s*(\/\/|\*)).*\bglobalThis\b/m.test(readFileSync(join(root, f), "utf8")));
+    expect(problems).toEqual([]);
+  });
+
   test("no import cycle between files (type-only imports aside)", () => {
     expect(cyclesOf(graph)).toEqual([]);
   });

@@ -36,7 +36,7 @@ function memoryOf(repo: string): LinkMemory {
 }
 
 /** What was derived for a plan, by the branches' tips and the question: a page asking per issue derives once. */
-const recent = new WeakMap<Plan, { key: string; commits: CommitGraph["commits"]; at: number; links: Map<string, IssueLinks> }>();
+const recent = processWide("code-link-answers", () => new WeakMap<Plan, { key: string; commits: CommitGraph["commits"]; at: number; links: Map<string, IssueLinks> }>());
 /** How long derived links are reused for the same plan and the same tips (the findings are made afresh). */
 const REUSE_MS = 5_000;
 

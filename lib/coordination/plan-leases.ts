@@ -1,3 +1,4 @@
+import { processWide } from "../process-wide";
 import { loadPlan } from "../repo";
 import type { Move } from "../plan/seal";
 import type { WriteOptions } from "../repo/transition";
@@ -40,7 +41,7 @@ export async function afterIssueWrite(repo: string, plan: () => Plan, issue: str
   }
 }
 
-const warned = new Set<string>();
+const warned = processWide("lease-warnings", () => new Set<string>());
 
 /**
  * The live leases for a read, or undefined: no database configured, or one that cannot be reached

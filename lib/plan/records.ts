@@ -1,3 +1,4 @@
+import { processWide } from "../process-wide";
 import { ISSUE_ALLOWED_KEYS, MILESTONE_ALLOWED_KEYS, PROJECT_ALLOWED_KEYS } from "./allowlists";
 import type { PlanFinding } from "./shapes";
 import { SAME_TEXT_KEY, type YamlMap, type YamlValue } from "./yaml";
@@ -230,8 +231,8 @@ const POSITIONS_ALIKE = [PROJECT_ALLOWED_KEYS, MILESTONE_ALLOWED_KEYS, ISSUE_ALL
 );
 
 const MAX_NODES = 100_000;
-let nodes = 0;
-let trees: Record<RecordKind, KeyNode> = { project: {}, milestone: {}, issue: {} };
+/** The allowlists' key trees, grown as keys are met, and their size. */
+const keyTrees = processWide("record-key-trees", () => ({ nodes: 0, trees: { project: {}, milestone: {}, issue: {} } as Record<RecordKind, KeyNode> }));
 
 /** Flattened keys of a record that its kind's allowlist does not admit, in file order. */
 export function unknownKeys(kind: RecordKind, record: YamlMap): string[] {
@@ -241,11 +242,11 @@ export function unknownKeys(kind: RecordKind, record: YamlMap): string[] {
     return out;
   }
   // Distinct keys without end (a generated plan of random keys) must not grow the tree forever.
-  if (nodes > MAX_NODES) {
-    trees = { project: {}, milestone: {}, issue: {} };
-    nodes = 0;
+  if (keyTrees.nodes > MAX_NODES) {
+    keyTrees.trees = { project: {}, milestone: {}, issue: {} };
+    keyTrees.nodes = 0;
   }
-  checkKeys(record, trees[kind], ALLOWED[kind], [], out);
+  checkKeys(record, keyTrees.trees[kind], ALLOWED[kind], [], out);
   return out;
 }
 
@@ -253,7 +254,7 @@ function child(parent: KeyNode, key: string | undefined): KeyNode {
   if (key === undefined) {
     if (!parent.item) {
       parent.item = {};
-      nodes++;
+      keyTrees.nodes++;
     }
     return parent.item;
   }
@@ -262,7 +263,7 @@ function child(parent: KeyNode, key: string | undefined): KeyNode {
   if (!node) {
     node = {};
     parent.keys.set(key, node);
-    nodes++;
+    keyTrees.nodes++;
   }
   return node;
 }

@@ -1,3 +1,4 @@
+import { processWide } from "../process-wide";
 import type { Plan } from "./shapes";
 
 // Find milestones and issues by id or title, for the command palette: a short, ranked list, so
@@ -21,7 +22,7 @@ interface Entry extends RecordMatch {
   text: string;
 }
 
-const entriesOf = new WeakMap<Plan, Entry[]>();
+const entriesOf = processWide("search-entries", () => new WeakMap<Plan, Entry[]>());
 
 function entries(plan: Plan): Entry[] {
   let list = entriesOf.get(plan);

@@ -1,3 +1,4 @@
+import { processWide } from "../../process-wide";
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { isIP } from "node:net";
@@ -50,9 +51,9 @@ export function isLoopback(host: string): boolean {
  * The session key when none is configured: one per process, kept on globalThis because the proxy,
  * the route handlers and the pages are separate bundles, each with its own copy of this module.
  */
-const shared = globalThis as typeof globalThis & { __cockpitSessionSecret?: string };
-const processSecret = (shared.__cockpitSessionSecret ??= randomBytes(32).toString("base64url"));
-let memo: { key: string; security: ServerSecurity } | undefined;
+const processSecret = processWide("session-secret", () => randomBytes(32).toString("base64url"));
+/** The settings last read, by the environment they were read from. */
+const settings = processWide("security-settings", () => ({ memo: undefined as { key: string; security: ServerSecurity } | undefined }));
 
 /**
  * The server's security settings, from the environment `cockpit serve` sets. Started some other
@@ -61,7 +62,7 @@ let memo: { key: string; security: ServerSecurity } | undefined;
 export function securityFromEnv(env: Record<string, string | undefined> = process.env): ServerSecurity {
   const names = ["COCKPIT_BIND_HOST", "COCKPIT_TOKEN", "COCKPIT_USERS", "COCKPIT_ALLOWED_HOSTS", "COCKPIT_TRUST_PROXY", "COCKPIT_SESSION_TTL", "COCKPIT_SESSION_SECRET", "COCKPIT_FRONT_NONCE"];
   const key = names.map((n) => env[n] ?? "").join("\0");
-  if (memo?.key === key) return memo.security;
+  if (settings.memo?.key === key) return settings.memo.security;
   const bindHost = env.COCKPIT_BIND_HOST || undefined;
   const token = env.COCKPIT_TOKEN || undefined;
   const usersFile = env.COCKPIT_USERS || undefined;
@@ -78,7 +79,7 @@ export function securityFromEnv(env: Record<string, string | undefined> = proces
     sessionSecret: env.COCKPIT_SESSION_SECRET && env.COCKPIT_SESSION_SECRET.length >= 32 ? env.COCKPIT_SESSION_SECRET : processSecret,
     frontNonce: env.COCKPIT_FRONT_NONCE || undefined,
   };
-  memo = { key, security };
+  settings.memo = { key, security };
   return security;
 }
 
@@ -242,7 +243,7 @@ interface UsersState extends UsersFile {
   /** sha256(token) → the user it proved, for this version of the file (successes only). */
   verified: Map<string, string>;
 }
-const usersStates = new Map<string, UsersState>();
+const usersStates = processWide("users-states", () => new Map<string, UsersState>());
 
 function usersState(stamp: string, file: UsersFile, problem?: string): UsersState {
   const byDigest = new Map<string, User>();
@@ -450,8 +451,7 @@ export class SignInLimiter {
 }
 
 /** One limiter per process: the proxy, the route handlers and the sign-in are separate bundles. */
-const sharedLimiter = globalThis as typeof globalThis & { __cockpitSignInLimiter?: SignInLimiter };
-export const signInLimiter = (sharedLimiter.__cockpitSignInLimiter ??= new SignInLimiter());
+export const signInLimiter = processWide("sign-in-limiter", () => new SignInLimiter());
 
 /** Who is calling, as `authenticate` says, and `retryAfterMs` when a wrong token comes from an address over the limit. */
 export interface Caller {
