@@ -1,0 +1,141 @@
+// What the coordinator answers: the views of a plan, its events and each operation's result.
+import { type EvidenceInput, type TransitionResult } from "../../repo/transition";
+import { toCliDict, type CliDict } from "../cli-dict";
+import { type FailureDecision } from "../failure";
+import { type MergeOutcome } from "../git";
+import { type Phase, type PlanError, type ProcessingState } from "../model";
+import { lastError, type EventRow, type PlanRow, type PlanTx } from "../store";
+
+export type ExecutionTarget = { milestone: string } | { issues: string[] };
+
+export interface CoordinatorOptions {
+  /** The clock, in ms since the epoch (tests move it to trigger timeouts). */
+  now?: () => number;
+}
+
+export interface CreateOptions extends CoordinatorOptions {
+  automation_profile?: string | null;
+}
+
+export interface AdvanceOptions extends CoordinatorOptions {
+  /** The branch holding the child's result, merged into the root's integration branch on `apply`. */
+  branch?: string;
+}
+
+export type EvidenceEntry = Omit<EvidenceInput, "record">;
+
+export interface EventView {
+  id: number;
+  at: string;
+  plan_id: string;
+  kind: string;
+  reason: string;
+  data: Record<string, unknown>;
+}
+
+export interface PlanView extends CliDict {
+  title: string;
+  /** The true depth in the tree (0 for a root). */
+  depth: number;
+  issue: string | null;
+  wave: number | null;
+  branch: string | null;
+  integration_branch: string | null;
+  base_commit: string | null;
+  last_error: PlanError | null;
+  cancel_reason: string | null;
+  /** The attempt this one retries. */
+  retry_of: string | null;
+  created_at: string;
+  updated_at: string;
+  processing_started_at: string | null;
+  finished_at: string | null;
+  /** The children, retries included, in creation order. */
+  children: PlanView[];
+}
+
+export interface PlanDetail extends PlanView {
+  /** The timeline: the whole tree's events for a root, the plan's own for a child. */
+  events: EventView[];
+}
+
+export interface PlanSummary extends CliDict {
+  title: string;
+  integration_branch: string | null;
+  created_at: string;
+  children_by_state: Record<ProcessingState, number>;
+}
+
+export interface ClaimResult {
+  /** The child now processing, or null. */
+  claimed: PlanView | null;
+  /** Why this child (which rules it passed), or why none. */
+  reason: string;
+}
+
+export interface FailResult {
+  child: PlanView;
+  decision: FailureDecision;
+  /** The new attempt, when the failure handler retries. */
+  retry: PlanView | null;
+  /** Siblings cancelled because the failure stopped the others. */
+  cancelled: string[];
+}
+
+export interface AdvanceResult {
+  child: PlanView;
+  from: Phase;
+  to: Phase;
+  /** False when the move failed the child (refused start or verify, merge conflict). */
+  moved: boolean;
+  issue_transition?: TransitionResult;
+  merge?: MergeOutcome;
+  failure?: FailResult;
+}
+
+export interface CompleteResult {
+  child: PlanView;
+  completed: boolean;
+  evidence: string[];
+  issue_transition?: TransitionResult;
+  failure?: FailResult;
+}
+
+// ---- small helpers -----------------------------------------------------------------------------
+
+export async function view(tx: PlanTx, row: PlanRow, depth?: number): Promise<PlanView> {
+  const d = depth ?? (await tx.depthOf(row.plan_id));
+  const children: PlanView[] = [];
+  for (const c of await tx.children(row.plan_id)) children.push(await view(tx, c, d + 1)); // one query at a time on a connection
+  return {
+    ...toCliDict(await tx.model(row.plan_id)),
+    title: row.title,
+    depth: d,
+    issue: row.issue_id,
+    wave: row.wave,
+    branch: row.branch,
+    integration_branch: row.integration_branch,
+    base_commit: row.base_commit,
+    last_error: lastError(row),
+    cancel_reason: row.cancel_reason,
+    retry_of: row.retry_of,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    processing_started_at: row.processing_started_at,
+    finished_at: row.finished_at,
+    children,
+  };
+}
+
+const eventView = (e: EventRow): EventView => ({ id: e.id, at: e.at, plan_id: e.plan_id, kind: e.kind, reason: e.reason, data: e.data });
+
+// ---- the failure path, inside a transaction ----------------------------------------------------
+
+export async function detail(tx: PlanTx, planId: string): Promise<PlanDetail> {
+  const row = (await tx.plan(planId))!;
+  const events = row.parent_plan_id === null ? await tx.events({ root: planId }) : await tx.events({ plan: planId });
+  return { ...(await view(tx, row)), events: events.map(eventView) };
+}
+
+// Reads answer as if every call ticked first (children past their timeout show as timed out), but
+// write nothing: the tick runs in a transaction that is rolled back, and the next command keeps it.
