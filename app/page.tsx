@@ -1,3 +1,9 @@
+import { issueCodeOf } from "@/lib/code/shapes";
+import { planChangesCapability } from "@/lib/capabilities/plan-changes";
+import { planCodeCapability } from "@/lib/capabilities/plan-code";
+import { planRoadmapCapability } from "@/lib/capabilities/plan-roadmap";
+import { planStatusCapability } from "@/lib/capabilities/plan-status";
+import { planValidateCapability } from "@/lib/capabilities/plan-validate";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
@@ -15,13 +21,13 @@ export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
   const [status, validation, roadmap, changes] = await Promise.all([
-    call<PlanStatusReport>("plan.status"),
-    call<PlanValidation>("plan.validate"),
-    call<PlanRoadmap>("plan.roadmap"),
+    call(planStatusCapability),
+    call(planValidateCapability),
+    call(planRoadmapCapability),
     sinceYesterday(),
   ]);
   const { project, next_ready: next, counts } = status;
-  const nextCode = next ? await call<IssueCode>("plan.code", { id: next.id }) : undefined;
+  const nextCode = next ? issueCodeOf(await call(planCodeCapability, { id: next.id })) : undefined;
   const someoneOnIt = nextCode?.findings.find((f) => f.code === "work_without_start");
   const order = new Map(roadmap.milestones.map((m, i) => [m.id, i]));
   const milestones = [...status.milestones].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
@@ -152,7 +158,7 @@ export default async function OverviewPage() {
 /** What changed since the start of the previous working day; none in a folder without git history. */
 async function sinceYesterday(): Promise<PlanChanges | undefined> {
   try {
-    return await call<PlanChanges>("plan.changes", { since: defaultSince(new Date().toISOString().slice(0, 10)) });
+    return await call(planChangesCapability, { since: defaultSince(new Date().toISOString().slice(0, 10)) });
   } catch (error) {
     if (error instanceof CapabilityError && error.code !== "internal") return undefined;
     throw error;

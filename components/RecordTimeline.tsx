@@ -1,3 +1,4 @@
+import { planHistoryCapability } from "@/lib/capabilities/plan-history";
 import { Card } from "@/components/Card";
 import { StatusBadge } from "@/components/StatusBadge";
 import { CapabilityError } from "@/lib/plan/errors";
@@ -10,7 +11,7 @@ import { call } from "@/lib/surfaces/pages";
 export async function RecordTimeline({ id, kind }: { id: string; kind: "issue" | "milestone" }) {
   let history: PlanHistory;
   try {
-    history = await call<PlanHistory>("plan.history", { id, limit: 50 });
+    history = await call(planHistoryCapability, { id, limit: 50 });
   } catch (error) {
     if (error instanceof CapabilityError && error.code !== "internal") {
       return (

@@ -1,3 +1,4 @@
+import { planValidateCapability } from "@/lib/capabilities/plan-validate";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
@@ -47,7 +48,7 @@ function Message({ f }: { f: PlanFinding }) {
 }
 
 export default async function FindingsPage() {
-  const validation = await call<PlanValidation>("plan.validate");
+  const validation = await call(planValidateCapability);
   const milestones = new Set((await servedState()).plan.milestones.map((m) => m.id));
   const levels = ["FAIL", "WARN"] as const;
   return (

@@ -1,3 +1,5 @@
+import { planModelCapability } from "@/lib/capabilities/plan-model";
+import { plansListCapability } from "@/lib/capabilities/plans-list";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { CreatePlanForm } from "@/components/PlanActions";
@@ -9,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Execution plans" };
 
 export default async function PlansPage() {
-  const [{ plans }, plan] = await Promise.all([call<{ plans: PlanSummary[] }>("plans.list"), call<Plan>("plan.model")]);
+  const [{ plans }, plan] = await Promise.all([call(plansListCapability) as unknown as Promise<{ plans: PlanSummary[] }>, call(planModelCapability)]);
   const open = plan.milestones.filter((m) => m.counts.total > m.counts.by_status.DONE + m.counts.by_status.CANCELLED);
   return (
     <main className="flex flex-col gap-6">

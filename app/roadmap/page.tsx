@@ -1,3 +1,5 @@
+import { planModelCapability } from "@/lib/capabilities/plan-model";
+import { planRoadmapCapability } from "@/lib/capabilities/plan-roadmap";
 import { Card } from "@/components/Card";
 import { MilestoneLink } from "@/components/IssueLink";
 import { MilestoneGraph } from "@/components/MilestoneGraph";
@@ -10,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Roadmap" };
 
 export default async function RoadmapPage() {
-  const [roadmap, plan] = await Promise.all([call<PlanRoadmap>("plan.roadmap"), call<Plan>("plan.model")]);
+  const [roadmap, plan] = await Promise.all([call(planRoadmapCapability), call(planModelCapability)]);
   const mark = (id: string) => (id === roadmap.now ? ("now" as const) : id === roadmap.next ? ("next" as const) : undefined);
   return (
     <main className="flex flex-col gap-6">

@@ -1,3 +1,9 @@
+import { issueCodeOf, planCodeOf } from "@/lib/code/shapes";
+import { planBurnupCapability } from "@/lib/capabilities/plan-burnup";
+import { planChangesCapability } from "@/lib/capabilities/plan-changes";
+import { planCodeCapability } from "@/lib/capabilities/plan-code";
+import { planForecastCapability } from "@/lib/capabilities/plan-forecast";
+import { planModelCapability } from "@/lib/capabilities/plan-model";
 import Link from "@/components/Link";
 import { redirect } from "next/navigation";
 import { type ReactNode, Suspense } from "react";
@@ -83,7 +89,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
 
   let changes: PlanChanges;
   try {
-    changes = await call<PlanChanges>("plan.changes", { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) });
+    changes = await call(planChangesCapability, { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) });
   } catch (error) {
     if (!(error instanceof CapabilityError) || error.code === "internal") throw error;
     return (
@@ -106,7 +112,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
 
   const isNow = untilAsked === undefined;
   const [model, head] = await Promise.all([
-    call<Plan>("plan.model", isNow ? {} : { at: untilAsked }),
+    call(planModelCapability, isNow ? {} : { at: untilAsked }),
     isNow ? sinceHead() : Promise.resolve({ issues: [] as IssueChange[], head: null }),
   ]);
   const uncommitted = head.issues;
@@ -115,14 +121,14 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const quiet = SECTION_ORDER.filter((k) => k !== "other" && sections[k].length === 0);
   const asOf = isNow ? new Date().toISOString() : (changes.until.committed_at ?? new Date().toISOString());
   // The code in the window: from the since commit's time to the until commit's (or now).
-  const code = await call<PlanCode>("plan.code");
+  const code = planCodeOf(await call(planCodeCapability));
   const windowStart = changes.since.committed_at;
   const landed = landedIn(code.issues, windowStart, asOf);
   const lastCode = new Map(code.issues.map((i) => [i.id, i.last_activity_at !== null && i.last_activity_at <= asOf ? i.last_activity_at : null]));
   const stuck = stuckIssues(model.issues, asOf, stuckDays, lastCode);
   const linked = new Set(code.issues.map((i) => i.id));
   const rowIds = [...new Set([...changes.issues.map((c) => c.id), ...stuck.map((s) => s.id)])].filter((id) => linked.has(id));
-  const perIssue = await Promise.all(rowIds.map((id) => call<IssueCode>("plan.code", { id })));
+  const perIssue = await Promise.all(rowIds.map((id) => call(planCodeCapability, { id }).then(issueCodeOf)));
   const activity = new Map(perIssue.map((c) => [c.id, activityIn(c.commits, windowStart, asOf)]));
   const active = model.milestones.filter((m) => m.status === "ACTIVE");
   // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
@@ -366,7 +372,7 @@ function FromToEntry({ label, change, kind }: { label: string; change: { from: s
 /** What the work tree holds that HEAD does not (the moves and edits of this clone not yet committed), and HEAD's commit. */
 async function sinceHead(): Promise<{ issues: IssueChange[]; head: string | null }> {
   try {
-    const c = await call<PlanChanges>("plan.changes", { since: "HEAD" });
+    const c = await call(planChangesCapability, { since: "HEAD" });
     return { issues: c.issues, head: c.since.commit };
   } catch (error) {
     // A repository without a commit has nothing committed to compare with.
@@ -376,8 +382,8 @@ async function sinceHead(): Promise<{ issues: IssueChange[]; head: string | null
 }
 
 async function Burnup({ milestone, title, large }: { milestone: string; title: string; large: boolean }) {
-  const burnup = await call<PlanBurnup>("plan.burnup", { milestone });
-  const forecast = await call<Forecast>("plan.forecast", { milestone });
+  const burnup = await call(planBurnupCapability, { milestone });
+  const forecast = await call(planForecastCapability, { milestone });
   return (
     <BurnupChart
       milestone={milestone}

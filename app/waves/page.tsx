@@ -1,3 +1,6 @@
+import { planCodeOf } from "@/lib/code/shapes";
+import { planCodeCapability } from "@/lib/capabilities/plan-code";
+import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { WavesGraph } from "@/components/WavesGraph";
 import { codeMarksOf } from "@/lib/code/marks";
 import type { PlanCode } from "@/lib/code/shapes";
@@ -8,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Waves" };
 
 export default async function WavesPage() {
-  const [plan, code] = await Promise.all([call<Plan>("plan.model"), call<PlanCode>("plan.code")]);
+  const [plan, code] = await Promise.all([call(planModelCapability), call(planCodeCapability).then(planCodeOf)]);
   return (
     <main className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold">Waves</h1>

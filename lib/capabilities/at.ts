@@ -16,6 +16,6 @@ export function answerAt<T extends object>(answer: T, at: Revision | undefined):
 }
 
 /** A read's output schema with the optional `at` member. */
-export function withAtMember<S extends z.ZodObject>(schema: S) {
+export function withAtMember<Shape extends z.ZodRawShape>(schema: z.ZodObject<Shape>) {
   return schema.extend({ at: RevisionSchema.optional() });
 }

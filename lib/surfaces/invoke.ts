@@ -1,10 +1,10 @@
 import type { z } from "zod";
-import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
+import type { Capability, CapabilityContext } from "../capabilities/capability";
 import { CapabilityError, type ErrorCode } from "../plan/errors";
 import { ioSettled } from "../server/state";
 
-export type Invocation =
-  | { ok: true; value: unknown }
+export type Invocation<T = unknown> =
+  | { ok: true; value: T }
   | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
 
 /** A zod error in words: what is wrong and where, one clause per problem. */
@@ -25,7 +25,7 @@ export function describeInputError(error: z.ZodError): string {
  * Run one capability on one input: validate strictly, call the handler, and turn every failure
  * into a code and a message. Unknown failures are `internal`: logged here, never shown.
  */
-export async function invoke(capability: AnyCapability, ctx: CapabilityContext, input: unknown): Promise<Invocation> {
+export async function invoke<I extends z.ZodType, O extends z.ZodType>(capability: Capability<I, O>, ctx: CapabilityContext, input: unknown): Promise<Invocation<z.infer<O>>> {
   // A plan served from memory is as fresh as the last file event handled: handle those first.
   await ioSettled();
   const parsed = capability.input.safeParse(input ?? {});

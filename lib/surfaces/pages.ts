@@ -1,4 +1,5 @@
-import { findCapability } from "../capabilities/index";
+import type { z } from "zod";
+import type { Capability } from "../capabilities/capability";
 import { CapabilityError } from "../plan/errors";
 import { contextFor, settledState } from "../server/state";
 import { settingsFromEnv } from "./http";
@@ -10,13 +11,14 @@ export function servedRepo(): string {
   return settingsFromEnv().repo;
 }
 
-/** Call a capability for a page; a failure is thrown as the CapabilityError it is. */
-export async function call<T>(id: string, input: Record<string, unknown> = {}): Promise<T> {
-  const capability = findCapability(id);
-  if (!capability) throw new CapabilityError("internal", `no capability ${id}`);
+/**
+ * Call a capability for a page: the declaration itself is passed, so the answer's type is its
+ * output schema's and no page names it by hand. A failure is thrown as the CapabilityError it is.
+ */
+export async function call<I extends z.ZodType, O extends z.ZodType>(capability: Capability<I, O>, input: z.input<I> = {} as z.input<I>): Promise<z.infer<O>> {
   const result = await invoke(capability, contextFor(servedRepo()), input);
   if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
-  return result.value as T;
+  return result.value;
 }
 
 /** The records and the derived plan, for pages that also show what the records hold. */

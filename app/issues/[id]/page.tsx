@@ -1,3 +1,6 @@
+import { issueCodeOf } from "@/lib/code/shapes";
+import { planCodeCapability } from "@/lib/capabilities/plan-code";
+import { planRecordCapability } from "@/lib/capabilities/plan-record";
 import { notFound } from "next/navigation";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
@@ -38,7 +41,7 @@ function mentions(f: PlanFinding, id: string): boolean {
 
 export default async function IssuePage({ params }: { params: Promise<{ id: string }> }) {
   const id = decodeURIComponent((await params).id);
-  const found = await callOrNotFound<PlanRecord>("plan.record", { id });
+  const found = await callOrNotFound(planRecordCapability, { id });
   if (!("issue" in found)) notFound();
   const { plan, records } = await servedState();
   const served = found.issue;
@@ -59,7 +62,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   const file = pageText(fileAsWritten);
   const editor = editorProps(servedRepo(), "issue", id, fileAsWritten?.fields);
   const findings = pageText(plan.findings.filter((f) => mentions(f, id)));
-  const code = pageText(await call<IssueCode>("plan.code", { id }));
+  const code = pageText(issueCodeOf(await call(planCodeCapability, { id })));
   const suggestion = suggestionOf(code, issue.status, options);
   const covered = new Set(raw?.covers ?? []);
   return (

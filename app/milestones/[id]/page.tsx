@@ -1,3 +1,4 @@
+import { planRecordCapability } from "@/lib/capabilities/plan-record";
 import { notFound } from "next/navigation";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
@@ -23,7 +24,7 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
 
 export default async function MilestonePage({ params }: { params: Promise<{ id: string }> }) {
   const id = decodeURIComponent((await params).id);
-  const record = await callOrNotFound<PlanRecord>("plan.record", { id });
+  const record = await callOrNotFound(planRecordCapability, { id });
   if (!("milestone" in record)) notFound();
   const m = record.milestone;
   const raw = (await servedState()).records.milestones.find((r) => r.id === id);

@@ -1,3 +1,4 @@
+import { plansGetCapability } from "@/lib/capabilities/plans-get";
 import Link from "@/components/Link";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
@@ -64,7 +65,7 @@ function ChildRow({ child, tokens, depth = 0 }: { child: PlanView; tokens: Map<s
 
 export default async function PlanPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const plan = await callOrNotFound<PlanDetail>("plans.get", { id });
+  const plan = (await callOrNotFound(plansGetCapability, { id })) as unknown as PlanDetail; // plans.get's output schema is loose until lib/execution/shapes.ts declares it
   const { records } = await servedState();
   const tokens = new Map(records.issues.map((r) => [r.id, r.evidence_required]));
   const config = (plan.subplan_config ?? null) as Record<string, unknown> | null;

@@ -1,5 +1,27 @@
 import { resolve } from "node:path";
-import { planCapabilities } from "../../capabilities/plan-registry";
+import { planBurnupCapability } from "../../capabilities/plan-burnup";
+import { planChangesCapability } from "../../capabilities/plan-changes";
+import { planClaimCapability } from "../../capabilities/plan-claim";
+import { planCodeCapability } from "../../capabilities/plan-code";
+import { planCommitCapability } from "../../capabilities/plan-commit";
+import { planCreateCapability } from "../../capabilities/plan-create";
+import { planCriticalPathCapability } from "../../capabilities/plan-critical-path";
+import { planEditCapability } from "../../capabilities/plan-edit";
+import { planEvidenceCapability } from "../../capabilities/plan-evidence";
+import { planForecastCapability } from "../../capabilities/plan-forecast";
+import { planHistoryCapability } from "../../capabilities/plan-history";
+import { planImportCapability } from "../../capabilities/plan-import";
+import { planIssuesCapability } from "../../capabilities/plan-issues";
+import { planModelCapability } from "../../capabilities/plan-model";
+import { planNextCapability } from "../../capabilities/plan-next";
+import { planRecordCapability } from "../../capabilities/plan-record";
+import { planReleaseCapability } from "../../capabilities/plan-release";
+import { planRoadmapCapability } from "../../capabilities/plan-roadmap";
+import { planStatusCapability } from "../../capabilities/plan-status";
+import { planTransitionCapability } from "../../capabilities/plan-transition";
+import { planValidateCapability } from "../../capabilities/plan-validate";
+import { planWavesCapability } from "../../capabilities/plan-waves";
+import type { AnyCapability, Capability } from "../../capabilities/capability";
 import { CapabilityError } from "../../plan/errors";
 import { toDot, toMermaid } from "../../graph/export";
 import { ISSUE_STATUSES } from "../../plan/constants";
@@ -97,14 +119,17 @@ function fields(args: ParsedArgs, names: Record<string, string>): Record<string,
  * A verb that projects one capability: its input is built from the command line, validated and
  * answered by the registry exactly as over HTTP and MCP; a failure maps to the exit codes.
  */
-function capabilityVerb(
-  id: string,
-  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: unknown): string; exit?(value: unknown): number },
+/**
+ * A verb that runs one capability: the declaration itself is passed, so `text` and `exit` get its
+ * output type and no verb names it by hand.
+ */
+function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
+  capability: Capability<I, O>,
+  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>): string; exit?(value: z.infer<O>): number },
 ): Verb {
   return {
     ...spec,
     async run(repo, args) {
-      const capability = planCapabilities.find((c) => c.id === id)!;
       let plan: Plan | undefined;
       const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
       const result = await invoke(capability, ctx, spec.input(args));
@@ -123,67 +148,67 @@ const NEW_VERB: Verb = {
     if (args.words.length !== 1 || (args.words[0] !== "issue" && args.words[0] !== "milestone")) {
       throw new UsageError("cockpit plan new takes what to create: issue or milestone");
     }
-    return capabilityVerb("plan.create", {
+    return capabilityVerb(planCreateCapability, {
       summary: "",
       options: {},
       input: createInput,
-      text: (v) => renderRecordWrite(v as RecordWriteResult),
+      text: (v) => renderRecordWrite(v),
     }).run(repo, args);
   },
 };
 
 const VERBS: Record<string, Verb> = {
-  model: capabilityVerb("plan.model", {
+  model: capabilityVerb(planModelCapability, {
     summary: "the whole derived plan",
     options: { ...READ },
     input: (a) => fields(a, { at: "at" }),
-    text: (v) => renderModel(v as Plan),
+    text: (v) => renderModel(v),
   }),
-  status: capabilityVerb("plan.status", {
+  status: capabilityVerb(planStatusCapability, {
     summary: "every milestone's progress, the active milestone and the next issue",
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderStatus(v as PlanStatusReport),
+    text: (v) => renderStatus(v),
   }),
-  issues: capabilityVerb("plan.issues", {
+  issues: capabilityVerb(planIssuesCapability, {
     summary: "issues, filtered by milestone, status or wave",
     options: { ...READ, milestone: "value", status: "value", wave: "value" },
     input: (a) => {
       const wave = a.options.get("wave");
       return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
     },
-    text: (v) => renderIssues(v as PlanIssueList),
+    text: (v) => renderIssues(v),
   }),
-  waves: capabilityVerb("plan.waves", {
+  waves: capabilityVerb(planWavesCapability, {
     summary: "what may run at the same time, and the scope overlaps that serialise it",
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderWaves(v as PlanWaveReport),
+    text: (v) => renderWaves(v),
   }),
-  next: capabilityVerb("plan.next", {
+  next: capabilityVerb(planNextCapability, {
     summary: "the one issue to take now",
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => withCodeFindings(renderNext(v as PlanNextIssue), v),
+    text: (v) => withCodeFindings(renderNext(v), v),
   }),
-  roadmap: capabilityVerb("plan.roadmap", {
+  roadmap: capabilityVerb(planRoadmapCapability, {
     summary: "the milestones in derived order, with now and next",
     options: { ...READ },
     input: (a) => fields(a, { at: "at" }),
-    text: (v) => renderRoadmap(v as PlanRoadmap),
+    text: (v) => renderRoadmap(v),
   }),
-  "critical-path": capabilityVerb("plan.critical_path", {
+  "critical-path": capabilityVerb(planCriticalPathCapability, {
     summary: "the longest chain of unfinished issues (ending in --milestone M), first to do first",
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderCriticalPath(v as PlanCriticalPath),
+    text: (v) => renderCriticalPath(v),
   }),
-  validate: capabilityVerb("plan.validate", {
+  validate: capabilityVerb(planValidateCapability, {
     summary: "every finding; exits 10 when one is a failure",
     options: { ...READ },
     input: (a) => fields(a, { at: "at" }),
-    text: (v) => renderValidation(v as PlanValidation),
-    exit: (v) => ((v as PlanValidation).valid ? EXIT.ok : EXIT.contract),
+    text: (v) => renderValidation(v),
+    exit: (v) => (v.valid ? EXIT.ok : EXIT.contract),
   }),
   record: {
     summary: "one milestone or issue, with everything derived about it (--at REV: at a revision; --version: its version only)",
@@ -195,24 +220,24 @@ const VERBS: Record<string, Verb> = {
         const version = currentVersion(repo, args.words[0]) ?? "";
         return { value: { id: args.words[0], version }, text: () => version };
       }
-      return capabilityVerb("plan.record", {
+      return capabilityVerb(planRecordCapability, {
         summary: "",
         options: {},
         input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
-        text: (v) => renderRecord(v as PlanRecord),
+        text: (v) => renderRecord(v),
       }).run(repo, args);
     },
   },
-  changes: capabilityVerb("plan.changes", {
+  changes: capabilityVerb(planChangesCapability, {
     summary: "what changed since a revision (--since REV [--until REV] [--milestone M])",
     options: { ...COMMON, since: "value", until: "value", milestone: "value" },
     input: (a) => {
       if (!a.options.has("since")) throw new UsageError("--since is required: the revision or date to compare from (HEAD~1, 2026-11-30, a branch)");
       return fields(a, { since: "since", until: "until", milestone: "milestone" });
     },
-    text: (v) => renderChanges(v as PlanChanges),
+    text: (v) => renderChanges(v),
   }),
-  history: capabilityVerb("plan.history", {
+  history: capabilityVerb(planHistoryCapability, {
     summary: "the commits that changed one record, newest first, with its status after each (--limit N)",
     options: { ...COMMON, limit: "value" },
     takesId: true,
@@ -220,18 +245,18 @@ const VERBS: Record<string, Verb> = {
       const limit = a.options.get("limit");
       return { id: a.words[0], ...(limit !== undefined ? { limit: parseCount("--limit", limit) } : {}) };
     },
-    text: (v) => renderHistory(v as PlanHistory),
+    text: (v) => renderHistory(v),
   }),
-  burnup: capabilityVerb("plan.burnup", {
+  burnup: capabilityVerb(planBurnupCapability, {
     summary: "a milestone's scope, started and done per day (--milestone M [--since DATE] [--until DATE])",
     options: { ...COMMON, milestone: "value", since: "value", until: "value" },
     input: (a) => {
       if (!a.options.has("milestone")) throw new UsageError("--milestone is required: the milestone to chart");
       return fields(a, { milestone: "milestone", since: "since", until: "until" });
     },
-    text: (v) => renderBurnup(v as PlanBurnup),
+    text: (v) => renderBurnup(v),
   }),
-  forecast: capabilityVerb("plan.forecast", {
+  forecast: capabilityVerb(planForecastCapability, {
     summary: "50/85/95 % completion dates of a milestone, Monte Carlo (--milestone M [--seed S])",
     options: { ...COMMON, milestone: "value", seed: "value" },
     input: (a) => {
@@ -239,9 +264,9 @@ const VERBS: Record<string, Verb> = {
       const seed = a.options.get("seed");
       return { ...fields(a, { milestone: "milestone" }), ...(seed !== undefined ? { seed: parseCount("--seed", seed) } : {}) };
     },
-    text: (v) => renderForecast(v as Forecast),
+    text: (v) => renderForecast(v),
   }),
-  code: capabilityVerb("plan.code", {
+  code: capabilityVerb(planCodeCapability, {
     summary: "the branches and commits linked to an issue, where it merged, and the code findings; without ID, every linked issue",
     options: { ...COMMON, "default-branch": "value", "stale-days": "value" },
     usage: "[ID] [--default-branch B] [--stale-days N]",
@@ -254,7 +279,7 @@ const VERBS: Record<string, Verb> = {
         ...(stale !== undefined ? { stale_days: parseCount("--stale-days", stale) } : {}),
       };
     },
-    text: (v) => renderCode(v as IssueCode | PlanCode),
+    text: (v) => renderCode(v),
   }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
@@ -276,18 +301,18 @@ const VERBS: Record<string, Verb> = {
     usage: "ID start|verify|done",
     run: (repo, args) => {
       if (args.words.length !== 2) throw new UsageError("cockpit plan transition takes an ID and a move (start, verify or done)");
-      return capabilityVerb("plan.transition", {
+      return capabilityVerb(planTransitionCapability, {
         summary: "",
         options: {},
         input: () => ({ issue: args.words[0], transition: args.words[1] }),
-        text: (v) => renderTransition(v as TransitionResult),
+        text: (v) => renderTransition(v),
       }).run(repo, args);
     },
   },
   start: moveVerb("start", "start a READY issue (stamps started_at)"),
   verify: moveVerb("verify", "mark an ACTIVE issue as implemented, evidence outstanding"),
   done: moveVerb("done", "finish an ACTIVE or VERIFY issue whose evidence is complete"),
-  evidence: capabilityVerb("plan.evidence", {
+  evidence: capabilityVerb(planEvidenceCapability, {
     summary: "record evidence on an issue or a milestone",
     options: { ...COMMON, covers: "value", type: "value", command: "value", artifact: "value", result: "value" },
     takesId: true,
@@ -298,29 +323,29 @@ const VERBS: Record<string, Verb> = {
       return { record: a.words[0], ...fields(a, { covers: "covers", type: "type", command: "command", artifact: "artifact", result: "result" }) };
     },
     text: (v) => {
-      const r = v as EvidenceResult;
+      const r = v;
       return `plan: ${r.record} evidence recorded for ${r.covers} (${r.evidence_have} of ${r.evidence_need} requirement(s) covered)`;
     },
   }),
-  claim: capabilityVerb("plan.claim", {
+  claim: capabilityVerb(planClaimCapability, {
     summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
     options: { ...COMMON, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone" }),
-    text: (v) => withCodeFindings(renderTransition(v as TransitionResult), v),
+    text: (v) => withCodeFindings(renderTransition(v), v),
   }),
-  release: capabilityVerb("plan.release", {
+  release: capabilityVerb(planReleaseCapability, {
     summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
     options: { ...COMMON, force: "flag" },
     takesId: true,
     input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
     text: (v) => {
-      const r = v as ReleaseResult;
+      const r = v;
       return r.released ? `plan: ${r.issue} released (it was held by ${r.holder})` : `plan: ${r.issue} was not leased; nothing to release`;
     },
   }),
   new: NEW_VERB,
   create: { ...NEW_VERB, summary: "the same as new (plan.create)" },
-  edit: capabilityVerb("plan.edit", {
+  edit: capabilityVerb(planEditCapability, {
     summary: "change a milestone's or an issue's fields, with the preview of what it changes",
     options: {
       ...COMMON,
@@ -334,16 +359,16 @@ const VERBS: Record<string, Verb> = {
     },
     takesId: true,
     input: editInput,
-    text: (v) => renderRecordWrite(v as RecordWriteResult),
+    text: (v) => renderRecordWrite(v),
   }),
-  import: capabilityVerb("plan.import", {
+  import: capabilityVerb(planImportCapability, {
     summary: "import a plan from beads, Backlog.md, Task Master or GitHub Issues (--dry-run: the answer, nothing written)",
     options: { ...COMMON, prefix: "value", dependencies: "value", "dry-run": "flag" },
     usage: "beads|backlog|taskmaster|github SOURCE [--prefix P] [--dependencies FILE] [--dry-run]",
     input: importInput,
-    text: (v) => renderImport(v as ImportResult),
+    text: (v) => renderImport(v),
   }),
-  commit: capabilityVerb("plan.commit", {
+  commit: capabilityVerb(planCommitCapability, {
     summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",
     options: { ...COMMON, message: "value", "no-push": "flag", "pull-rebase": "flag", "dry-run": "flag" },
     input: (a) => ({
@@ -352,8 +377,8 @@ const VERBS: Record<string, Verb> = {
       ...(a.options.has("pull-rebase") ? { pull_rebase: true } : {}),
       ...(a.options.has("dry-run") ? { dry_run: true } : {}),
     }),
-    text: (v) => renderCommit(v as CommitResult),
-    exit: (v) => ((v as CommitResult).push && (v as CommitResult).push!.status !== "pushed" ? EXIT.refused : EXIT.ok),
+    text: (v) => renderCommit(v),
+    exit: (v) => (v.push && v.push!.status !== "pushed" ? EXIT.refused : EXIT.ok),
   }),
   adopt: {
     summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
@@ -380,12 +405,12 @@ function withRevisionLine(value: unknown, text: string): string {
 }
 
 function moveVerb(move: Move, summary: string): Verb {
-  return capabilityVerb("plan.transition", {
+  return capabilityVerb(planTransitionCapability, {
     summary,
     options: { ...COMMON },
     takesId: true,
     input: (a) => ({ issue: a.words[0], transition: move }),
-    text: (v) => renderTransition(v as TransitionResult),
+    text: (v) => renderTransition(v),
   });
 }
 
