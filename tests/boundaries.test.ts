@@ -12,8 +12,6 @@ interface Import {
   spec: string;
   /** The file it names, from the repository root, when it is one of ours. */
   target?: string;
-  /** `import type` / `export type`: erased at build time, so it makes no cycle. */
-  typeOnly: boolean;
 }
 
 function walk(dir: string, out: string[] = []): string[] {
@@ -39,9 +37,9 @@ function importsOf(file: string): Import[] {
   // Comments out first, so an example in a comment is not an import.
   const text = readFileSync(join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
   const found: Import[] = [];
-  const statement = /^\s*(import|export)\s+(type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
-  for (const m of text.matchAll(statement)) found.push({ spec: m[3], target: resolveSpec(file, m[3]), typeOnly: Boolean(m[2]) });
-  for (const m of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) found.push({ spec: m[1], target: resolveSpec(file, m[1]), typeOnly: false });
+  const statement = /^\s*(import|export)\s+(?:type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
+  for (const m of text.matchAll(statement)) found.push({ spec: m[2], target: resolveSpec(file, m[2]) });
+  for (const m of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) found.push({ spec: m[1], target: resolveSpec(file, m[1]) });
   return found;
 }
 
@@ -63,7 +61,7 @@ function cyclesOf(of: Map<string, Import[]>): string[] {
     state.set(file, "open");
     stack.push(file);
     for (const imp of of.get(file) ?? []) {
-      if (imp.typeOnly || !imp.target || !of.has(imp.target)) continue;
+      if (!imp.target || !of.has(imp.target)) continue;
       const seen = state.get(imp.target);
       if (seen === "open") cycles.push(stack.slice(stack.indexOf(imp.target)).concat(imp.target).join(" → "));
       else if (!seen) visit(imp.target);
@@ -111,16 +109,17 @@ describe("the layers", () => {
     expect(problems).toEqual([]);
   });
 
-  test("no import cycle between files (type-only imports aside)", () => {
+  test("no import cycle between files, type-only imports included", () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
   test("the cycle check finds a cycle when there is one", () => {
-    const edge = (target: string): Import => ({ spec: target, target, typeOnly: false });
+    const edge = (target: string): Import => ({ spec: target, target });
     const made = new Map<string, Import[]>([
       ["a.ts", [edge("b.ts")]],
       ["b.ts", [edge("c.ts")]],
-      ["c.ts", [edge("a.ts"), { ...edge("b.ts"), typeOnly: true }]],
+      ["c.ts", [edge("a.ts")]],
+      ["d.ts", [edge("a.ts")]],
     ]);
     expect(cyclesOf(made)).toEqual(["a.ts → b.ts → c.ts → a.ts"]);
   });

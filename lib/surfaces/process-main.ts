@@ -1,4 +1,4 @@
-import type { Io } from "./cli/plan";
+import type { Io } from "./cli/io";
 import { escapeForTerminal } from "./cli/terminal-text";
 
 /**

@@ -4,7 +4,7 @@ import { SEALED_FROM } from "../constants";
 import type { IssueRecord } from "../records";
 import { MOVES, sealOf, type Move } from "../seal";
 import { compareBytes } from "../text";
-import type { IssueFacts } from "./issue-facts";
+import type { IssueFacts } from "./facts";
 
 // A seal depends only on (event, id, stamp). Records the last derivation read are not checked
 // again (see `LastRead`), but a record read anew often has the same stamps (an edit of another

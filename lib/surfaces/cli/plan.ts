@@ -71,6 +71,7 @@ import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../../histo
 import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./time-text";
 import { renderCode } from "./code-text";
 import type { IssueCode, PlanCode } from "../../code/shapes";
+import type { Io } from "./io";
 import { runUsersCommand } from "./users";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
 
@@ -79,10 +80,7 @@ export { EXIT };
 type ReleaseResult = z.infer<typeof ReleaseResultSchema>;
 
 
-export interface Io {
-  out(text: string): void;
-  err(text: string): void;
-}
+export type { Io };
 
 interface Outcome {
   value: unknown;

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { writeFileAtomic } from "../../repo/write";
 import { UsageError, parseArgs } from "./args";
-import type { Io } from "./plan";
+import type { Io } from "./io";
 import { EXIT } from "../exit-codes";
 import { hashToken, newToken, newUsersKey, parseUsersFile, tokenDigest, type User, type UsersFile } from "../../server/security";
 
