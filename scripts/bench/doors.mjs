@@ -8,9 +8,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { BENCH_TMP, ROOT, environment, fmtMs, median, requireFromRoot, round, table, writeReport } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, freePort, median, requireFromRoot, round, table, writeReport } from "./lib.mjs";
 
 export const name = "doors";
 export const description = "a signed-in user's request sent with 40 concurrent wrong-token requests (32 users): the delay, with and without token digests";
@@ -21,15 +20,6 @@ const SAMPLES = 20;
 const TARGET_MS = 100;
 const TOKEN = "the-bench-shared-token";
 const CLI = join(ROOT, "bin/cockpit");
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 function request(port, agent, { method = "GET", path, headers = {}, body }) {
   return new Promise((resolve, reject) => {

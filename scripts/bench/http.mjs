@@ -5,9 +5,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
-import { BENCH_TMP, ROOT, environment, fmtMs, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, freePort, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
 
 export const name = "http";
 export const description = "GET /next and /status on a 10k-issue plan: p50, p99, requests/s, warm and with a record touched";
@@ -17,14 +16,6 @@ const WARM_REQUESTS = 300;
 const TOUCHED_REQUESTS = 40;
 const CONCURRENCY = 8;
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 

@@ -7,10 +7,9 @@
 //   node scripts/bench.mjs --only standup        (or: node scripts/bench/standup.mjs)
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BENCH_TMP, ROOT, environment, fmtMs, median, round, table, writeReport } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, freePort, median, round, table, writeReport } from "./lib.mjs";
 import { fastImportStream } from "../demo-history.mjs";
 import { sealOf } from "../make-demo.mjs";
 
@@ -110,15 +109,6 @@ export function writeHistory(dir, today) {
   git(["fast-import", "--quiet"], fastImportStream(history(today)));
   git(["reset", "-q", "--hard", "main"]);
 }
-
-const freePort = () =>
-  new Promise((done) => {
-    const s = createServer();
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => done(port));
-    });
-  });
 
 async function waitForServer(port) {
   for (let i = 0; i < 300; i++) {

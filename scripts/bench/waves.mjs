@@ -19,10 +19,9 @@
 
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BENCH_TMP, ROOT, environment, fmtMs, loadPlanFixtures, requireFromRoot, summary, table, writeReport } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, freePort, loadPlanFixtures, requireFromRoot, summary, table, writeReport } from "./lib.mjs";
 
 export const name = "waves";
 export const description = "the /waves graph in headless Chromium: navigation → interactive, default focus and all milestones on 1k and 10k issues, 1,000 nodes drawn";
@@ -53,16 +52,6 @@ const CHROMIUM_ARGS = [
 ];
 
 const log = (text) => process.stderr.write(`[bench waves] ${text}\n`);
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.on("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitForServer(port, child) {
   const deadline = Date.now() + 90_000;

@@ -2,6 +2,7 @@
 // its links point), and a fake HOME with shell start-up files. What the Cockpit may never touch
 // is everything but the repository; `snapshotOutside` takes its bytes, types and link targets.
 import { spawn, spawnSync } from "node:child_process";
+import { runGit } from "../support/git";
 import { createHash, randomBytes } from "node:crypto";
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,9 +32,7 @@ const created: string[] = [];
 
 /** Run git in a folder (setup only); throws with git's stderr when it fails. */
 export function git(cwd: string, args: readonly string[], input?: string | Buffer): string {
-  const r = spawnSync("git", ["-c", "user.name=Hostile Setup", "-c", "user.email=setup@hostile.invalid", "-c", "commit.gpgsign=false", ...args], { cwd, input, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout.trim();
+  return runGit(cwd, ["-c", "user.name=Hostile Setup", "-c", "user.email=setup@hostile.invalid", "-c", "commit.gpgsign=false", ...args], { input });
 }
 
 let template: string | undefined;

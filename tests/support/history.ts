@@ -1,6 +1,7 @@
 // Test support (not used by the product): real git repositories whose plan changes commit by
 // commit at chosen times, and checkouts of their revisions into other folders.
 import { spawnSync } from "node:child_process";
+import { runGit } from "./git";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,9 +11,7 @@ import { sealOf } from "../../lib/plan/seal";
 import { seededRandom } from "./random";
 
 export function git(cwd: string, args: readonly string[], env: Record<string, string> = {}): string {
-  const r = spawnSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, ...env } });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout.trim();
+  return runGit(cwd, args, { env });
 }
 
 const made: string[] = [];

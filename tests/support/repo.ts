@@ -2,6 +2,7 @@
 // a copy of the majordomus corpus when a test needs real records, and branch commits made without
 // touching the working tree. Nothing here ever writes under tests/fixtures.
 import { spawnSync } from "node:child_process";
+import { runGit } from "./git";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
@@ -41,9 +42,7 @@ export function git(cwd: string, ...args: string[]): string {
 }
 
 function gitWith(cwd: string, env: NodeJS.ProcessEnv, args: readonly string[], input?: string): string {
-  const r = spawnSync("git", args, { cwd, encoding: "utf8", env, input });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${r.stderr}`);
-  return r.stdout.trim();
+  return runGit(cwd, args, { env, input });
 }
 
 function gitInit(dir: string): void {

@@ -3,9 +3,9 @@
 // Nothing here writes outside a temporary folder, except the web build `cockpit serve
 // --build-only` keeps in .next/ (reused while the sources are unchanged).
 import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
+import { freePort } from "../support/ports";
 import { createHash } from "node:crypto";
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -66,19 +66,7 @@ export function hashRepo(dir: string): string {
 
 // ------------------------------------------------------------------ ports and the web build
 
-/** A TCP port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 const BUILD_LOCK = join(tmpdir(), "cockpit-surface-tests-build.lock");
 
