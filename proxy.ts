@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { authenticate, bearerOf, hostProblem, identify, securityFromEnv, tooManyGuesses } from "@/lib/server/security/index";
+import { errorResponse } from "@/lib/surfaces/responses";
+import { authenticate, bearerOf, hostProblem, identify, securityFromEnv, tooManyGuesses } from "@/lib/server/security";
 
 // Every request passes here first (no matcher): its Host must be one the server answers to; a
 // wrong bearer token is refused here, on every path, and counted against its address's guess
@@ -12,11 +13,8 @@ function isPublic(path: string): boolean {
   return path === "/signin" || path.startsWith("/api/auth/") || path.startsWith("/_next/static/") || path === "/icon.svg" || path === "/favicon.ico";
 }
 
-function refuse(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
+function refuse(status: number, code: "forbidden" | "unauthorized", message: string, headers: Record<string, string> = {}): Response {
+  return errorResponse(code, status, message, headers);
 }
 
 const BEARER_CHALLENGE = { "www-authenticate": 'Bearer realm="cockpit"' };

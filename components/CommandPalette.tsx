@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { RecordMatch, RecordSearch } from "@/lib/plan/search";
 import { PAGES } from "./pages";
+import { Dialog } from "./Dialog";
 import { StatusBadge } from "./StatusBadge";
 
 interface Option {
@@ -22,7 +23,6 @@ const recordHref = (m: RecordMatch) => `/${m.kind === "issue" ? "issues" : "mile
  */
 export function CommandPalette() {
   const router = useRouter();
-  const dialog = useRef<HTMLDialogElement>(null);
   const input = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
@@ -43,7 +43,7 @@ export function CommandPalette() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === "k") {
         e.preventDefault();
-        if (dialog.current?.open) dialog.current.close();
+        if (openNow.current) setOpen(false);
         else show();
       }
     };
@@ -51,14 +51,11 @@ export function CommandPalette() {
     return () => window.removeEventListener("keydown", onKey);
   }, [show]);
 
+  const openNow = useRef(false);
   useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (open && !d.open) {
-      d.showModal();
-      input.current?.focus();
-    } else if (!open && d.open) d.close();
+    openNow.current = open;
   }, [open]);
+  const focusInput = useCallback(() => input.current?.focus(), []);
 
   // Ask the server as the query settles; an answer to an older query is dropped, never aborted
   // (an aborted fetch is a failed request in the browser's log).
@@ -123,17 +120,7 @@ export function CommandPalette() {
         <span>Jump to…</span>
         <kbd className="rounded border border-slate-300 px-1.5 font-mono text-xs dark:border-slate-600">Ctrl K</kbd>
       </button>
-      <dialog
-        ref={dialog}
-        aria-label="Command palette"
-        data-testid="command-palette"
-        onClose={() => setOpen(false)}
-        onClick={(e) => {
-          if (e.target === dialog.current) setOpen(false);
-        }}
-        className="m-auto mt-[12vh] w-[min(40rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-      >
-        {open && (
+      <Dialog open={open} onClose={() => setOpen(false)} onShown={focusInput} label="Command palette" testId="command-palette" width="w-[min(40rem,calc(100vw-2rem))]">
           <div className="flex max-h-[70vh] flex-col">
             <input
               ref={input}
@@ -181,8 +168,7 @@ export function CommandPalette() {
                   : `${options.length} shown${more ? `, ${more} more match: type to narrow` : ""}. ↑↓ to move, Enter to open, Esc to close.`}
             </p>
           </div>
-        )}
-      </dialog>
+      </Dialog>
     </>
   );
 }

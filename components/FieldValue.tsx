@@ -16,9 +16,14 @@ export function FieldValue({ value }: { value: YamlValue }) {
       </ul>
     );
   }
+  return <FieldList fields={[...value.entries()]} className="grid grid-cols-[max-content_1fr] gap-x-3" />;
+}
+
+/** A record's fields as written, in file order: each key beside its value. */
+export function FieldList({ fields, className }: { fields: readonly (readonly [string, YamlValue])[]; className: string }) {
   return (
-    <dl className="grid grid-cols-[max-content_1fr] gap-x-3">
-      {[...value.entries()].map(([k, v]) => (
+    <dl className={className}>
+      {fields.map(([k, v]) => (
         <div key={k} className="contents">
           <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{k}</dt>
           <dd>

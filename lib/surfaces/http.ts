@@ -4,6 +4,9 @@ import { capabilities, httpMethod, httpPath } from "../capabilities/index";
 import type { ErrorCode } from "../plan/errors";
 import { contextFor } from "../server/state";
 import { invoke } from "./invoke";
+import { errorResponse, jsonResponse } from "./responses";
+
+export { errorResponse, jsonResponse };
 import { byOf, identify, isSecureRequest, requestHost, securityFromEnv, tooManyGuesses, type ServerSecurity } from "../server/security";
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
@@ -20,23 +23,6 @@ export interface HttpSettings {
 /** The server's settings, from the environment `cockpit serve` sets. */
 export function settingsFromEnv(): HttpSettings {
   return { repo: process.env.COCKPIT_REPO || process.cwd(), security: securityFromEnv() };
-}
-
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
-  });
-}
-
-export function errorResponse(
-  code: ErrorCode | "method_not_allowed" | "unauthorized" | "forbidden" | "too_large" | "too_many_requests",
-  status: number,
-  message: string,
-  headers?: Record<string, string>,
-  details?: Record<string, unknown>,
-): Response {
-  return jsonResponse(status, { error: { code, message, ...(details ?? {}) } }, headers);
 }
 
 /** An If-Match header's one entity tag, unquoted (`"abc"`, `W/"abc"` or `abc`). */

@@ -7,7 +7,7 @@ import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
 import { RecordEditor } from "@/components/RecordEditor";
 import { editorProps } from "@/app/editor-props";
-import { FieldValue } from "@/components/FieldValue";
+import { FieldList } from "@/components/FieldValue";
 import { LeaseNote } from "@/components/LeaseNote";
 import { RecordTimeline } from "@/components/RecordTimeline";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
@@ -212,16 +212,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
 
       <Card title={file ? `Every field (${file.path})` : "Every field"}>
         {file?.fields ? (
-          <dl className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-1 text-sm">
-            {file.fields.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="font-mono text-xs text-slate-600 dark:text-slate-400">{k}</dt>
-                <dd>
-                  <FieldValue value={v} />
-                </dd>
-              </div>
-            ))}
-          </dl>
+          <FieldList fields={file.fields} className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-1 text-sm" />
         ) : (
           <p className="text-sm">The file could not be read.</p>
         )}
