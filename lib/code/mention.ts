@@ -36,24 +36,23 @@ export class MentionMatcher {
     if (this.byLower.size === 0 || text === "") return [];
     const lower = text.toLowerCase();
     // toLowerCase keeps the length of ASCII text; a text it changes in length is matched char by char.
-    const source = lower.length === text.length ? lower : text;
-    const found: string[] = [];
-    const seen = new Set<string>();
+    const sameLength = lower.length === text.length;
+    const source = sameLength ? lower : text;
+    let found: string[] | undefined;
     for (let p = 0; p < source.length; p++) {
       if (p > 0 && isAlnum(text.charCodeAt(p - 1))) continue;
-      if (!this.firsts.has(source[p]) && !this.firsts.has(source[p].toLowerCase())) continue;
+      const first = source[p];
+      if (!this.firsts.has(first) && (sameLength || !this.firsts.has(first.toLowerCase()))) continue;
       for (const length of this.lengths) {
         if (p + length > source.length) break;
-        const ids = this.byLower.get(source.slice(p, p + length).toLowerCase());
+        const piece = source.slice(p, p + length);
+        const ids = this.byLower.get(sameLength ? piece : piece.toLowerCase());
         if (!ids || !isEndOfMention(text, p + length)) continue;
-        for (const id of ids) {
-          if (seen.has(id)) continue;
-          seen.add(id);
-          found.push(id);
-        }
+        found ??= [];
+        for (const id of ids) if (!found.includes(id)) found.push(id);
       }
     }
-    return found;
+    return found ?? [];
   }
 }
 
