@@ -41,7 +41,60 @@ class ChangeWatch {
   /** Record folders that held a link at the last full look. */
   private linked = new Set<string>();
 
+  /** Who is told of changes (the pages' live updates), debounced; and the poll where nothing can be watched. */
+  private listeners = new Set<() => void>();
+  private notifyTimer: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private version: (() => number) | undefined;
+
   constructor(private readonly repo: string) {}
+
+  /**
+   * Tell `listener` whenever a record changes: the same watchers the reads use, debounced. Where
+   * the folders cannot be watched, `version` (the records' version after a look at the files) is
+   * polled every second until they can be. Returns the unsubscribe.
+   */
+  subscribe(listener: () => void, version: () => number): () => void {
+    this.listeners.add(listener);
+    this.version = version;
+    if (this.watchers.length === 0) this.arm();
+    if (this.watchers.length === 0) this.startPolling();
+    return () => {
+      this.listeners.delete(listener);
+      if (this.listeners.size === 0) {
+        clearInterval(this.poll);
+        clearTimeout(this.notifyTimer);
+        this.poll = undefined;
+      }
+    };
+  }
+
+  private notify(): void {
+    if (this.listeners.size === 0) return;
+    clearTimeout(this.notifyTimer);
+    this.notifyTimer = setTimeout(() => {
+      for (const l of [...this.listeners]) l();
+    }, 150);
+  }
+
+  private startPolling(): void {
+    if (this.poll || this.listeners.size === 0 || !this.version) return;
+    const version = this.version;
+    let seen = version();
+    this.poll = setInterval(() => {
+      const now = version();
+      if (now !== seen) {
+        seen = now;
+        this.notify();
+      }
+      // The look at the files armed the watchers again: they tell from now on.
+      if (this.watchers.length > 0) {
+        clearInterval(this.poll);
+        this.poll = undefined;
+      }
+    }, 1000);
+    this.poll.unref?.();
+  }
 
   /**
    * Whether the records must be looked at again. `asked` is when the answer was asked for: the
@@ -103,6 +156,7 @@ class ChangeWatch {
         const watcher = watch(folder, { persistent: false }, (_event, name) => {
           if (name === null) this.all = true;
           else this.changed.add(`${folder}/${name}`);
+          if (name === null || name.endsWith(".yaml") || name === "milestones" || name === "issues") this.notify();
           // A record folder replaced or removed: its watcher watches nothing any more.
           if (dir === PROJECT_DIR && (name === null || name === "milestones" || name === "issues")) this.disarm();
         });
@@ -116,9 +170,16 @@ class ChangeWatch {
   }
 
   private disarm(): void {
+    const wasArmed = this.watchers.length > 0;
     for (const w of this.watchers) w.close();
     this.watchers = [];
     this.all = true;
+    // Pages listening are told by the poll until the watchers are armed again (and now, when a
+    // watched folder was replaced: something changed).
+    if (this.listeners.size > 0) {
+      if (wasArmed) this.notify();
+      this.startPolling();
+    }
   }
 }
 
@@ -272,6 +333,18 @@ export function ioSettled(): Promise<void> {
 export async function settledState(repo: string): Promise<{ records: PlanRecords; plan: Plan }> {
   await ioSettled();
   return currentState(repo);
+}
+
+/**
+ * Tell `listener` whenever a record of `repo` changes (the pages' live updates), through the same
+ * watchers the served state reads by. Returns the unsubscribe.
+ */
+export function subscribeToChanges(repo: string, listener: () => void): () => void {
+  const state = stateOf(repo);
+  return state.changes.subscribe(listener, () => {
+    currentState(repo);
+    return state.cache.version;
+  });
 }
 
 /** This process wrote to the repository's records: the next read looks at the files. */

@@ -1,6 +1,6 @@
 import { admit, settingsFromEnv } from "@/lib/surfaces/http";
 import { securityFromEnv } from "@/lib/server/security";
-import { subscribeToChanges } from "@/lib/server/watch";
+import { subscribeToChanges } from "@/lib/server/state";
 
 export const dynamic = "force-dynamic";
 
