@@ -2,12 +2,12 @@
 // commit at chosen times, and checkouts of their revisions into other folders.
 import { spawnSync } from "node:child_process";
 import { runGit } from "./git";
+import { historyIssueYaml, type IssueSpec } from "./record-files";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CapabilityError } from "../../lib/plan/errors";
 import { ISSUES_DIR, MILESTONES_DIR, PROJECT_FILE } from "../../lib/plan/constants";
-import { sealOf } from "../../lib/plan/seal";
 import { seededRandom } from "./random";
 
 export function git(cwd: string, args: readonly string[], env: Record<string, string> = {}): string {
@@ -80,42 +80,10 @@ export const issuePath = (id: string) => `${ISSUES_DIR}/${id}.yaml`;
 export const milestonePath = (id: string) => `${MILESTONES_DIR}/${id}.yaml`;
 export const PROJECT = PROJECT_FILE;
 
-export interface IssueSpec {
-  id: string;
-  milestone: string;
-  title?: string;
-  depends_on?: string[];
-  started_at?: string;
-  verified_at?: string;
-  completed_at?: string;
-  cancelled?: boolean;
-  /** Stamps written without their seal (a `stamp_without_event` finding, and no effect on status). */
-  unsealed?: boolean;
-}
+export type { IssueSpec };
 
 /** An issue record's text: stamps sealed, evidence covering its one requirement once completed. */
-export function issueText(i: IssueSpec): string {
-  const lines = [
-    `id: ${i.id}`,
-    `milestone: ${i.milestone}`,
-    `title: ${i.title ?? `Issue ${i.id}`}`,
-    "priority: p1",
-    "profile: implementation",
-    `depends_on: [${(i.depends_on ?? []).join(", ")}]`,
-    "evidence_required: [proof]",
-  ];
-  if (i.cancelled) lines.push("cancelled: true");
-  const stamp = (field: string, seal: string, event: string, at?: string) => {
-    if (!at) return;
-    lines.push(`${field}: ${at}`);
-    if (!i.unsealed) lines.push(`${seal}: ${sealOf(event, i.id, at)}`);
-  };
-  stamp("started_at", "started_event", "plan_start", i.started_at);
-  stamp("verified_at", "verified_event", "plan_verify", i.verified_at);
-  stamp("completed_at", "completed_event", "plan_done", i.completed_at);
-  if (i.completed_at) lines.push("evidence:", "  - covers: proof", "    type: test", "    command: npm test");
-  return lines.join("\n") + "\n";
-}
+export const issueText = (i: IssueSpec): string => historyIssueYaml(i);
 
 export function milestoneText(id: string, order = 10, depends_on: string[] = []): string {
   return [`id: ${id}`, `title: Milestone ${id}`, `order: ${order}`, `depends_on: [${depends_on.join(", ")}]`].join("\n") + "\n";

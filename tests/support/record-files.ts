@@ -36,6 +36,40 @@ export interface IssueSpec {
   state?: "DONE" | "CANCELLED";
   /** Raw lines appended after the generated ones (stamps, seals, evidence, …). */
   extra?: string;
+  /** Default `Issue <id>`. */
+  title?: string;
+  /** Stamps of a history's issue (historyIssueYaml), sealed unless `unsealed`. */
+  started_at?: string;
+  verified_at?: string;
+  completed_at?: string;
+  /** Stamps written without their seal (a `stamp_without_event` finding, and no effect on status). */
+  unsealed?: boolean;
+}
+
+/**
+ * The short issue record the generated histories write (tests/support/history.ts): id, milestone,
+ * title, dependencies, one evidence requirement, and its stamps; evidence covering the requirement
+ * once completed.
+ */
+export function historyIssueYaml(i: IssueSpec): string {
+  const lines = [
+    `id: ${i.id}`,
+    `milestone: ${i.milestone ?? "M1"}`,
+    `title: ${i.title ?? `Issue ${i.id}`}`,
+    "priority: p1",
+    "profile: implementation",
+    `depends_on: ${flow(i.depends_on ?? [])}`,
+    "evidence_required: [proof]",
+  ];
+  if (i.cancelled) lines.push("cancelled: true");
+  for (const [move, at] of [["start", i.started_at], ["verify", i.verified_at], ["done", i.completed_at]] as const) {
+    if (!at) continue;
+    const [stamp, seal] = sealedStampLines(move, i.id, at);
+    lines.push(stamp);
+    if (!i.unsealed) lines.push(seal);
+  }
+  if (i.completed_at) lines.push("evidence:", "  - covers: proof", "    type: test", "    command: npm test");
+  return lines.join("\n") + "\n";
 }
 
 export interface MilestoneSpec {
@@ -52,7 +86,7 @@ export function issueYaml(s: IssueSpec): string {
   const lines = [
     `id: ${s.id}`,
     `milestone: ${s.milestone ?? "M1"}`,
-    `title: Issue ${s.id}`,
+    `title: ${s.title ?? `Issue ${s.id}`}`,
     `slug: ${s.id.toLowerCase()}`,
     `priority: ${s.priority ?? "p1"}`,
     "profile: implementation",
