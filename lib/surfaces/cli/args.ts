@@ -67,7 +67,21 @@ function explain(error: unknown, accepted: Record<string, OptionKind>): string {
   }
 }
 
+/** How an option is written: `--dry-run`, `--milestone <milestone>`, `--set <set>…` (given any number of times). */
+export function optionForm(name: string, kind: OptionKind): string {
+  return kind === "flag" ? `--${name}` : kind === "values" ? `--${name} <${name}>…` : `--${name} <${name}>`;
+}
+
+/** One verb of a command as its help and the reference (docs/cli.md) list it. */
+export interface VerbDoc {
+  verb: string;
+  /** Its positional words (`ID`, `issue|milestone …`), or "". */
+  args: string;
+  summary: string;
+  options: Record<string, OptionKind>;
+}
+
 function describeAccepted(accepted: Record<string, OptionKind>): string {
-  const names = Object.entries(accepted).map(([n, k]) => (k === "flag" ? `--${n}` : k === "values" ? `--${n} <${n}>…` : `--${n} <${n}>`));
+  const names = Object.entries(accepted).map(([n, k]) => optionForm(n, k));
   return names.length ? `this command accepts ${names.join(", ")}` : "this command accepts no option";
 }

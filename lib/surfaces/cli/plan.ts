@@ -42,7 +42,7 @@ import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type Transiti
 import type { ReleaseResultSchema } from "../../capabilities/outputs";
 import type { z } from "zod";
 import { COCKPIT_VERSION } from "../../version";
-import { UsageError, parseArgs, type OptionKind, type ParsedArgs } from "./args";
+import { UsageError, parseArgs, type OptionKind, type ParsedArgs, type VerbDoc } from "./args";
 import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
 import { importInput, renderImport } from "./import";
 import type { ImportResult } from "../../import/shapes";
@@ -445,8 +445,13 @@ function parseWave(text: string): number {
   return Number(text);
 }
 
+/** The plan verbs as data, in the order `usage()` lists them (and docs/cli.md, made by `npm run docs`). */
+export function planVerbs(): VerbDoc[] {
+  return Object.entries(VERBS).map(([verb, d]) => ({ verb, args: d.usage ?? (d.takesId ? "ID" : ""), summary: d.summary, options: d.options }));
+}
+
 export function usage(): string {
-  const verbs = Object.entries(VERBS).map(([v, d]) => [`  cockpit plan ${v}${d.usage ? ` ${d.usage}` : d.takesId ? " ID" : ""}`, d.summary]);
+  const verbs = planVerbs().map((v) => [`  cockpit plan ${v.verb}${v.args ? ` ${v.args}` : ""}`, v.summary]);
   const width = Math.max(...verbs.map(([a]) => a.length));
   return [
     "usage: cockpit plan <verb> [--repo DIR] [--json] [options] [ID]",
@@ -514,24 +519,23 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.out(`cockpit ${COCKPIT_VERSION}`);
     return EXIT.ok;
   }
-  io.out(
-    [
-      "usage: cockpit <command> …",
-      "",
-      "commands:",
-      "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
-      "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
-      "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>'] [--default-branch B]",
-      "                     the browser Cockpit, the HTTP API and MCP over HTTP",
-      "  mcp [--repo DIR] [--database URL]",
-      "                     the MCP server over stdio",
-      "  users add|remove|list [NAME] --users FILE",
-      "                     the people and agents a server knows by name (cockpit users help)",
-      "  --version          the version",
-      "",
-      usage(),
-    ].join("\n"),
-  );
+  io.out([...COMMANDS_HELP, "", usage()].join("\n"));
   return command === undefined || command === "help" || command === "--help" ? EXIT.ok : EXIT.usage;
 }
+
+/** The commands of `cockpit`, as its help lists them. */
+export const COMMANDS_HELP: readonly string[] = [
+  "usage: cockpit <command> …",
+  "",
+  "commands:",
+  "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
+  "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
+  "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>'] [--default-branch B]",
+  "                     the browser Cockpit, the HTTP API and MCP over HTTP",
+  "  mcp [--repo DIR] [--database URL]",
+  "                     the MCP server over stdio",
+  "  users add|remove|list [NAME] --users FILE",
+  "                     the people and agents a server knows by name (cockpit users help)",
+  "  --version          the version",
+];
 

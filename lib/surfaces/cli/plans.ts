@@ -3,7 +3,7 @@ import { findCapability } from "../../capabilities/index";
 import type { PlanDetail, PlanSummary, PlanView } from "../../execution/coordinator";
 import { closeDatabases, DATABASE_ENV } from "../../coordination/database";
 import { closeStores } from "../../execution/store";
-import { parseArgs, UsageError, type ParsedArgs } from "./args";
+import { parseArgs, UsageError, type ParsedArgs, type VerbDoc } from "./args";
 import { contextFor } from "../../server/state";
 import { EXIT_FOR_ERROR } from "../exit-codes";
 import { invoke } from "../invoke";
@@ -162,11 +162,16 @@ const VERBS: Record<string, PlansVerb> = {
   },
 };
 
+/** The execution-plan verbs as data, in the order `plansUsage()` lists them (and docs/cli.md). */
+export function plansVerbs(): VerbDoc[] {
+  return Object.entries(VERBS).map(([verb, d]) => ({ verb, args: d.takesId ?? "", summary: d.summary, options: d.options }));
+}
+
 export function plansUsage(): string {
   return [
     "usage: cockpit plans <verb> [--repo DIR] [--json] [--database URL] …",
     "",
-    ...Object.entries(VERBS).map(([v, d]) => `  cockpit plans ${v}${d.takesId ? ` ${d.takesId}` : ""}  —  ${d.summary}`),
+    ...plansVerbs().map((v) => `  cockpit plans ${v.verb}${v.args ? ` ${v.args}` : ""}  —  ${v.summary}`),
     "",
     `the store is .ai/local/state/cockpit.db in the clone, or the shared PostgreSQL when --database URL (or ${DATABASE_ENV}) is given`,
     "defaults: sequential, max_parallel 5, fail_fast false (GitHub Actions and Argo default to true), retries on, max_retries 2 (retries, not attempts), no timeout",

@@ -10,7 +10,7 @@ import { hashToken, newToken, newUsersKey, parseUsersFile, tokenDigest, type Use
 // The file holds a scrypt hash of each token (what verifies it) and an HMAC under the file's key
 // (what finds its user in one lookup); a new token is printed once, on stdout.
 
-const USAGE = [
+export const USERS_USAGE = [
   "usage: cockpit users <verb> [NAME] [--users FILE]",
   "",
   "add NAME      make a token for NAME; the token is printed once, its hash is added to the file",
@@ -55,7 +55,7 @@ function writeUsers(file: string, users: User[], key: string): void {
 export async function runUsersCommand(argv: readonly string[], io: Io, env = process.env): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
-    io.out(USAGE);
+    io.out(USERS_USAGE);
     return verb === undefined ? EXIT.usage : EXIT.ok;
   }
   try {

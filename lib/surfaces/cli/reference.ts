@@ -1,0 +1,103 @@
+import { optionForm, type VerbDoc } from "./args";
+import { COMMANDS_HELP, planVerbs } from "./plan";
+import { plansVerbs } from "./plans";
+import { USERS_USAGE } from "./users";
+import { EXIT } from "../exit-codes";
+import { DATABASE_ENV } from "../../coordination/database";
+import { ISSUE_STATUSES } from "../../plan/constants";
+
+// docs/cli.md, made from the verb tables the command parses its arguments with, so the reference
+// cannot say what the command does not do. `npm run docs` writes it; tests/docs/cli.test.ts fails
+// when the file and the tables differ.
+
+const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
+  ok: "the answer was given",
+  usage: "usage or invalid input: the message says what is valid",
+  contract: "`validate` found a failure (it still prints everything)",
+  missing: "no such record",
+  internal: "an internal error (logged on stderr); also a missing `dist/` bundle",
+  refused: "refused: a guard, a busy repository, an issue another clone holds, a database that cannot be reached, an edit that adds FAIL findings, a stale `--if-version`, a push that is behind",
+};
+
+/** Markdown of `|`-free table cells: a pipe inside a cell would end it. */
+const cell = (text: string) => text.replace(/\|/g, "\\|");
+
+/** The options most verbs of a table take: listed once above it, and a verb without one says so. */
+function shared(verbs: readonly VerbDoc[]): string[] {
+  const names = [...new Set(verbs.flatMap((v) => Object.keys(v.options)))];
+  return names.filter((name) => verbs.filter((v) => name in v.options).length * 2 > verbs.length);
+}
+
+function verbTable(command: string, verbs: readonly VerbDoc[]): string[] {
+  const common = shared(verbs);
+  const kind = (name: string) => verbs.find((v) => name in v.options)!.options[name];
+  const lines = [
+    `Every verb takes ${common.map((n) => `\`${optionForm(n, kind(n))}\``).join(", ")}, unless its row says otherwise.`,
+    "",
+    "| verb | what it answers or does | its other options |",
+    "| --- | --- | --- |",
+  ];
+  for (const v of verbs) {
+    const options = Object.entries(v.options)
+      .filter(([name]) => !common.includes(name))
+      .map(([name, kind]) => `\`${optionForm(name, kind)}\``);
+    const lacks = common.filter((name) => !(name in v.options)).map((name) => `\`--${name}\``);
+    const others = [options.join(" ") || "none", ...(lacks.length ? [`(not ${lacks.join(", ")})`] : [])].join(" ");
+    lines.push(`| \`${cell(`${command} ${v.verb}${v.args ? ` ${v.args}` : ""}`)}\` | ${cell(v.summary)} | ${cell(others)} |`);
+  }
+  return lines;
+}
+
+/** The whole of docs/cli.md. */
+export function cliReference(): string {
+  const lines = [
+    "# The `cockpit` command",
+    "",
+    "<!-- Made by `npm run docs` from the verb tables in lib/surfaces/cli/ (plan.ts, plans.ts, users.ts):",
+    "     edit those, not this file. tests/docs/cli.test.ts fails when the two differ. -->",
+    "",
+    "`npx cockpit` after `npm ci` (the command is bundled into `dist/` by the install). Options and the ID",
+    "may come in any order; `--name value` and `--name=value` are the same; `--` ends the options.",
+    "",
+    "```text",
+    ...COMMANDS_HELP,
+    "```",
+    "",
+    "## cockpit plan",
+    "",
+    "Reads and moves the plan of the repository in `--repo` (default: the current folder). `--json` prints",
+    "exactly the capability's output as one JSON document, the one HTTP and MCP serve; without it, aligned",
+    "text for people, with control characters in record text shown escaped (`\\x1b`, a value's newline as `\\n`).",
+    "`--at <rev>` answers a read from a git revision or a date ([time.md](time.md)); `--database <url>` (or",
+    `\`${DATABASE_ENV}\`) coordinates clones through a shared PostgreSQL ([many-machines.md](many-machines.md)).`,
+    `The statuses are ${ISSUE_STATUSES.map((s) => `\`${s}\``).join(", ")} ([plan-semantics.md](plan-semantics.md)).`,
+    "",
+    ...verbTable("plan", planVerbs()),
+    "",
+    "Creating and editing records, the preview and committing: [editing.md](editing.md). Importing from",
+    "another tool: [import.md](import.md). The code linked to an issue: [code-links.md](code-links.md).",
+    "",
+    "## cockpit plans",
+    "",
+    "Execution plans: a milestone decomposed into one child plan per unfinished issue, run wave by wave",
+    "([execution-plans.md](execution-plans.md)).",
+    "",
+    ...verbTable("plans", plansVerbs()),
+    "",
+    "## cockpit users",
+    "",
+    "The people and agents a server knows by name ([security.md](security.md)).",
+    "",
+    "```text",
+    USERS_USAGE,
+    "```",
+    "",
+    "## Exit codes",
+    "",
+    "| code | meaning |",
+    "| --- | --- |",
+    ...Object.entries(EXIT).map(([name, code]) => `| ${code} | ${cell(EXIT_MEANING[name as keyof typeof EXIT])} |`),
+    "",
+  ];
+  return lines.join("\n");
+}
