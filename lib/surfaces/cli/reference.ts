@@ -7,7 +7,7 @@ import { DATABASE_ENV } from "../../coordination/database";
 import { ISSUE_STATUSES } from "../../plan/constants";
 
 // docs/cli.md, made from the verb tables the command parses its arguments with, so the reference
-// cannot say what the command does not do. `npm run docs` writes it; tests/docs/cli.test.ts fails
+// cannot say what the command does not do. `npm run docs` writes it; tests/docs/generated.test.ts fails
 // when the file and the tables differ.
 
 const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
@@ -54,7 +54,7 @@ export function cliReference(): string {
     "# The `cockpit` command",
     "",
     "<!-- Made by `npm run docs` from the verb tables in lib/surfaces/cli/ (plan.ts, plans.ts, users.ts):",
-    "     edit those, not this file. tests/docs/cli.test.ts fails when the two differ. -->",
+    "     edit those, not this file. tests/docs/generated.test.ts fails when the two differ. -->",
     "",
     "`npx cockpit` after `npm ci` (the command is bundled into `dist/` by the install). Options and the ID",
     "may come in any order; `--name value` and `--name=value` are the same; `--` ends the options.",

@@ -2,18 +2,35 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliReference } from "../../lib/surfaces/cli/reference";
+import { capabilities, httpPath, mcpToolName } from "../../lib/capabilities/index";
+import { generatedDocs } from "../../lib/surfaces/generated-docs";
 import { planVerbs } from "../../lib/surfaces/cli/plan";
 import { plansVerbs } from "../../lib/surfaces/cli/plans";
 
-// docs/cli.md is made from the verb tables; a verb added, renamed or given an option without
-// running `npm run docs` fails here, so the reference cannot drift from the command.
+// docs/cli.md is made from the verb tables, and the capability table of docs/http-and-mcp.md from
+// the registry; a verb or a capability added, renamed or given an option without running
+// `npm run docs` fails here, so the reference cannot drift from the code.
 const root = join(__dirname, "..", "..");
 
-describe("docs/cli.md", () => {
-  it("is what npm run docs makes from the verb tables", () => {
-    const written = readFileSync(join(root, "docs", "cli.md"), "utf8");
-    const made = cliReference();
-    if (written !== made) expect.fail("docs/cli.md differs from the verb tables in lib/surfaces/cli/: run npm run docs, and commit docs/cli.md");
+describe("the pages made from the declarations", () => {
+  it("are what npm run docs makes", () => {
+    const read = (path: string) => readFileSync(join(root, path), "utf8");
+    const made = generatedDocs(read);
+    expect(Object.keys(made).sort()).toEqual(["docs/cli.md", "docs/http-and-mcp.md"]);
+    for (const [path, text] of Object.entries(made)) {
+      if (read(path) !== text) expect.fail(`${path} differs from the declarations it is made from: run npm run docs, and commit ${path}`);
+    }
+  });
+
+  it("name every capability with its route and tool in docs/http-and-mcp.md", () => {
+    const page = readFileSync(join(root, "docs", "http-and-mcp.md"), "utf8");
+    expect(capabilities.length).toBeGreaterThan(20);
+    for (const c of capabilities) {
+      const row = page.split("\n").find((line) => line.startsWith(`| \`${c.id}\` |`));
+      expect(row, c.id).toBeDefined();
+      expect(row).toContain(`${httpPath(c)}\``);
+      expect(row).toContain(`\`${mcpToolName(c)}\``);
+    }
   });
 
   it("lists every verb of cockpit plan and cockpit plans with each option it takes", () => {
