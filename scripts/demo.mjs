@@ -27,11 +27,4 @@ if (!existsSync(repo)) {
 }
 
 const rest = process.argv.slice(2).filter((a) => a !== "--fresh");
-if (existsSync(join(root, "lib", "surfaces", "serve.ts"))) {
-  sh(process.execPath, [cockpit, "serve", "--repo", repo, ...rest]);
-} else {
-  for (const verb of ["status", "roadmap", "next"]) {
-    console.log(`\n$ cockpit plan ${verb} --repo .demo/repo`);
-    sh(process.execPath, [cockpit, "plan", verb, "--repo", repo]);
-  }
-}
+sh(process.execPath, [cockpit, "serve", "--repo", repo, ...rest]);
