@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { startLeaseRenewal } from "../coordination/plan-leases";
-import { parseArgs, UsageError } from "../surfaces/cli/args";
+import { parseArgs, UsageError, type OptionKind } from "../surfaces/cli/args";
 import { currentUsers, isLoopback } from "./security";
 
 // `cockpit serve --repo DIR [--port P] [--host H] …`: the production Next.js server over one
@@ -91,19 +91,22 @@ export interface ServeOptions {
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
+/** The options of `cockpit serve` (docs/cli.md lists them from here). */
+export const SERVE_OPTIONS = {
+  repo: "value",
+  port: "value",
+  host: "value",
+  users: "value",
+  "allowed-host": "values",
+  "trust-proxy": "flag",
+  "build-only": "flag",
+  database: "value",
+  author: "value",
+  "default-branch": "value",
+} as const satisfies Record<string, OptionKind>;
+
 export function parseServeArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): ServeOptions {
-  const args = parseArgs(argv, {
-    repo: "value",
-    port: "value",
-    host: "value",
-    users: "value",
-    "allowed-host": "values",
-    "trust-proxy": "flag",
-    "build-only": "flag",
-    database: "value",
-    author: "value",
-    "default-branch": "value",
-  });
+  const args = parseArgs(argv, SERVE_OPTIONS);
   if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
   const port = args.options.get("port") ?? env.PORT ?? "3000";
   if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port takes a port number (0-65535), not '${port}'`);

@@ -2,15 +2,18 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { resolve } from "node:path";
 import { DATABASE_ENV } from "../coordination/database";
 import { startLeaseRenewal } from "../coordination/plan-leases";
-import { parseArgs, UsageError } from "./cli/args";
+import { parseArgs, UsageError, type OptionKind } from "./cli/args";
 import { contextFor } from "../server/state";
 import { createMcpServer } from "./mcp";
+
+/** The options of `cockpit mcp` (docs/cli.md lists them from here). */
+export const MCP_OPTIONS = { repo: "value", database: "value" } as const satisfies Record<string, OptionKind>;
 
 /** `cockpit mcp --repo DIR [--database URL]`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */
 export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   let repo: string;
   try {
-    const args = parseArgs(argv, { repo: "value", database: "value" });
+    const args = parseArgs(argv, MCP_OPTIONS);
     const database = args.options.get("database");
     if (database !== undefined) process.env[DATABASE_ENV] = database;
     if (args.words.length) throw new UsageError(`cockpit mcp takes no argument, but was given '${args.words[0]}'`);

@@ -1,7 +1,8 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cliReference } from "../../lib/surfaces/cli/reference";
+import { cliReference, ENVIRONMENT, SERVER_SET_ENVIRONMENT } from "../../lib/surfaces/cli/reference";
 import { capabilities, httpPath, mcpToolName } from "../../lib/capabilities/index";
 import { generatedDocs } from "../../lib/surfaces/generated-docs";
 import { planVerbs } from "../../lib/surfaces/cli/plan";
@@ -52,6 +53,21 @@ describe("the pages made from the declarations", () => {
           expect(named(lacks + " ", m[1]), `${command} ${v.verb} without --${m[1]}`).toBe(!(m[1] in v.options));
         }
       }
+    }
+  });
+
+  it("lists exactly the environment variables the code reads", () => {
+    const sources = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "lib", "app", "components", "proxy.ts", "next.config.js", "bin"], { cwd: root, encoding: "utf8" })
+      .split("\0")
+      .filter((f) => /\.(ts|tsx|js|mjs)$|^bin\//.test(f) && !/\.test\.tsx?$/.test(f));
+    const read = new Set<string>();
+    for (const file of sources) for (const m of readFileSync(join(root, file), "utf8").matchAll(/(?:env\.|["'`])(COCKPIT_[A-Z_]+)/g)) read.add(m[1]);
+    const listed = [...Object.keys(ENVIRONMENT), ...SERVER_SET_ENVIRONMENT];
+    expect(read.size).toBeGreaterThan(10);
+    const missing = [...read].filter((name) => !listed.includes(name));
+    const gone = listed.filter((name) => !read.has(name));
+    if (missing.length || gone.length) {
+      expect.fail(`ENVIRONMENT in lib/surfaces/cli/reference.ts is not what the code reads: describe ${missing.join(", ") || "nothing new"}; take out ${gone.join(", ") || "nothing"}; then npm run docs`);
     }
   });
 });

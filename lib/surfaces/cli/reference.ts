@@ -1,7 +1,9 @@
-import { optionForm, type VerbDoc } from "./args";
+import { optionForm, type OptionKind, type VerbDoc } from "./args";
 import { COMMANDS_HELP, planVerbs } from "./plan";
 import { plansVerbs } from "./plans";
 import { USERS_USAGE } from "./users";
+import { SERVE_OPTIONS } from "../../server/serve";
+import { MCP_OPTIONS } from "../mcp-stdio";
 import { EXIT } from "../exit-codes";
 import { DATABASE_ENV } from "../../coordination/database";
 import { ISSUE_STATUSES } from "../../plan/constants";
@@ -18,6 +20,58 @@ const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
   internal: "an internal error (logged on stderr); also a missing `dist/` bundle",
   refused: "refused: a guard, a busy repository, an issue another clone holds, a database that cannot be reached, an edit that adds FAIL findings, a stale `--if-version`, a push that is behind",
 };
+
+/** What each option of `cockpit serve` does: a new option does not compile until it is described here. */
+const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
+  repo: "the repository to serve (default: the current folder)",
+  port: "the port (default: `PORT`, else 3000)",
+  host: "the address to listen on (default 127.0.0.1); beyond loopback `COCKPIT_TOKEN` or `--users` is required",
+  users: "the users file: people and agents by name (default: `COCKPIT_USERS`)",
+  "allowed-host": "one more host name the server answers to (`.example.com`: its subdomains too); give it once per name",
+  "trust-proxy": "believe a reverse proxy's `X-Forwarded-*` headers",
+  "build-only": "build the web app when its sources changed, then exit",
+  database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
+  author: "`Name <email>`: the author of the commits `plan.commit` makes (default: `COCKPIT_AUTHOR`, else git's config)",
+  "default-branch": "the branch `plan.code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
+};
+
+const MCP_HELP: Record<keyof typeof MCP_OPTIONS, string> = {
+  repo: "the repository to serve (default: the current folder)",
+  database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
+};
+
+/**
+ * The environment variables a person sets, and those `cockpit serve` sets for the app it starts
+ * (not to be set by hand). tests/docs/generated.test.ts checks that the code reads exactly these.
+ */
+export const ENVIRONMENT: Record<string, string> = {
+  COCKPIT_TOKEN: "a server's shared bearer token ([security.md](security.md))",
+  COCKPIT_USERS: "the users file, when `--users` is not given",
+  COCKPIT_DATABASE_URL: "the shared PostgreSQL, when `--database` is not given ([many-machines.md](many-machines.md))",
+  COCKPIT_AUTHOR: "`Name <email>`: the author of `plan.commit`'s commits, when `--author` is not given",
+  COCKPIT_DEFAULT_BRANCH: "the branch `plan.code` measures merges on, when `--default-branch` is not given",
+  COCKPIT_LOCK_WAIT_MS: "how long a writer waits for the plan lock before it is refused (default 60000)",
+  COCKPIT_LEASE_TTL_S: "how long a lease on an issue lives without renewal (default 7200)",
+  COCKPIT_SESSION_TTL: "seconds a sign-in lasts (default 43200, 12 hours)",
+  COCKPIT_SESSION_SECRET: "the key sign-in cookies are sealed with, 32 characters or more (default: a random one per server, so a restart signs everyone out)",
+  COCKPIT_DIST_DIR: "the web app's build folder (default `.next`)",
+};
+export const SERVER_SET_ENVIRONMENT = [
+  "COCKPIT_REPO",
+  "COCKPIT_BIND_HOST",
+  "COCKPIT_PORT",
+  "COCKPIT_ALLOWED_HOSTS",
+  "COCKPIT_TRUST_PROXY",
+  "COCKPIT_FRONT_NONCE",
+] as const;
+
+function optionTable(options: Record<string, OptionKind>, help: Record<string, string>): string[] {
+  return [
+    "| option | what it does |",
+    "| --- | --- |",
+    ...Object.entries(options).map(([name, kind]) => `| \`${optionForm(name, kind)}\` | ${cell(help[name])} |`),
+  ];
+}
 
 /** Markdown of `|`-free table cells: a pipe inside a cell would end it. */
 const cell = (text: string) => text.replace(/\|/g, "\\|");
@@ -91,6 +145,26 @@ export function cliReference(): string {
     "```text",
     USERS_USAGE,
     "```",
+    "",
+    "## cockpit serve",
+    "",
+    "The browser Cockpit, the HTTP API and MCP over HTTP, for one repository ([http-and-mcp.md](http-and-mcp.md)).",
+    "",
+    ...optionTable(SERVE_OPTIONS, SERVE_HELP),
+    "",
+    "## cockpit mcp",
+    "",
+    "The MCP server over stdio: stdout is the protocol, logs go to stderr.",
+    "",
+    ...optionTable(MCP_OPTIONS, MCP_HELP),
+    "",
+    "## Environment",
+    "",
+    "| variable | what it sets |",
+    "| --- | --- |",
+    ...Object.entries(ENVIRONMENT).map(([name, what]) => `| \`${name}\` | ${cell(what)} |`),
+    "",
+    `\`cockpit serve\` also sets ${SERVER_SET_ENVIRONMENT.map((n) => `\`${n}\``).join(", ")} for the app it starts, from its options: set the options, not these.`,
     "",
     "## Exit codes",
     "",
