@@ -86,4 +86,11 @@ describe("the links of README.md and docs/", () => {
     }
     expect(outside).toEqual([]);
   });
+
+  it("list every page of docs/ in the README", () => {
+    const readme = links(readFileSync(join(root, "README.md"), "utf8")).map((t) => t.split("#")[0]);
+    const unlisted = pages().filter((p) => p.startsWith("docs/") && !readme.includes(p));
+    expect(pages().length).toBeGreaterThan(10);
+    expect(unlisted, "add each page to the README's list of docs").toEqual([]);
+  });
 });
