@@ -113,6 +113,21 @@ describe("the layers", () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
+  test("each layer of docs/architecture.md imports only from itself and the layers below it", () => {
+    const LAYERS: [RegExp, number][] = [
+      [/^lib\/(plan\/|process-wide\.ts$|version\.ts$)/, 0],
+      [/^lib\/repo\//, 1],
+      [/^lib\/(history|graph|coordination|execution|code|import|standup)\//, 2],
+      [/^lib\/capabilities\//, 3],
+      [/^lib\/(surfaces|server)\//, 4],
+      [/^(app\/|components\/|proxy\.ts$)/, 5],
+    ];
+    const layer = (f: string) => LAYERS.find(([pattern]) => pattern.test(f))?.[1];
+    expect(files.filter((f) => layer(f) === undefined)).toEqual([]);
+    const problems = breaking((file, imp) => imp.target !== undefined && known.has(imp.target) && layer(imp.target)! > layer(file)!, (f) => !isTest(f));
+    expect(problems).toEqual([]);
+  });
+
   test("the cycle check finds a cycle when there is one", () => {
     const edge = (target: string): Import => ({ spec: target, target });
     const made = new Map<string, Import[]>([
