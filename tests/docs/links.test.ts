@@ -93,4 +93,19 @@ describe("the links of README.md and docs/", () => {
     expect(pages().length).toBeGreaterThan(10);
     expect(unlisted, "add each page to the README's list of docs").toEqual([]);
   });
+
+  it("name only paths of the repository that exist", () => {
+    // A path of another tool's repository, named as what the importer reads.
+    const theirs = new Set(["scripts/modules/dependency-manager.js"]);
+    const missing: string[] = [];
+    let named = 0;
+    for (const page of pages()) {
+      for (const m of readFileSync(join(root, page), "utf8").matchAll(/`((?:lib|app|components|scripts|tests|e2e|bin|features|examples|docs)\/[\w./[\]-]*)`/g)) {
+        named++;
+        if (!theirs.has(m[1]) && !existsSync(join(root, m[1]))) missing.push(`${page}: ${m[1]}`);
+      }
+    }
+    expect(named).toBeGreaterThan(30);
+    expect(missing, "a file was moved or renamed: name it where it is now").toEqual([]);
+  });
 });
