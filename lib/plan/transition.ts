@@ -3,12 +3,14 @@ import { CapabilityError, invalidInput, notFound, refused } from "../errors";
 import { controlProblem } from "./control-chars";
 import { COCKPIT_VERSION } from "../version";
 import { requireState } from "../repo/state-path";
+import { keepUndo } from "../repo/undo-store";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, SEALED_FROM } from "./constants";
 import { DerivationMemory, derivePlan } from "./derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "./edit";
 import { checkEvent, appendLedger, envelope } from "./ledger";
 import { RecordCache, loadRecords, recordFromText } from "./load";
 import { LOCK_STATE, LockBusyError, withPlanLock } from "./lock";
+import { missingEvidence } from "./evidence-coverage";
 import { priorityRank, pickNextIssue } from "./next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "./queries";
 import type { IssueRecord, PlanRecords } from "./records";
@@ -26,6 +28,8 @@ export interface TransitionResult {
   field: string;
   at: string;
   event: string;
+  /** The ledger line of the move, by its number in this clone's ledger: what `plan.undo` takes. */
+  ledger_id?: number;
   next_ready?: string;
 }
 
@@ -45,6 +49,8 @@ export interface EvidenceResult {
   at: string;
   evidence_have: number;
   evidence_need: number;
+  /** The required tokens still without an entry, after this one. */
+  evidence_missing: string[];
 }
 
 export interface AdoptResult {
@@ -183,7 +189,7 @@ function checkId(id: string): void {
 
 function findIssue(plan: Plan, id: string): PlanIssue {
   const issue = plan.issues.find((i) => i.id === id);
-  if (!issue) throw notFound(`no issue '${id}'; plan.issues lists every one`);
+  if (!issue) throw notFound(`no issue '${id}'; cockpit plan issues lists every one`);
   return issue;
 }
 
@@ -207,7 +213,7 @@ export function guardMove(
 ): string | undefined {
   const problem = statusProblem(issue, move);
   if (problem !== undefined || move !== "done") return problem;
-  return evidenceProblem(issue, planAfter(records, issue.id, "done", at, derive));
+  return evidenceProblem(issue, records, planAfter(records, issue.id, "done", at, derive));
 }
 
 /** The guards that the issue's derived status decides: all of §6.2 but DONE's evidence. */
@@ -230,10 +236,13 @@ function statusProblem(issue: PlanIssue, move: Move): string | undefined {
 }
 
 /** DONE's last guard: the plan after the stamp says DONE (its evidence is complete). */
-function evidenceProblem(issue: PlanIssue, after: Plan): string | undefined {
+function evidenceProblem(issue: PlanIssue, records: PlanRecords, after: Plan): string | undefined {
   const id = issue.id;
   if (after.issues.find((i) => i.id === id)?.status === "DONE") return undefined;
-  return `${id} has evidence for ${issue.evidence_have} of ${issue.evidence_need} requirement(s) (run: majordomus plan evidence ${id} --covers <token> ...)`;
+  const record = records.issues.find((r) => r.id === id);
+  const missing = record ? missingEvidence(record) : [];
+  if (missing.length > 0) return `${id} still needs evidence for: ${missing.join(", ")} (record it: cockpit plan evidence ${id} --covers ${missing[0]} …)`;
+  return `${id} has evidence for ${issue.evidence_have} of ${issue.evidence_need} requirement(s) (record it: cockpit plan evidence ${id} --covers <token> …)`;
 }
 
 /**
@@ -262,12 +271,13 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
   let after: Plan | undefined;
   if (move === "done") {
     after = record ? planWith(record) : planAfter(records, issue.id, move, at, derive);
-    const missing = evidenceProblem(issue, after);
+    const missing = evidenceProblem(issue, records, after);
     if (missing) throw refused(missing);
   }
   const env = await envelope(repo, at, by(o)); // asked before the write: git refused, nothing is written
   writeFileAtomic(file.path, text);
-  appendLedgerOrReport(repo, { ...env, event, payload });
+  const ledgerId = appendLedgerOrReport(repo, { ...env, event, payload });
+  keepUndo(repo, { ledger_id: ledgerId, event, record: issue.id, kind: "issue", path: `${ISSUES_DIR}/${issue.id}.yaml`, by: env.by, before: file.text, after: text });
   o.written?.(file.path);
   // A text the loader cannot read back: the files as they are now, while the lock is held.
   if (!record) after = derive(loadRecords(repo, o.cache));
@@ -282,14 +292,15 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
       field,
       at,
       event,
+      ledger_id: ledgerId,
       ...(next ? { next_ready: next.id } : {}),
     };
   };
 }
 
-function appendLedgerOrReport(repo: string, line: Parameters<typeof appendLedger>[1]): void {
+function appendLedgerOrReport(repo: string, line: Parameters<typeof appendLedger>[1]): number {
   try {
-    appendLedger(repo, line);
+    return appendLedger(repo, line);
   } catch (error) {
     throw refused(
       `the record was written but its ledger line was not (${error instanceof Error ? error.message : String(error)}); the stamp and its seal stand`,
@@ -335,7 +346,7 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
       const candidates = claimOrder(plan, milestone);
       if (candidates.length === 0) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
       issue = await o.choose(candidates);
-      if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another clone; plan.next shows the holders`);
+      if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another clone; cockpit plan next shows the holders`);
     } else if (milestone === undefined) {
       issue = pickNextIssue(plan);
       if (!issue) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
@@ -421,6 +432,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
       at,
       evidence_have: now.covers.length,
       evidence_need: now.evidence_required.length,
+      evidence_missing: missingEvidence(now),
     };
   });
 }

@@ -50,6 +50,7 @@ import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./cl
 import { renderCode } from "./cli-code-text";
 import type { IssueCode, PlanCode } from "../code/shapes";
 import { runUsersCommand } from "./users-cli";
+import type { UndoResult } from "../repo/undo";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
 
 export { EXIT };
@@ -299,7 +300,9 @@ const VERBS: Record<string, Verb> = {
     },
     text: (v) => {
       const r = v as EvidenceResult;
-      return `plan: ${r.record} evidence recorded for ${r.covers} (${r.evidence_have} of ${r.evidence_need} requirement(s) covered)`;
+      const covered = r.evidence_need - r.evidence_missing.length;
+      const left = r.evidence_missing.length ? `; still missing: ${r.evidence_missing.join(", ")}` : "";
+      return `plan: ${r.record} evidence recorded for ${r.covers} (${covered} of ${r.evidence_need} required token(s) covered${left})`;
     },
   }),
   claim: capabilityVerb("plan.claim", {
@@ -319,7 +322,7 @@ const VERBS: Record<string, Verb> = {
     },
   }),
   new: NEW_VERB,
-  create: { ...NEW_VERB, summary: "the same as new (plan.create)" },
+  create: { ...NEW_VERB, summary: "the same as new" },
   edit: capabilityVerb("plan.edit", {
     summary: "change a milestone's or an issue's fields, with the preview of what it changes",
     options: {
@@ -335,6 +338,19 @@ const VERBS: Record<string, Verb> = {
     takesId: true,
     input: editInput,
     text: (v) => renderRecordWrite(v as RecordWriteResult),
+  }),
+  undo: capabilityVerb("plan.undo", {
+    summary: "put a record back as it was before one of your moves or edits (its ledger id, from the move's answer)",
+    options: { ...COMMON },
+    usage: "LEDGER_ID",
+    input: (a) => {
+      if (a.words.length !== 1) throw new UsageError("cockpit plan undo takes one ledger id (the number a move's answer gave)");
+      return { ledger_id: parseCount("LEDGER_ID", a.words[0]) };
+    },
+    text: (v) => {
+      const r = v as UndoResult;
+      return `plan: undid ledger line ${r.undoes} (${r.undone}): ${r.record} ${r.from || "(none)"} → ${r.to || "(removed)"}; logged as line ${r.ledger_id}`;
+    },
   }),
   import: capabilityVerb("plan.import", {
     summary: "import a plan from beads, Backlog.md, Task Master or GitHub Issues (--dry-run: the answer, nothing written)",
@@ -396,7 +412,8 @@ function withCodeFindings(text: string, value: unknown): string {
 }
 
 function renderTransition(r: TransitionResult): string {
-  return `plan: ${r.issue} ${r.from} → ${r.to} (${r.field} ${r.at})\nnext ready issue: ${r.next_ready ?? "none"}`;
+  const undo = r.ledger_id !== undefined ? `\nundo: cockpit plan undo ${r.ledger_id}` : "";
+  return `plan: ${r.issue} ${r.from} → ${r.to} (${r.field} ${r.at})\nnext ready issue: ${r.next_ready ?? "none"}${undo}`;
 }
 
 function renderAdoption(r: AdoptResult): string {

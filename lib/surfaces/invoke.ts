@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
 import { CapabilityError, type ErrorCode } from "../errors";
 import { ioSettled } from "./context";
+import { runOnce } from "../server/idempotency";
 
 export type Invocation =
   | { ok: true; value: unknown }
@@ -32,9 +33,20 @@ export async function invoke(capability: AnyCapability, ctx: CapabilityContext, 
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_input", message: describeInputError(parsed.error) } };
   }
+  const key = capability.kind === "command" ? (parsed.data as { idempotency_key?: unknown }).idempotency_key : undefined;
+  if (typeof key !== "string") return run(capability, ctx, parsed.data);
+  const { idempotency_key: _, ...request } = parsed.data as Record<string, unknown>;
+  const once = runOnce(`${ctx.repo}\0${ctx.by ?? ""}\0${capability.id}\0${key}`, JSON.stringify(request), () => run(capability, ctx, parsed.data));
+  if ("reused" in once) {
+    return { ok: false, error: { code: "invalid_input", message: `idempotency_key '${key}' was already used for a different request; give each new move a new key` } };
+  }
+  return once;
+}
+
+async function run(capability: AnyCapability, ctx: CapabilityContext, data: unknown): Promise<Invocation> {
   try {
     if (capability.kind === "query") await ctx.prepare?.();
-    return { ok: true, value: await capability.handler(ctx, parsed.data) };
+    return { ok: true, value: await capability.handler(ctx, data) };
   } catch (error) {
     if (error instanceof CapabilityError) {
       return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
