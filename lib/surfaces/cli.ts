@@ -37,6 +37,7 @@ import {
   renderStatus,
   renderValidation,
   renderWaves,
+  table,
 } from "./cli-text";
 import { EXIT, EXIT_FOR_ERROR } from "./exit-codes";
 import { leasedPlan } from "../coordination/plan-leases";
@@ -52,6 +53,9 @@ import type { IssueCode, PlanCode } from "../code/shapes";
 import { runUsersCommand } from "./users-cli";
 import type { UndoResult } from "../repo/undo";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
+import { fitLines, terminalWidth } from "./terminal-width";
+import { nearest } from "./nearest";
+import { roadmapOrder } from "../plan/roadmap";
 
 export { EXIT };
 
@@ -100,18 +104,19 @@ function fields(args: ParsedArgs, names: Record<string, string>): Record<string,
  */
 function capabilityVerb(
   id: string,
-  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: unknown): string; exit?(value: unknown): number },
+  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: unknown, args: ParsedArgs, plan: () => Plan): string; exit?(value: unknown): number },
 ): Verb {
   return {
     ...spec,
     async run(repo, args) {
       const capability = planCapabilities.find((c) => c.id === id)!;
       let plan: Plan | undefined;
-      const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
+      const planNow = () => (plan ??= loadPlan(repo));
+      const ctx = { repo, ...leasedPlan(planNow) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
       const shown = () => escapeFields(result.value);
-      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown())), exit: spec.exit?.(result.value) };
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow)), exit: spec.exit?.(result.value) };
     },
   };
 }
@@ -144,22 +149,27 @@ const VERBS: Record<string, Verb> = {
     summary: "every milestone's progress, the active milestone and the next issue",
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderStatus(v as PlanStatusReport),
+    // In roadmap order, as the overview lists them (the JSON keeps the plan's order); at a revision, that plan's.
+    text: (v, a, plan) => renderStatus(v as PlanStatusReport, (v as { at?: unknown }).at ? undefined : roadmapOrder(plan()).map((m) => m.id)),
   }),
   issues: capabilityVerb("plan.issues", {
-    summary: "issues, filtered by milestone, status or wave",
-    options: { ...READ, milestone: "value", status: "value", wave: "value" },
+    summary: "issues, filtered by milestone, status or wave (--limit N: the first N)",
+    options: { ...READ, milestone: "value", status: "value", wave: "value", limit: "value" },
     input: (a) => {
       const wave = a.options.get("wave");
+      limitOf(a);
       return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
     },
-    text: (v) => renderIssues(v as PlanIssueList),
+    text: (v, a) => renderIssues(v as PlanIssueList, limitOf(a)),
   }),
   waves: capabilityVerb("plan.waves", {
-    summary: "what may run at the same time, and the scope overlaps that serialise it",
-    options: { ...READ, milestone: "value" },
-    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderWaves(v as PlanWaveReport),
+    summary: "what may run at the same time, and the scope overlaps that serialise it (--limit N: N issues a wave)",
+    options: { ...READ, milestone: "value", limit: "value" },
+    input: (a) => {
+      limitOf(a);
+      return fields(a, { milestone: "milestone", at: "at" });
+    },
+    text: (v, a) => renderWaves(v as PlanWaveReport, limitOf(a)),
   }),
   next: capabilityVerb("plan.next", {
     summary: "the one issue to take now",
@@ -408,7 +418,8 @@ function moveVerb(move: Move, summary: string): Verb {
 /** The code findings an answer carries about the issue it names, one warning line each. */
 function withCodeFindings(text: string, value: unknown): string {
   const findings = (value as { code_findings?: { level: string; code: string; message: string }[] }).code_findings ?? [];
-  return [text, ...findings.map((f) => `${f.level} ${f.code}: ${f.message}`)].join("\n");
+  const warnings = (value as { warnings?: { code: string; message: string }[] }).warnings ?? [];
+  return [text, ...findings.map((f) => `${f.level} ${f.code}: ${f.message}`), ...warnings.map((w) => `WARN ${w.code}: ${w.message}`)].join("\n");
 }
 
 function renderTransition(r: TransitionResult): string {
@@ -431,6 +442,12 @@ function parseCount(option: string, text: string): number {
   return Number(text);
 }
 
+/** `--limit N` of a listing: how many it shows (the rest are counted); undefined: all. */
+function limitOf(a: ParsedArgs): number | undefined {
+  const limit = a.options.get("limit");
+  return limit === undefined ? undefined : parseCount("--limit", limit);
+}
+
 function parseWave(text: string): number {
   if (/^-[0-9]+$/.test(text)) throw new UsageError(`--wave must be 0 or more, not '${text}'`);
   if (!/^[0-9]+$/.test(text) || Number(text) > 4294967295) {
@@ -439,20 +456,21 @@ function parseWave(text: string): number {
   return Number(text);
 }
 
-export function usage(): string {
+export function usage(width = terminalWidth()): string {
   const verbs = Object.entries(VERBS).map(([v, d]) => [`  cockpit plan ${v}${d.usage ? ` ${d.usage}` : d.takesId ? " ID" : ""}`, d.summary]);
-  const width = Math.max(...verbs.map(([a]) => a.length));
-  return [
+  // The verb's words keep at most a third of the line; its summary wraps in the rest.
+  const left = Math.min(Math.max(...verbs.map(([a]) => a.length)), Math.floor(width / 3));
+  return fitLines([
     "usage: cockpit plan <verb> [--repo DIR] [--json] [options] [ID]",
     "",
-    ...verbs.map(([a, b]) => `${a.padEnd(width)}  ${b}`),
+    table(verbs.map(([a, b]) => [a.length > left ? a : a.padEnd(left), b]), undefined, width),
     "",
     "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
     "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
     `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues, and the execution plans (cockpit plans).`,
     `statuses: ${ISSUE_STATUSES.join(", ")}`,
     "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
-  ].join("\n");
+  ].join("\n"), width);
 }
 
 /** Run `cockpit plan <verb> …` and return the exit code. */
@@ -466,7 +484,8 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
   }
   const spec = VERBS[verb];
   if (!spec) {
-    io.err(`cockpit plan: unknown verb '${verb}'; the verbs are ${Object.keys(VERBS).join(", ")}`);
+    const near = nearest(verb, Object.keys(VERBS));
+    io.err(`cockpit plan: unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${Object.keys(VERBS).join(", ")}`);
     return EXIT.usage;
   }
   try {
@@ -482,7 +501,7 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
     if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
     if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
-    else io.out(result.text());
+    else io.out(fitLines(result.text(), terminalWidth()));
     return result.exit ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -509,7 +528,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   io.out(
-    [
+    fitLines([
       "usage: cockpit <command> …",
       "",
       "commands:",
@@ -524,7 +543,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       "  --version          the version",
       "",
       usage(),
-    ].join("\n"),
+    ].join("\n"), terminalWidth()),
   );
   return command === undefined || command === "help" || command === "--help" ? EXIT.ok : EXIT.usage;
 }
