@@ -70,6 +70,9 @@ export const RecordWriteResultSchema = z.object({
   previous_version: z.string().optional(),
   version: z.string(),
   preview: PlanDiffSchema,
+  fields: z
+    .array(z.object({ field: z.string(), from: z.string(), to: z.string() }))
+    .describe("What the change does to the record itself, field by field, old → new (\"\" when absent)."),
   changes: z.array(z.string()),
   event: z.string().optional(),
   at: z.string().optional(),

@@ -8,6 +8,7 @@ import { EDITABLE_FIELDS, SCHEMA_ORDER, fieldProblem, fieldSpec, type EditableKi
 import { appendLedger, checkEvent, envelope } from "./ledger";
 import { RecordCache, loadRecords } from "./load";
 import { diffPlans, type PlanDiff } from "./plan-diff";
+import { fieldChanges, type FieldChange } from "./field-changes";
 import { RecordEditError, editRecordTextAll, type FieldEdit } from "./record-edit";
 import { planRecord } from "./queries";
 import type { PlanRecords } from "./records";
@@ -66,6 +67,8 @@ export interface RecordWriteResult {
   version: string;
   /** What the change does to the derived plan. */
   preview: PlanDiff;
+  /** What it does to the record, field by field, old → new (the moments the write sets left out). */
+  fields: FieldChange[];
   /** The changes, in words, as the ledger line lists them. */
   changes: string[];
   event?: string;
@@ -248,6 +251,7 @@ async function finish(repo: string, p: Prepared, action: "created" | "edited", r
     ...(p.before !== undefined ? { previous_version: recordVersion(p.before) } : {}),
     version: recordVersion(p.text),
     preview,
+    fields: fieldChanges(p.before, p.text),
     changes: p.words,
   };
   if (request.dry_run) return result;
