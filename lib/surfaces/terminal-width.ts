@@ -6,7 +6,7 @@ export const DEFAULT_WIDTH = 80;
 /** Narrower than this, columns cannot be laid out side by side; it is the least we lay out to. */
 export const MIN_WIDTH = 40;
 
-export function terminalWidth(env: NodeJS.ProcessEnv = process.env, stdout: { isTTY?: boolean; columns?: number } = process.stdout): number {
+export function terminalWidth(env: Record<string, string | undefined> = process.env, stdout: { isTTY?: boolean; columns?: number } = process.stdout): number {
   const asked = env.COLUMNS?.trim();
   if (asked && /^[0-9]{1,5}$/.test(asked) && Number(asked) > 0) return Math.max(MIN_WIDTH, Number(asked));
   if (stdout.isTTY && stdout.columns && stdout.columns > 0) return Math.max(MIN_WIDTH, stdout.columns);
