@@ -81,6 +81,8 @@ interface Verb {
   takesId?: boolean;
   /** Its positional words, when not none or one ID. */
   usage?: string;
+  /** Its text is data (a graph's Mermaid or DOT): printed as it is, never wrapped to the width. */
+  raw?: boolean;
   run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
 }
 
@@ -270,6 +272,7 @@ const VERBS: Record<string, Verb> = {
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value", at: "value" },
+    raw: true,
     run: async (repo, args) => {
       const at = args.options.get("at");
       const plan = at === undefined ? loadPlan(repo) : await readAt(repo, at);
@@ -501,7 +504,7 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
     if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
     if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
-    else io.out(fitLines(result.text(), terminalWidth()));
+    else io.out(spec.raw ? result.text() : fitLines(result.text(), terminalWidth()));
     return result.exit ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
