@@ -6,28 +6,46 @@ import { planStatusCapability } from "@/lib/capabilities/plan-status";
 import { planValidateCapability } from "@/lib/capabilities/plan-validate";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
-import { IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { MilestoneLink } from "@/components/IssueLink";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
 import { SinceYesterday } from "@/components/standup/SinceYesterday";
-import { TransitionButtons } from "@/components/TransitionButtons";
+import { NextIssueCard } from "@/components/NextIssueCard";
+import { UnsealedNote } from "@/components/UnsealedNote";
+import { unsealedWarning } from "@/lib/plan/unsealed";
 import type { IssueCode } from "@/lib/code/shapes";
 import { CapabilityError } from "@/lib/plan/errors";
 import type { PlanRoadmap, PlanStatusReport, PlanValidation } from "@/lib/plan/shapes";
 import { defaultSince, type PlanChanges } from "@/lib/standup/standup";
-import { call } from "@/lib/surfaces/pages";
+import { call, servedState } from "@/lib/surfaces/pages";
+import { pageText } from "@/lib/surfaces/page-text";
+import { whyActiveIsNotNow } from "@/lib/plan/active-why";
+import { missingEvidence } from "@/lib/plan/evidence-coverage";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const [status, validation, roadmap, changes] = await Promise.all([
+  const [status, validation, roadmap, changes, served] = await Promise.all([
     call(planStatusCapability),
     call(planValidateCapability),
     call(planRoadmapCapability),
     sinceYesterday(),
+    servedState(),
   ]);
+  const why = whyActiveIsNotNow(served.plan, roadmap, (id) => {
+    const m = served.records.milestones.find((r) => r.id === id);
+    return m ? missingEvidence(m) : [];
+  });
   const { project, next_ready: next, counts } = status;
-  const nextCode = next ? issueCodeOf(await call(planCodeCapability, { id: next.id })) : undefined;
+  // The records may change between two reads (a file removed under the served plan): no code then.
+  const nextCode = next
+    ? await call(planCodeCapability, { id: next.id })
+        .then(issueCodeOf)
+        .catch((error: unknown) => {
+          if (error instanceof CapabilityError && error.code === "not_found") return undefined;
+          throw error;
+        })
+    : undefined;
   const someoneOnIt = nextCode?.findings.find((f) => f.code === "work_without_start");
   const order = new Map(roadmap.milestones.map((m, i) => [m.id, i]));
   const milestones = [...status.milestones].sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
@@ -57,6 +75,11 @@ export default async function OverviewPage() {
                 </span>
               </div>
               <SegmentBar counts={active.counts} />
+              {why && (
+                <p role="note" className="text-xs text-slate-700 dark:text-slate-300" data-testid="active-why">
+                  Roadmap: {pageText(why)}.
+                </p>
+              )}
             </div>
           ) : (
             <p className="text-sm">No milestone is open.</p>
@@ -65,22 +88,14 @@ export default async function OverviewPage() {
 
         <Card title="Next issue">
           {next ? (
-            <div className="flex flex-col gap-2" data-testid="next-issue">
-              <div className="flex items-center gap-2">
-                <IssueLink id={next.id} />
-                <StatusBadge status={next.status} />
-              </div>
-              <p className="font-medium">{next.title}</p>
-              <p className="text-xs text-slate-600 dark:text-slate-400">
-                wave {next.wave} · {next.priority || "no priority"} · milestone {next.milestone}
-              </p>
+            <NextIssueCard next={{ id: next.id, title: next.title, status: next.status, wave: next.wave, priority: next.priority, milestone: next.milestone }}>
               {someoneOnIt && (
                 <p role="note" className="rounded border border-amber-400 bg-amber-50 px-2 py-1 text-xs text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50" data-testid="next-issue-code-warning">
                   <strong>Someone is already on it.</strong> {someoneOnIt.message}
                 </p>
               )}
-              <TransitionButtons issue={next.id} options={[{ move: "start" }]} />
-            </div>
+              <UnsealedNote warning={pageText(unsealedWarning(served.plan, next.id))} />
+            </NextIssueCard>
           ) : (
             <p className="text-sm" data-testid="next-issue">
               No issue is ready: every one waits on a dependency or on its milestone&apos;s gate.

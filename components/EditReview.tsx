@@ -14,7 +14,7 @@ export function EditReview({ flow }: { flow: EditFlow }) {
     <>
       {pending?.preview && (
         <div className="flex flex-col gap-2">
-          <EditPreview preview={pending.preview.preview} refused={pending.preview.written ? undefined : pending.preview.refused} testId="edit-preview" />
+          <EditPreview preview={pending.preview.preview} fields={pending.preview.fields} refused={pending.preview.written ? undefined : pending.preview.refused} testId="edit-preview" />
           {!pending.preview.written && (
             <div className="flex gap-2">
               <button

@@ -1,13 +1,16 @@
 "use client";
 
+import { useState } from "react";
 import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
 
 const TYPES = ["test", "build", "ci", "artifact", "manual"] as const;
 
-/** Record evidence for one required token of an issue or a milestone. */
-export function EvidenceForm({ record, tokens }: { record: string; tokens: string[] }) {
+/** Record evidence for one required token of an issue or a milestone; Covers opens on the first missing one. */
+export function EvidenceForm({ record, tokens, missing = [] }: { record: string; tokens: string[]; missing?: string[] }) {
   const { pending, status: message, run } = useCapability();
+  // Each recorded entry opens Covers again on the first token still missing.
+  const [recorded, setRecorded] = useState(0);
   if (tokens.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">This record requires no evidence.</p>;
   return (
     <form
@@ -24,13 +27,16 @@ export function EvidenceForm({ record, tokens }: { record: string; tokens: strin
           "plan.evidence",
           { record, covers, type: String(form.get("type")), [kind]: proof, ...(result ? { result } : {}) },
           () => `Evidence recorded for ${covers}.`,
+          (r) => r.ok && setRecorded((n) => n + 1),
         );
       }}
     >
       <label htmlFor="ev-covers">Covers</label>
-      <select id="ev-covers" name="covers" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+      <select key={`${recorded}\0${missing.join("\0")}`} id="ev-covers" name="covers" defaultValue={missing[0] ?? tokens[0]} className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
         {tokens.map((t) => (
-          <option key={t}>{t}</option>
+          <option key={t} value={t}>
+            {missing.includes(t) ? `${t} (missing)` : t}
+          </option>
         ))}
       </select>
       <label htmlFor="ev-type">Type</label>

@@ -2,7 +2,7 @@
 
 import Link from "@/components/Link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useRef, useState, useTransition } from "react";
 import { runCapability } from "@/app/actions";
 import type { PlanDiff } from "@/lib/plan/plan-diff";
 import { EditPreview } from "./EditPreview";
@@ -23,6 +23,7 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
   const [answer, setAnswer] = useState<CreateAnswer | null>(null);
   const [error, setError] = useState("");
   const [mustSignIn, setMustSignIn] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
 
   const send = (body: Record<string, unknown>, dryRun: boolean) =>
     start(async () => {
@@ -35,13 +36,18 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
         return;
       }
       setAnswer(r.value as CreateAnswer);
-      if (!dryRun) router.refresh();
+      if (dryRun) return;
+      // Created: the form is empty again, so a second click cannot make a duplicate.
+      formRef.current?.reset();
+      setInput(null);
+      router.refresh();
     });
 
   const control = "rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900";
   return (
     <div className="flex flex-col gap-2 text-sm" data-testid="new-issue">
       <form
+        ref={formRef}
         className="grid grid-cols-[10rem_1fr] items-center gap-2"
         onSubmit={(e) => {
           e.preventDefault();
@@ -53,7 +59,7 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
             kind: "issue",
             milestone,
             title: text("title"),
-            ...(text("priority") ? { set: { priority: text("priority") } } : {}),
+            set: Object.fromEntries((["priority", "objective", "owner"] as const).filter((k) => text(k)).map((k) => [k, text(k)])),
             ...(Object.keys(add).length ? { add } : {}),
           };
           setInput(body);
@@ -69,6 +75,10 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
             <option key={p}>{p}</option>
           ))}
         </select>
+        <label htmlFor="ni-objective">Objective</label>
+        <input id="ni-objective" name="objective" className={control} placeholder="what is true once it is done" />
+        <label htmlFor="ni-owner">Owner</label>
+        <input id="ni-owner" name="owner" className={control} />
         <label htmlFor="ni-ac">Acceptance criterion</label>
         <input id="ni-ac" name="acceptance_criteria" className={control} />
         <label htmlFor="ni-validation">Validation command</label>

@@ -9,6 +9,8 @@ export interface EditableField {
   name: string;
   isList: boolean;
   type: "text" | "boolean" | "integer";
+  /** An enumerated field's values: a menu, not free text. */
+  choices?: string[];
 }
 
 type Op = "set" | "unset" | "add" | "remove";
@@ -31,7 +33,8 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
   const refresh = useCallback(() => router.refresh(), [router]);
   const flow = useEditFlow(refresh);
   const { busy } = flow;
-  const [field, setField] = useState(fields[0]?.name ?? "");
+  // No field until the person picks one: a first Preview is never a refusal of an empty value.
+  const [field, setField] = useState("");
   const spec = fields.find((f) => f.name === field);
   const [op, setOp] = useState<Op>(spec?.isList ? "add" : "set");
   const [value, setValue] = useState("");
@@ -69,6 +72,9 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
               setValue(f && !f.isList && typeof values[f.name] === "string" ? (values[f.name] as string) : "");
             }}
           >
+            <option value="" disabled>
+              choose a field
+            </option>
             {fields.map((f) => (
               <option key={f.name}>{f.name}</option>
             ))}
@@ -85,7 +91,14 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
         {op !== "unset" && (
           <label className="flex grow flex-col">
             <span className="text-xs">Value</span>
-            {spec?.type === "boolean" ? (
+            {spec?.choices && op === "set" ? (
+              <select aria-label="Value" value={value} className={control} onChange={(e) => setValue(e.target.value)}>
+                <option value="">choose</option>
+                {spec.choices.map((v) => (
+                  <option key={v}>{v}</option>
+                ))}
+              </select>
+            ) : spec?.type === "boolean" ? (
               <select aria-label="Value" value={value} className={control} onChange={(e) => setValue(e.target.value)}>
                 <option value="">choose</option>
                 <option>true</option>
@@ -103,7 +116,7 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
             )}
           </label>
         )}
-        <button type="submit" disabled={busy} data-testid="edit-preview-button" className="rounded-md bg-slate-800 px-3 py-1.5 font-medium text-white disabled:opacity-60 dark:bg-slate-200 dark:text-slate-900">
+        <button type="submit" disabled={busy || !spec || (op !== "unset" && value === "")} data-testid="edit-preview-button" className="rounded-md bg-slate-800 px-3 py-1.5 font-medium text-white disabled:opacity-60 dark:bg-slate-200 dark:text-slate-900">
           Preview
         </button>
         {undo && (
@@ -111,7 +124,7 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
             type="button"
             disabled={busy}
             data-testid="edit-undo"
-            onClick={() => flow.preview({ id, input: undo.input, version, label: undo.label })}
+            onClick={() => flow.preview({ id, input: undo.input, version, label: undo.label, undoes: undo.ledger_id })}
             className="rounded-md border border-slate-300 px-3 py-1.5 dark:border-slate-600"
           >
             Undo last edit

@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
+import Link from "./Link";
 import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
 
@@ -12,14 +13,40 @@ export interface MoveOption {
   refusal?: string;
 }
 
+/** What a move answered, as the page keeps it to show and to undo. */
+export interface MoveAnswer {
+  issue: string;
+  from: string;
+  to: string;
+  next_ready?: string;
+  ledger_id?: number;
+}
+
 const LABEL: Record<MoveName, string> = { start: "Start", verify: "Verify", done: "Done" };
 
+/** A fresh idempotency key: one per intended move, kept while its answer stands. */
+const newKey = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+
 /**
- * Start / verify / done for one issue. A click asks the server; the panel then shows the move as
- * the server derived it (`from → to`) and the next issue, announced to screen readers.
+ * Start / verify / done for one issue. A click asks the server, and every button stays disabled
+ * until it answers; the panel then shows the move as the server derived it (`from → to`), the
+ * next issue as a link, and Undo, announced to screen readers. `frozen`: the move is made here,
+ * the buttons stay disabled until the person moves on.
  */
-export function TransitionButtons({ issue, options }: { issue: string; options: MoveOption[] }) {
-  const { pending, outcome, run } = useMove(issue);
+export function TransitionButtons({
+  issue,
+  options,
+  onMoved,
+  onUndone,
+  frozen = false,
+}: {
+  issue: string;
+  options: MoveOption[];
+  onMoved?: (a: MoveAnswer) => void;
+  onUndone?: (to: string) => void;
+  frozen?: boolean;
+}) {
+  const { pending, outcome, run, moved, undo, undoing, undone } = useMove(issue, onMoved, onUndone);
 
   return (
     <div className="flex flex-col gap-2">
@@ -29,7 +56,7 @@ export function TransitionButtons({ issue, options }: { issue: string; options: 
             <button
               type="button"
               data-testid={`move-${o.move}`}
-              disabled={pending || o.refusal !== undefined}
+              disabled={pending || frozen || o.refusal !== undefined}
               aria-describedby={o.refusal ? `why-${o.move}` : undefined}
               onClick={() => run(o.move)}
               className="rounded-md bg-blue-700 px-4 py-1.5 text-sm font-medium text-white shadow hover:bg-blue-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700 dark:disabled:bg-slate-700 dark:disabled:text-slate-300"
@@ -41,30 +68,86 @@ export function TransitionButtons({ issue, options }: { issue: string; options: 
       </div>
       <ul className="text-xs text-slate-600 dark:text-slate-400">
         {options
-          .filter((o) => o.refusal)
+          .filter((o) => o.refusal && !frozen)
           .map((o) => (
             <li key={o.move} id={`why-${o.move}`}>
               {LABEL[o.move]}: {o.refusal}
             </li>
           ))}
       </ul>
-      <MoveOutcome outcome={outcome} />
+      <MoveOutcome outcome={outcome} next={moved ? moved.next_ready ?? null : undefined} />
+      {moved?.ledger_id !== undefined && (
+        <button
+          type="button"
+          data-testid="move-undo"
+          disabled={undoing}
+          onClick={undo}
+          className="self-start rounded-md border border-slate-400 px-3 py-1 text-sm font-medium hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-500 dark:hover:bg-slate-800"
+        >
+          {undoing ? "Undoing…" : `Undo ${LABEL[moveOf(moved)]}`}
+        </button>
+      )}
+      <UndoOutcome outcome={!moved || undone?.ok === false ? undone : null} />
     </div>
   );
 }
 
-/** The move of one issue as the server makes it, in words: `from → to` and the next issue. */
-function useMove(issue: string) {
+const moveOf = (a: MoveAnswer): MoveName => (a.to === "ACTIVE" ? "start" : a.to === "VERIFY" ? "verify" : "done");
+
+/** The move of one issue as the server makes it, in words, and its undo. */
+function useMove(issue: string, onMoved?: (a: MoveAnswer) => void, onUndone?: (to: string) => void) {
   const { pending, status: outcome, run: runCapability } = useCapability();
-  const run = (move: MoveName) =>
-    runCapability("plan.transition", { issue, transition: move }, (value) => {
-      const v = value as { from: string; to: string; next_ready?: string };
-      return `${issue}: ${v.from} → ${v.to}. Next issue: ${v.next_ready ?? "none"}.`;
-    });
-  return { pending, outcome, run };
+  const undoCall = useCapability();
+  const keys = useRef(new Map<string, string>());
+  const [moved, setMoved] = useState<MoveAnswer | null>(null);
+  const [undone, setUndone] = useState(false);
+  const keyOf = (what: string) => {
+    if (!keys.current.has(what)) keys.current.set(what, newKey());
+    return keys.current.get(what)!;
+  };
+  const run = (move: MoveName) => {
+    const what = `${issue}\0${move}`;
+    runCapability(
+      "plan.transition",
+      { issue, transition: move, idempotency_key: keyOf(what) },
+      (value) => {
+        const v = value as MoveAnswer;
+        return `${issue}: ${v.from} → ${v.to}.`;
+      },
+      (r) => {
+        // A refusal may pass once its cause is fixed: the next click is a new request.
+        if (!r.ok) return void keys.current.delete(what);
+        const a = { ...(r.value as MoveAnswer), issue };
+        setMoved(a);
+        setUndone(false);
+        onMoved?.(a);
+      },
+    );
+  };
+  const undo = () => {
+    if (moved?.ledger_id === undefined) return;
+    const id = moved.ledger_id;
+    undoCall.run(
+      "plan.undo",
+      { ledger_id: id, idempotency_key: keyOf(`undo\0${id}`) },
+      (value) => {
+        const v = value as { record: string; from: string; to: string };
+        return `Undone: ${v.record} ${v.from} → ${v.to}.`;
+      },
+      (r) => {
+        if (!r.ok) return;
+        // The record is as it was: the same move again is a new move.
+        keys.current.clear();
+        setMoved(null);
+        setUndone(true);
+        onUndone?.((r.value as { to: string }).to);
+      },
+    );
+  };
+  return { pending, outcome: undone ? null : outcome, run, moved, undo, undoing: undoCall.pending, undone: undoCall.status };
 }
 
-function MoveOutcome({ outcome, testId = "move-outcome" }: { outcome: ReturnType<typeof useCapability>["status"]; testId?: string }) {
+function MoveOutcome({ outcome, next, testId = "move-outcome" }: { outcome: ReturnType<typeof useCapability>["status"]; next?: string | null; testId?: string }) {
   return (
     <p
       aria-live="polite"
@@ -72,6 +155,26 @@ function MoveOutcome({ outcome, testId = "move-outcome" }: { outcome: ReturnType
       data-testid={testId}
       className={`min-h-5 text-sm font-medium ${outcome?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}`}
     >
+      {outcome?.signIn ? <SignInPrompt /> : (outcome?.text ?? "")}
+      {outcome?.ok && next !== undefined && (
+        <>
+          {" "}
+          {next === null ? (
+            "Next issue: none."
+          ) : (
+            <Link href={`/issues/${encodeURIComponent(next)}`} data-testid="move-next" className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
+              Next: {next} →
+            </Link>
+          )}
+        </>
+      )}
+    </p>
+  );
+}
+
+function UndoOutcome({ outcome }: { outcome: ReturnType<typeof useCapability>["status"] }) {
+  return (
+    <p aria-live="polite" role="status" data-testid="undo-outcome" className={`text-sm font-medium ${outcome?.ok === false ? "text-red-700 dark:text-red-400" : "text-green-800 dark:text-green-400"}`}>
       {outcome?.signIn ? <SignInPrompt /> : (outcome?.text ?? "")}
     </p>
   );

@@ -595,7 +595,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const proposeUndo = () => {
     if (!undo) return;
     setIntent({ title: "Undo the last edit", sentence: `${undo.label} on ${titled(undo.id)}.` });
-    edit.preview({ id: undo.id, input: undo.input, label: undo.label });
+    edit.preview({ id: undo.id, input: undo.input, label: undo.label, undoes: undo.ledger_id });
   };
 
   const closeDialog = () => {

@@ -16,10 +16,11 @@ export function useCapability() {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [status, setStatus] = useState<CapabilityOutcome>(null);
-  const run = (id: string, input: Record<string, unknown>, describe: (value: unknown) => string) =>
+  const run = (id: string, input: Record<string, unknown>, describe: (value: unknown) => string, answered?: (r: Awaited<ReturnType<typeof runCapability>>) => void) =>
     start(async () => {
       const r = await runCapability(id, input);
       setStatus(r.ok ? { ok: true, text: describe(r.value) } : { ok: false, text: `Refused: ${r.error.message}`, signIn: r.error.code === "unauthorized" });
+      answered?.(r);
       router.refresh();
     });
   return { pending, status, run };

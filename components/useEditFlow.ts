@@ -15,14 +15,21 @@ export interface EditAnswer {
   previous_version?: string;
   version: string;
   preview: PlanDiff;
+  /** What it does to the record, field by field, old → new. */
+  fields?: { field: string; from: string; to: string }[];
   changes: string[];
+  /** The write's ledger line: what plan.undo takes back. */
+  ledger_id?: number;
 }
 
 /** The edit that takes the last one back. */
 export interface Undo {
   id: string;
+  /** The inverse edit: previewed, so the person sees what the undo does to the plan. */
   input: Record<string, unknown>;
   label: string;
+  /** The ledger line of the edit it undoes: confirmed, plan.undo puts the record's bytes back. */
+  ledger_id?: number;
 }
 
 export interface PendingEdit {
@@ -35,6 +42,8 @@ export interface PendingEdit {
   label: string;
   /** The edit that takes this one back (absent for an undo: there is one undo, not a history). */
   undo?: Undo;
+  /** An undo: the ledger line plan.undo takes back on confirm (the input is only previewed). */
+  undoes?: number;
 }
 
 export interface EditOutcome {
@@ -101,16 +110,19 @@ export function useEditFlow(onWritten: () => void) {
       start(async () => {
         if (!pending?.preview) return;
         const version = pending.version ?? pending.preview.previous_version;
-        const r = await runCapability("plan.edit", { id: pending.id, ...pending.input, ...(version ? { if_version: version } : {}) });
+        const r =
+          pending.undoes !== undefined
+            ? await runCapability("plan.undo", { ledger_id: pending.undoes })
+            : await runCapability("plan.edit", { id: pending.id, ...pending.input, ...(version ? { if_version: version } : {}) });
         if (!r.ok) {
           const details = (r.error as { details?: { version?: string } }).details;
           setOutcome({ ok: false, text: `Refused: ${r.error.message}`, conflictVersion: r.error.code === "conflict" ? details?.version : undefined, signIn: r.error.code === "unauthorized" });
           return;
         }
-        const answer = r.value as EditAnswer;
+        const answer = pending.undoes !== undefined ? { ...pending.preview, written: true } : (r.value as EditAnswer);
         setOutcome({ ok: true, text: `${pending.id} ${pending.label}: ${answer.changes.join("; ")}.` });
         setPending({ ...pending, preview: answer });
-        writeUndo(pending.undo);
+        writeUndo(pending.undo && { ...pending.undo, ledger_id: answer.ledger_id });
         onWritten();
       }),
     [pending, onWritten],

@@ -51,7 +51,7 @@ test.describe("moves @demo", () => {
 
       // READY → ACTIVE
       await page.getByTestId("move-start").click();
-      await expect(outcome).toHaveText(/^BK-020: READY → ACTIVE\. Next issue: (BK-\d{3}|none)\.$/);
+      await expect(outcome).toHaveText(/^BK-020: READY → ACTIVE\. (Next: BK-\d{3} →|Next issue: none\.)$/);
       await expect(status).toHaveText("ACTIVE");
       expect(text()).toMatch(/^started_at: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/m);
       expect(text()).toMatch(/^started_event: sha256:[0-9a-f]{64}$/m);
@@ -60,14 +60,14 @@ test.describe("moves @demo", () => {
       // ACTIVE → VERIFY
       await expect(page.getByTestId("move-verify")).toBeEnabled();
       await page.getByTestId("move-verify").click();
-      await expect(outcome).toHaveText(/^BK-020: ACTIVE → VERIFY\. Next issue: (BK-\d{3}|none)\.$/);
+      await expect(outcome).toHaveText(/^BK-020: ACTIVE → VERIFY\. (Next: BK-\d{3} →|Next issue: none\.)$/);
       await expect(status).toHaveText("VERIFY");
       expect(text()).toMatch(/^verified_at: \S+Z$/m);
       expect(text()).toMatch(/^verified_event: sha256:[0-9a-f]{64}$/m);
 
       // Done is refused while the evidence is incomplete, and says why.
       await expect(page.getByTestId("move-done")).toBeDisabled();
-      await expect(page.locator("#why-done")).toHaveText("Done: BK-020 has evidence for 0 of 2 requirement(s) (run: majordomus plan evidence BK-020 --covers <token> ...)");
+      await expect(page.locator("#why-done")).toHaveText("Done: BK-020 still needs evidence for: feed_validates, secret_rotation (record it: cockpit plan evidence BK-020 --covers feed_validates …)");
       await expect(page.getByTestId("move-done")).toHaveAttribute("aria-describedby", "why-done");
 
       // Evidence, one requirement at a time.
@@ -79,7 +79,7 @@ test.describe("moves @demo", () => {
       await form.locator("#ev-result").fill("14 passed, 0 failed");
       await form.getByRole("button", { name: "Record evidence" }).click();
       await expect(page.getByTestId("evidence-outcome")).toHaveText("Evidence recorded for feed_validates.");
-      await expect(page.getByRole("heading", { name: "Evidence: 1 had, 2 needed" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Evidence: 1 of 2 required covered" })).toBeVisible();
       expect(record().evidence).toEqual([
         expect.objectContaining({ covers: "feed_validates", type: "test", command: "pnpm --filter api test -- calendar/feed", result: "14 passed, 0 failed" }),
       ]);
@@ -91,7 +91,7 @@ test.describe("moves @demo", () => {
       await form.locator("#ev-result").fill("");
       await form.getByRole("button", { name: "Record evidence" }).click();
       await expect(page.getByTestId("evidence-outcome")).toHaveText("Evidence recorded for secret_rotation.");
-      await expect(page.getByRole("heading", { name: "Evidence: 2 had, 2 needed" })).toBeVisible();
+      await expect(page.getByRole("heading", { name: "Evidence: 2 of 2 required covered" })).toBeVisible();
       expect(record().evidence?.[1]).toEqual(expect.objectContaining({ covers: "secret_rotation", type: "manual", artifact: "docs/qa/secret-rotation.md" }));
       expect(record().evidence?.[1]).not.toHaveProperty("result");
       await expect(page.getByTestId("evidence-needed")).not.toContainText("missing");
@@ -99,7 +99,7 @@ test.describe("moves @demo", () => {
       // VERIFY → DONE
       await expect(page.getByTestId("move-done")).toBeEnabled();
       await page.getByTestId("move-done").click();
-      await expect(outcome).toHaveText(/^BK-020: VERIFY → DONE\. Next issue: (BK-\d{3}|none)\.$/);
+      await expect(outcome).toHaveText(/^BK-020: VERIFY → DONE\. (Next: BK-\d{3} →|Next issue: none\.)$/);
       await expect(status).toHaveText("DONE");
       expect(text()).toMatch(/^completed_at: \S+Z$/m);
       expect(text()).toMatch(/^completed_event: sha256:[0-9a-f]{64}$/m);
@@ -169,7 +169,7 @@ test.describe("moves @demo", () => {
       const card = page.getByTestId("next-issue");
       await expect(card.getByRole("link", { name: next })).toBeVisible();
       await card.getByTestId("move-start").click();
-      await expect(page.getByTestId("move-outcome")).toHaveText(new RegExp(`^${next}: READY → ACTIVE\\. Next issue: `));
+      await expect(page.getByTestId("move-outcome")).toHaveText(new RegExp(`^${next}: READY → ACTIVE\\. (Next: |Next issue: none)`));
       expect(readFileSync(file, "utf8")).toMatch(/^started_at: /m);
       await settle(page);
     } finally {

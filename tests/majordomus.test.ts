@@ -64,7 +64,7 @@ const stampWithoutEvent = (id: string, field: keyof typeof EVENT, stamp: string)
   return FAIL(
     "stamp_without_event",
     id,
-    `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`majordomus plan ${verb}\` writes the stamp`,
+    `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`cockpit plan ${verb}\` writes the stamp`,
   );
 };
 const scopeConflict = (a: string, path: string, b: string): PlanFinding =>

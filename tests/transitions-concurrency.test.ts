@@ -23,7 +23,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Stamps and state files left in `.ai/local/state` (the ledger aside). */
 function lockLeftovers(repo: PlanRepo): string[] {
   const dir = repo.path(".ai/local/state");
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n !== "ledger.jsonl") : [];
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n !== "ledger.jsonl" && n !== "undo") : [];
 }
 
 /**
@@ -62,7 +62,7 @@ describe("the command line: exit codes and messages", () => {
   it("start: 0 with the move on stdout; again 15; unknown 12; invalid id 2 — refusals write nothing", async () => {
     const ok = await cli("start", "I0001");
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/^plan: I0001 READY → ACTIVE \(started_at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\nnext ready issue: none\n$/);
+    expect(ok.stdout).toMatch(/^plan: I0001 READY → ACTIVE \(started_at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)\nnext ready issue: none\nundo: cockpit plan undo \d+\n$/);
     const snap = repo.snapshot();
     const bads = ["../x", "a/b", "/etc/passwd"];
     const [again, blocked, missing, ...invalid] = await Promise.all([
@@ -73,7 +73,7 @@ describe("the command line: exit codes and messages", () => {
     ]);
     expect([again.code, again.stderr]).toEqual([15, "cockpit plan start: I0001 is ACTIVE, not READY\n"]);
     expect([blocked.code, blocked.stderr]).toEqual([15, "cockpit plan start: I0002 is BLOCKED, not READY (waiting on I0001)\n"]);
-    expect([missing.code, missing.stderr]).toEqual([12, "cockpit plan start: no issue 'I9999'; plan.issues lists every one\n"]);
+    expect([missing.code, missing.stderr]).toEqual([12, "cockpit plan start: no issue 'I9999'; cockpit plan issues lists every one\n"]);
     invalid.forEach((r, i) => {
       expect(r.code, bads[i]).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^cockpit plan start: '${bads[i].replace(/[./]/g, "\\$&")}' is not an id`));
@@ -110,7 +110,7 @@ describe("the command line: exit codes and messages", () => {
     const d = await cli("done", "I0001");
     expect([d.code, d.stderr]).toEqual([
       15,
-      "cockpit plan done: I0001 has evidence for 1 of 2 requirement(s) (run: majordomus plan evidence I0001 --covers <token> ...)\n",
+      "cockpit plan done: I0001 still needs evidence for: other (record it: cockpit plan evidence I0001 --covers other …)\n",
     ]);
     expect((await cli("evidence", "I0001", "--covers", "other", "--type", "manual", "--artifact", "report.pdf")).code).toBe(0);
     const done = await cli("done", "I0001", "--json");

@@ -6,13 +6,19 @@ import { MilestoneGraph } from "@/components/MilestoneGraph";
 import { SegmentBar } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
 import type { Plan, PlanRoadmap } from "@/lib/plan/shapes";
-import { call } from "@/lib/surfaces/pages";
+import { call, servedState } from "@/lib/surfaces/pages";
+import { whyActiveIsNotNow } from "@/lib/plan/active-why";
+import { missingEvidence } from "@/lib/plan/evidence-coverage";
+import { pageText } from "@/lib/surfaces/page-text";
+
+const missingOf = (m: Parameters<typeof missingEvidence>[0] | undefined) => (m ? missingEvidence(m) : []);
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Roadmap" };
 
 export default async function RoadmapPage() {
-  const [roadmap, plan] = await Promise.all([call(planRoadmapCapability), call(planModelCapability)]);
+  const [roadmap, plan, { records }] = await Promise.all([call(planRoadmapCapability), call(planModelCapability), servedState()]);
+  const why = whyActiveIsNotNow(plan, roadmap, (id) => missingOf(records.milestones.find((m) => m.id === id)));
   const mark = (id: string) => (id === roadmap.now ? ("now" as const) : id === roadmap.next ? ("next" as const) : undefined);
   return (
     <main className="flex flex-col gap-6">
@@ -21,6 +27,11 @@ export default async function RoadmapPage() {
         Milestones in derived order: by rank in the milestone graph, then order, then id. Now:{" "}
         <strong data-testid="roadmap-now">{roadmap.now ?? "none"}</strong> · next: <strong data-testid="roadmap-next">{roadmap.next ?? "none"}</strong>
       </p>
+      {why && (
+        <p role="note" className="text-sm text-slate-700 dark:text-slate-300" data-testid="active-why">
+          Active milestone: <strong>{plan.project.active_milestone || "none"}</strong>. {pageText(why)}.
+        </p>
+      )}
       <Card>
         <ol className="flex flex-col divide-y divide-slate-100 dark:divide-slate-800">
           {roadmap.milestones.map((m) => (

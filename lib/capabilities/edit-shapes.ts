@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PlanFindingSchema } from "../plan/shapes";
+import { IdempotencyKeyField } from "./inputs";
 
 // Inputs and outputs of plan.create and plan.edit. Field names are checked by the core against
 // the allowlists (so the refusal names the fields there are); here only the shape is strict.
@@ -19,9 +20,10 @@ export const EditInput = z.strictObject({
   unset: z.array(fieldName).max(100).optional().describe("Fields to remove."),
   add: ListEntries("add").optional(),
   remove: ListEntries("remove").optional(),
-  if_version: z.string().min(1).max(100).optional().describe("The record's version the edit was made against (plan.record's ETag); a changed record is refused."),
+  if_version: z.string().min(1).max(100).optional().describe("The record's version the edit was made against (the ETag of GET /api/v1/plan/record); a changed record is refused."),
   dry_run: z.boolean().optional().describe("Answer with the preview; write nothing."),
   allow_findings: z.boolean().optional().describe("Write even if the change adds FAIL findings."),
+  idempotency_key: IdempotencyKeyField.optional(),
 });
 
 export const CreateInput = z.strictObject({
@@ -33,6 +35,7 @@ export const CreateInput = z.strictObject({
   add: ListEntries("write").optional(),
   dry_run: z.boolean().optional().describe("Answer with the preview; write nothing."),
   allow_findings: z.boolean().optional().describe("Write even if the record adds FAIL findings."),
+  idempotency_key: IdempotencyKeyField.optional(),
 });
 
 const change = <T extends z.ZodType>(t: T) => z.object({ from: t, to: t });
@@ -67,9 +70,13 @@ export const RecordWriteResultSchema = z.object({
   previous_version: z.string().optional(),
   version: z.string(),
   preview: PlanDiffSchema,
+  fields: z
+    .array(z.object({ field: z.string(), from: z.string(), to: z.string() }))
+    .describe("What the change does to the record itself, field by field, old → new (\"\" when absent)."),
   changes: z.array(z.string()),
   event: z.string().optional(),
   at: z.string().optional(),
+  ledger_id: z.number().int().optional().describe("The write's line in this clone's ledger: cockpit plan undo (POST /api/v1/plan/undo) takes it."),
 });
 
 export const CommitInput = z.strictObject({

@@ -13,6 +13,13 @@ const id = (what: string) =>
 
 export const EmptyInput = z.strictObject({});
 
+/** A command's idempotency key: the same key again answers the first outcome and writes nothing. */
+export const IdempotencyKeyField = z
+  .string()
+  .min(1, "idempotency_key is not empty")
+  .max(200, "idempotency_key is at most 200 characters")
+  .describe("Any unique text per intended move (a UUID): a retry with the same key answers the first outcome and writes nothing.");
+
 /** A revision of the plan (`at`): what every read capability accepts to answer from the past. */
 export const RevisionField = z
   .string()
@@ -43,6 +50,7 @@ export const RecordInput = z.strictObject({ id: id("A milestone or issue"), at: 
 export const TransitionInput = z.strictObject({
   issue: id("The issue"),
   transition: z.enum(["start", "verify", "done"]).describe("start, verify or done."),
+  idempotency_key: IdempotencyKeyField.optional(),
 });
 
 export const EvidenceInput = z
@@ -53,6 +61,7 @@ export const EvidenceInput = z
     command: z.string().min(1).max(10_000).optional().describe("The command that proves it."),
     artifact: z.string().min(1).max(10_000).optional().describe("The artifact it produced."),
     result: z.string().max(10_000).optional().describe("What the command or artifact showed."),
+    idempotency_key: IdempotencyKeyField.optional(),
   })
   .refine((v) => v.command !== undefined || v.artifact !== undefined, {
     message: "give command or artifact: narrative is not evidence",
@@ -63,6 +72,7 @@ export const EvidenceInput = z
 
 export const ClaimInput = z.strictObject({
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),
+  idempotency_key: IdempotencyKeyField.optional(),
 });
 
 /** A revision a time capability needs (`since`): refused by name when missing. */

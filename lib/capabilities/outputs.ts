@@ -11,6 +11,7 @@ export const TransitionResultSchema = z.object({
   field: z.string(),
   at: z.string(),
   event: z.string(),
+  ledger_id: z.number().int().optional().describe("The move's line in this clone's ledger: cockpit plan undo (POST /api/v1/plan/undo) takes it."),
   next_ready: z.string().optional(),
 });
 
@@ -24,6 +25,7 @@ export const EvidenceResultSchema = z.object({
   at: z.string(),
   evidence_have: z.number().int(),
   evidence_need: z.number().int(),
+  evidence_missing: z.array(z.string()).describe("The required tokens no entry covers yet."),
 });
 
 export const ReleaseResultSchema = z.object({

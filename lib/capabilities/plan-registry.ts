@@ -20,6 +20,7 @@ import { planRoadmapCapability } from "./plan-roadmap";
 import { planStatusCapability } from "./plan-status";
 import { planTransitionCapability } from "./plan-transition";
 import { planValidateCapability } from "./plan-validate";
+import { planUndoCapability } from "./plan-undo";
 import { planWavesCapability } from "./plan-waves";
 
 /**
@@ -47,6 +48,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planReleaseCapability,
   planCreateCapability,
   planEditCapability,
+  planUndoCapability,
   planImportCapability,
   planCommitCapability,
 ] as unknown as readonly AnyCapability[];

@@ -80,7 +80,7 @@ export async function planCode(repo: string, planOf: () => Plan, question: CodeQ
   plan ??= planOf();
   if (question.id !== undefined && !plan.issues.some((i) => i.id === question.id)) {
     const isMilestone = plan.milestones.some((m) => m.id === question.id);
-    throw notFound(isMilestone ? `'${question.id}' is a milestone; code links to issues only (plan.code without an id lists every linked issue)` : `no issue '${question.id}'`);
+    throw notFound(isMilestone ? `'${question.id}' is a milestone; code links to issues only (cockpit plan code without an id lists every linked issue)` : `no issue '${question.id}'`);
   }
   const d = linkPlan(repo, graph, plan, question, now, question.id);
   const note = d.note === undefined ? {} : { note: d.note };

@@ -83,12 +83,12 @@ export type PlanCode = z.infer<typeof PlanCodeSchema>;
 
 /** plan.code answers one issue's links when asked with an id: that answer, narrowed. */
 export function issueCodeOf(answer: IssueCode | PlanCode): IssueCode {
-  if ("issues" in answer) throw new Error("plan.code answered the whole plan where one issue was asked for");
+  if ("issues" in answer) throw new Error("the code links answered for the whole plan where one issue was asked for");
   return answer;
 }
 
 /** plan.code answers every issue's links when asked without an id: that answer, narrowed. */
 export function planCodeOf(answer: IssueCode | PlanCode): PlanCode {
-  if (!("issues" in answer)) throw new Error("plan.code answered one issue where the whole plan was asked for");
+  if (!("issues" in answer)) throw new Error("the code links answered for one issue where the whole plan was asked for");
   return answer;
 }

@@ -199,6 +199,6 @@ export function overlayLeases(plan: Plan, leases: ReadonlyMap<string, Lease>): P
 
 export function requireIssue(plan: Plan, id: string): PlanIssue {
   const issue = plan.issues.find((i) => i.id === id);
-  if (!issue) throw notFound(`no issue '${id}'; plan.issues lists every one`);
+  if (!issue) throw notFound(`no issue '${id}'; cockpit plan issues lists every one`);
   return issue;
 }

@@ -223,7 +223,7 @@ describe.each(BACKENDS)("on $name", ({ name }) => {
       expect(r.completed).toBe(false);
       expect(r.failure!.decision).toMatchObject({ category: "validation", retry: false, final: true });
       expect(r.child).toMatchObject({ processing_state: "errored", last_error: { category: "validation" } });
-      expect(r.child.last_error!.message).toMatch(/^the done of issue A was refused: A has evidence for 1 of 2 requirement/);
+      expect(r.child.last_error!.message).toMatch(/^the done of issue A was refused: A still needs evidence for: review /);
       expect((await getPlan(repo, root.plan_id)).processing_state).toBe("errored");
     });
 

@@ -50,11 +50,15 @@ interface LedgerMove {
 /** This clone's ledger lines about `id` (moves and evidence), oldest first; lines that are not JSON are skipped. */
 function ledgerMoves(repo: string, id: string): LedgerMove[] {
   const out: LedgerMove[] = [];
-  for (const v of readLedger(repo).entries) {
+  const entries = readLedger(repo).entries;
+  // A move taken back by plan.undo (its line named by a plan_undo line) is no longer a move.
+  const undone = new Set(entries.filter((v) => v.event === "plan_undo" && v.record === id).map((v) => Number(v.undoes)));
+  entries.forEach((v, i) => {
+    if (undone.has(i + 1)) return;
     if (v.issue === id && typeof v.event === "string" && MOVE_EVENTS.has(v.event) && typeof v.ts === "string") {
       out.push({ ts: v.ts, event: v.event, by: typeof v.by === "string" ? v.by : "" });
     }
-  }
+  });
   return out;
 }
 

@@ -862,17 +862,17 @@ describe("§4 findings, one per code", () => {
       fail(
         "stamp_without_event",
         "I1",
-        `started_at ${T1} has no plan_start event: started_event is absent or does not seal it, and only \`majordomus plan start\` writes the stamp`,
+        `started_at ${T1} has no plan_start event: started_event is absent or does not seal it, and only \`cockpit plan start\` writes the stamp`,
       ),
       fail(
         "stamp_without_event",
         "I1",
-        `verified_at ${T2} has no plan_verify event: verified_event is absent or does not seal it, and only \`majordomus plan verify\` writes the stamp`,
+        `verified_at ${T2} has no plan_verify event: verified_event is absent or does not seal it, and only \`cockpit plan verify\` writes the stamp`,
       ),
       fail(
         "stamp_without_event",
         "I1",
-        `completed_at ${T3} has no plan_done event: completed_event is absent or does not seal it, and only \`majordomus plan done\` writes the stamp`,
+        `completed_at ${T3} has no plan_done event: completed_event is absent or does not seal it, and only \`cockpit plan done\` writes the stamp`,
       ),
     ]);
   });
@@ -883,7 +883,7 @@ describe("§4 findings, one per code", () => {
       fail(
         "stamp_without_event",
         "I1",
-        `started_at ${OLD} has no plan_start event: started_event is absent or does not seal it, and only \`majordomus plan start\` writes the stamp`,
+        `started_at ${OLD} has no plan_start event: started_event is absent or does not seal it, and only \`cockpit plan start\` writes the stamp`,
       ),
     ]);
   });
@@ -906,7 +906,7 @@ describe("§4 findings, one per code", () => {
       fail(
         "stamp_without_event",
         "I1",
-        `started_at ${T1} has no plan_start event: started_event is absent or does not seal it, and only \`majordomus plan start\` writes the stamp`,
+        `started_at ${T1} has no plan_start event: started_event is absent or does not seal it, and only \`cockpit plan start\` writes the stamp`,
       ),
       warn("evidence_missing", "I1", "completed_at is set but evidence is missing for a,c; status stays VERIFY"),
     ]);
@@ -936,7 +936,7 @@ describe("§4 findings, one per code", () => {
       fail(
         "stamp_without_event",
         "I1",
-        `started_at ${T1} has no plan_start event: started_event is absent or does not seal it, and only \`majordomus plan start\` writes the stamp`,
+        `started_at ${T1} has no plan_start event: started_event is absent or does not seal it, and only \`cockpit plan start\` writes the stamp`,
       ),
     ]);
   });

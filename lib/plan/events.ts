@@ -11,6 +11,8 @@ export const PLAN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   /** A record created or edited by plan.create / plan.edit; `changes` lists them in words. */
   plan_record_created: ["record", "kind", "changes"],
   plan_record_edited: ["record", "kind", "changes"],
+  /** A move or an edit undone by plan.undo: `undoes` is its ledger line's number, `undone` its event. */
+  plan_undo: ["record", "undoes", "undone"],
   /** A record created by plan.import: the source (`<format>:<path>`) and the source's own id; `stamps` lists the sealed stamps it brought. */
   plan_imported: ["record", "kind", "source", "source_id"],
 };

@@ -3,6 +3,7 @@
 import { notFound } from "./errors";
 import { SEALED_FROM } from "./constants";
 import { derivePlan } from "./derive";
+import { missingEvidence } from "./evidence-coverage";
 import { priorityRank } from "./next-issue";
 import type { PlanRecords } from "./records";
 import { MOVES, sealOf, type Move } from "./seal";
@@ -16,7 +17,7 @@ export function stampNow(): string {
 
 export function findIssue(plan: Plan, id: string): PlanIssue {
   const issue = plan.issues.find((i) => i.id === id);
-  if (!issue) throw notFound(`no issue '${id}'; plan.issues lists every one`);
+  if (!issue) throw notFound(`no issue '${id}'; cockpit plan issues lists every one`);
   return issue;
 }
 
@@ -40,7 +41,7 @@ export function guardMove(
 ): string | undefined {
   const problem = statusProblem(issue, move);
   if (problem !== undefined || move !== "done") return problem;
-  return evidenceProblem(issue, planAfter(records, issue.id, "done", at, derive));
+  return evidenceProblem(issue, records, planAfter(records, issue.id, "done", at, derive));
 }
 
 /** The guards that the issue's derived status decides: all of §6.2 but DONE's evidence. */
@@ -63,10 +64,13 @@ export function statusProblem(issue: PlanIssue, move: Move): string | undefined 
 }
 
 /** DONE's last guard: the plan after the stamp says DONE (its evidence is complete). */
-export function evidenceProblem(issue: PlanIssue, after: Plan): string | undefined {
+export function evidenceProblem(issue: PlanIssue, records: PlanRecords, after: Plan): string | undefined {
   const id = issue.id;
   if (after.issues.find((i) => i.id === id)?.status === "DONE") return undefined;
-  return `${id} has evidence for ${issue.evidence_have} of ${issue.evidence_need} requirement(s) (run: majordomus plan evidence ${id} --covers <token> ...)`;
+  const record = records.issues.find((r) => r.id === id);
+  const missing = record ? missingEvidence(record) : [];
+  if (missing.length > 0) return `${id} still needs evidence for: ${missing.join(", ")} (record it: cockpit plan evidence ${id} --covers ${missing[0]} …)`;
+  return `${id} has evidence for ${issue.evidence_have} of ${issue.evidence_need} requirement(s) (record it: cockpit plan evidence ${id} --covers <token> …)`;
 }
 
 /** Every READY issue a claim may take, best first: the scope's (§3.5), then the rest of the plan. */

@@ -135,6 +135,8 @@ function summarise(event: string, payload: Record<string, string>): string {
       return `create: ${payload.changes}`;
     case "plan_record_edited":
       return `edit: ${payload.changes}`;
+    case "plan_undo":
+      return `undo of ledger line ${payload.undoes} (${payload.undone})`;
     default:
       return event;
   }

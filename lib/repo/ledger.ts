@@ -61,19 +61,21 @@ export function checkEvent(event: string, payload: Record<string, string>): void
  * never glued to it; a failed append cuts the file back to its length before, so it leaves no
  * fragment of its own.
  */
-export function appendLedger(repo: string, line: LedgerLine | readonly LedgerLine[]): void {
+export function appendLedger(repo: string, line: LedgerLine | readonly LedgerLine[]): number {
   const lines = Array.isArray(line) ? line : [line as LedgerLine];
   for (const l of lines) checkEvent(l.event, l.payload);
-  if (lines.length === 0) return;
+  if (lines.length === 0) return 0;
   const fd = openStateFile(repo, LEDGER_FILE, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT);
   try {
     const before = fstatSync(fd).size;
     const last = Buffer.alloc(1);
     const torn = before > 0 && readSync(fd, last, 0, 1, before - 1) === 1 && last[0] !== 0x0a;
     const bytes = Buffer.from((torn ? "\n" : "") + lines.map((l) => formatLedgerLine(l) + "\n").join(""), "utf8");
+    const first = linesBefore(fd, before) + (torn ? 1 : 0) + 1;
     try {
       writeAll(fd, bytes);
       fsyncSync(fd);
+      return first + lines.length - 1;
     } catch (error) {
       try {
         ftruncateSync(fd, before);
@@ -85,6 +87,19 @@ export function appendLedger(repo: string, line: LedgerLine | readonly LedgerLin
   } finally {
     closeSync(fd);
   }
+}
+
+/** How many lines end in the first `size` bytes of the open ledger: a line's number is its id (`ledger_id`). */
+function linesBefore(fd: number, size: number): number {
+  const chunk = Buffer.alloc(1 << 16);
+  let count = 0;
+  for (let at = 0; at < size; ) {
+    const n = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at);
+    if (n <= 0) break;
+    for (let i = 0; i < n; i++) if (chunk[i] === 0x0a) count++;
+    at += n;
+  }
+  return count;
 }
 
 /** What `readLedger` gives: the lines that are JSON objects, oldest first, and how many were skipped. */

@@ -8,6 +8,7 @@ import { EDITABLE_FIELDS, SCHEMA_ORDER, fieldProblem, fieldSpec, type EditableKi
 import { appendLedger, checkEvent, envelope } from "./ledger";
 import { RecordCache, loadRecords } from "./load";
 import { diffPlans, type PlanDiff } from "../plan/plan-diff";
+import { fieldChanges, type FieldChange } from "../plan/field-changes";
 import { RecordEditError, editRecordTextAll, type FieldEdit } from "../plan/record-edit";
 import { planRecord } from "../plan/queries";
 import type { PlanRecords } from "../plan/records";
@@ -15,6 +16,7 @@ import { readRecordMap, recordVersion, recordsWithText } from "../plan/records-w
 import type { PlanFinding } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
 import { by, lockedMove, stampNow } from "./transition";
+import { keepUndo } from "./undo-store";
 import { idProblem, readRecordFile, refuseFolderOutside, writeFileAtomic } from "./write";
 
 // Create and edit plan records (plan.create, plan.edit): the edit is applied to the file's text in
@@ -65,10 +67,13 @@ export interface RecordWriteResult {
   version: string;
   /** What the change does to the derived plan. */
   preview: PlanDiff;
+  /** What it does to the record, field by field, old → new (the moments the write sets left out). */
+  fields: FieldChange[];
   /** The changes, in words, as the ledger line lists them. */
   changes: string[];
   event?: string;
   at?: string;
+  ledger_id?: number;
 }
 
 export interface EditOptions {
@@ -169,7 +174,7 @@ export function fieldEdits(kind: EditableKind, changes: FieldChanges, milestones
     field(name, "set");
     const { text, plain } = setText(kind, name, value);
     if (kind === "issue" && name === "milestone" && !milestones.has(text)) {
-      throw invalidInput(`no milestone '${text}'; plan.roadmap lists the milestones`);
+      throw invalidInput(`no milestone '${text}'; cockpit plan roadmap lists the milestones`);
     }
     edits.push({ op: "set", field: name, value: text, plain });
     words.push(`set ${name}=${text}`);
@@ -246,6 +251,7 @@ async function finish(repo: string, p: Prepared, action: "created" | "edited", r
     ...(p.before !== undefined ? { previous_version: recordVersion(p.before) } : {}),
     version: recordVersion(p.text),
     preview,
+    fields: fieldChanges(p.before, p.text),
     changes: p.words,
   };
   if (request.dry_run) return result;
@@ -255,12 +261,14 @@ async function finish(repo: string, p: Prepared, action: "created" | "edited", r
   checkEvent(event, payload);
   const env = await envelope(repo, at, by(o)); // asked before the write: git refused, nothing is written
   writeFileAtomic(p.absolute, p.text);
+  let ledgerId: number;
   try {
-    appendLedger(repo, { ...env, event, payload });
+    ledgerId = appendLedger(repo, { ...env, event, payload });
   } catch (error) {
     throw refused(`the record was written but its ledger line was not (${error instanceof Error ? error.message : String(error)})`);
   }
-  return { ...result, written: true, event, at };
+  keepUndo(repo, { ledger_id: ledgerId, event, record: p.id, kind: p.kind, path: p.path, by: env.by, before: p.before ?? null, after: p.text });
+  return { ...result, written: true, event, at, ledger_id: ledgerId };
 }
 
 /** Which kind of record an id names, and its file: milestones first, as plan.record looks them up. */
@@ -274,7 +282,7 @@ function findRecordFile(repo: string, id: string): { kind: EditableKind; path: s
     }
     if (file) return { kind, ...file };
   }
-  throw notFound(`no milestone or issue '${id}'; plan.issues and plan.roadmap list them`);
+  throw notFound(`no milestone or issue '${id}'; cockpit plan issues and cockpit plan roadmap list them`);
 }
 
 /** Edit one record's fields (plan.edit). A refusal, a mismatch of versions and a dry run write nothing. */

@@ -18,7 +18,7 @@ import {
 } from "@/tests/support/repo";
 import { CapabilityError } from "../plan/errors";
 import { SEALED_FROM } from "../plan/constants";
-import { loadPlan } from "../repo";
+import { loadPlan } from "./";
 import { loadRecords } from "./load";
 import { NOTHING_DECLARED, NOTHING_READY } from "../plan/queries";
 import { sealOf, type Move } from "../plan/seal";
@@ -152,9 +152,9 @@ describe("§6.2 guards: exact messages, and a refusal writes nothing", () => {
     ["I0008", "done", "I0008 is CANCELLED; only an ACTIVE or VERIFY issue can move to DONE"],
     ["I0013", "done", "I0013 is READY; only an ACTIVE or VERIFY issue can move to DONE"],
     // done 3: evidence, re-derived with the stamp in memory
-    ["I0004", "done", "I0004 has evidence for 0 of 1 requirement(s) (run: majordomus plan evidence I0004 --covers <token> ...)"],
-    ["I0005", "done", "I0005 has evidence for 0 of 1 requirement(s) (run: majordomus plan evidence I0005 --covers <token> ...)"],
-    ["I0012", "done", "I0012 has evidence for 1 of 2 requirement(s) (run: majordomus plan evidence I0012 --covers <token> ...)"],
+    ["I0004", "done", "I0004 still needs evidence for: proof (record it: cockpit plan evidence I0004 --covers proof …)"],
+    ["I0005", "done", "I0005 still needs evidence for: proof (record it: cockpit plan evidence I0005 --covers proof …)"],
+    ["I0012", "done", "I0012 still needs evidence for: other (record it: cockpit plan evidence I0012 --covers other …)"],
   ];
 
   it.each(cases)("%s %s ⇒ refused: %s", async (id, move, message) => {
@@ -163,12 +163,12 @@ describe("§6.2 guards: exact messages, and a refusal writes nothing", () => {
   });
 
   it.each(["start", "verify", "done"] as Move[])("%s of an unknown issue ⇒ not found, nothing written", async (move) => {
-    await refusedWithoutWriting(repo, () => transition(repo.root, "I9999", move, clock(AT)), "not_found", "no issue 'I9999'; plan.issues lists every one");
+    await refusedWithoutWriting(repo, () => transition(repo.root, "I9999", move, clock(AT)), "not_found", "no issue 'I9999'; cockpit plan issues lists every one");
     expect(repo.ledger()).toBeUndefined();
   });
 
   it("a milestone id is not an issue", async () => {
-    await refusedWithoutWriting(repo, () => transition(repo.root, "M1", "start", clock(AT)), "not_found", "no issue 'M1'; plan.issues lists every one");
+    await refusedWithoutWriting(repo, () => transition(repo.root, "M1", "start", clock(AT)), "not_found", "no issue 'M1'; cockpit plan issues lists every one");
   });
 
   it("a refusal leaves an existing ledger byte for byte as it was", async () => {
@@ -227,7 +227,7 @@ describe("§6.2 legal moves", () => {
     const repo = guardRepo();
     await transition(repo.root, "I0001", "start", clock(AT));
     await transition(repo.root, "I0001", "verify", clock(AT2));
-    await rejects(transition(repo.root, "I0001", "done", clock(AT3)), "refused", /^I0001 has evidence for 0 of 1/);
+    await rejects(transition(repo.root, "I0001", "done", clock(AT3)), "refused", /^I0001 still needs evidence for: proof /);
     await recordEvidence(repo.root, { record: "I0001", covers: "proof", type: "test", command: "npm test" }, clock(AT3));
     const r = await transition(repo.root, "I0001", "done", clock(AT3));
     expect(r).toMatchObject({ from: "VERIFY", to: "DONE" });
@@ -270,7 +270,8 @@ describe("§6.3 the write, byte for byte, through transition()", () => {
     await transition(repo.root, "I0001", "start", clock(AT));
     const after = repo.snapshot();
     const changed = [...after.keys()].filter((k) => before.get(k) !== after.get(k));
-    expect(changed.sort()).toEqual([LEDGER, `${ISSUES}/I0001.yaml`].sort());
+    // The ledger, the record, and what undoes the move (the clone's own state).
+    expect(changed.sort()).toEqual([LEDGER, ".ai/local/state/undo/1.json", `${ISSUES}/I0001.yaml`].sort());
   });
 });
 
@@ -286,9 +287,10 @@ describe("§6.5 the result", () => {
       field: "started_at",
       at: AT,
       event: "plan_start",
+      ledger_id: 1,
       next_ready: "I0003",
     });
-    expect(Object.keys(r)).toEqual(["issue", "transition", "from", "to", "field", "at", "event", "next_ready"]);
+    expect(Object.keys(r)).toEqual(["issue", "transition", "from", "to", "field", "at", "event", "ledger_id", "next_ready"]);
   });
 
   it("next_ready is absent (not undefined-valued) when nothing is READY after the move", async () => {
@@ -296,7 +298,7 @@ describe("§6.5 the result", () => {
     const r = await transition(repo.root, "I0001", "start", clock(AT));
     expect("next_ready" in r).toBe(false);
     expect(JSON.stringify(r)).toBe(
-      `{"issue":"I0001","transition":"start","from":"READY","to":"ACTIVE","field":"started_at","at":"${AT}","event":"plan_start"}`,
+      `{"issue":"I0001","transition":"start","from":"READY","to":"ACTIVE","field":"started_at","at":"${AT}","event":"plan_start","ledger_id":1}`,
     );
   });
 
@@ -304,7 +306,7 @@ describe("§6.5 the result", () => {
     const repo = makePlanRepo({ issues: [{ id: "I0001", extra: evidence("proof") }, { id: "I0002", depends_on: ["I0001"] }] });
     await transition(repo.root, "I0001", "start", clock(AT));
     const v = await transition(repo.root, "I0001", "verify", clock(AT2));
-    expect(v).toEqual({ issue: "I0001", transition: "verify", from: "ACTIVE", to: "VERIFY", field: "verified_at", at: AT2, event: "plan_verify" });
+    expect(v).toEqual({ issue: "I0001", transition: "verify", from: "ACTIVE", to: "VERIFY", field: "verified_at", at: AT2, event: "plan_verify", ledger_id: 2 });
     const d = await transition(repo.root, "I0001", "done", clock(AT3));
     expect(d).toEqual({
       issue: "I0001",
@@ -314,6 +316,7 @@ describe("§6.5 the result", () => {
       field: "completed_at",
       at: AT3,
       event: "plan_done",
+      ledger_id: 3,
       next_ready: "I0002",
     });
     expect(loadPlan(repo.root).issues.map((i) => i.status)).toEqual(["DONE", "READY"]);
@@ -338,7 +341,7 @@ describe("claim", () => {
       issues: [{ id: "I0001", priority: "p2" }, { id: "I0002", priority: "p0" }, { id: "I0003", priority: "p0", depends_on: ["I0001"] }],
     });
     const r = await claim(repo.root, undefined, clock(AT));
-    expect(r).toEqual({ issue: "I0002", transition: "start", from: "READY", to: "ACTIVE", field: "started_at", at: AT, event: "plan_start", next_ready: "I0001" });
+    expect(r).toEqual({ issue: "I0002", transition: "start", from: "READY", to: "ACTIVE", field: "started_at", at: AT, event: "plan_start", ledger_id: 1, next_ready: "I0001" });
     expect((await claim(repo.root, undefined, clock(AT))).issue).toBe("I0001");
     await refusedWithoutWriting(repo, () => claim(repo.root, undefined, clock(AT)), "refused", NOTHING_READY);
   });
@@ -426,7 +429,7 @@ describe("invalid ids are refused before anything is read or written", () => {
     expect(plan.issues.find((i) => i.id === "I9")).toBeUndefined();
     expect(plan.findings.filter((f) => f.subject === "I9").map((f) => f.code)).toEqual(["unreadable_record"]);
     const targetBefore = readFileSync(target);
-    await refusedWithoutWriting(repo, () => transition(repo.root, "I9", "verify", clock(AT)), "not_found", "no issue 'I9'; plan.issues lists every one");
+    await refusedWithoutWriting(repo, () => transition(repo.root, "I9", "verify", clock(AT)), "not_found", "no issue 'I9'; cockpit plan issues lists every one");
     await refusedWithoutWriting(repo, () => recordEvidence(repo.root, { record: "I9", covers: "proof", type: "test", command: "c" }, clock(AT)), "not_found", "no milestone or issue 'I9'");
     expect(readFileSync(target).equals(targetBefore)).toBe(true);
     expect(repo.ledger()).toBeUndefined();
@@ -510,7 +513,7 @@ describe("§6.6 evidence", () => {
   it("no status guard: evidence on a READY issue is recorded; the entry is §1.6's, updated_at is set", async () => {
     const repo = makePlanRepo({ issues: [{ id: "I0001", evidence_required: ["proof", "other"] }] });
     const r = await recordEvidence(repo.root, input({ result: "3 passed", artifact: undefined }), clock(AT));
-    expect(r).toEqual({ record: "I0001", covers: "proof", event: "plan_evidence", at: AT, evidence_have: 1, evidence_need: 2 });
+    expect(r).toEqual({ record: "I0001", covers: "proof", event: "plan_evidence", at: AT, evidence_have: 1, evidence_need: 2, evidence_missing: ["other"] });
     expect(repo.read("I0001")).toBe(
       issueYaml({ id: "I0001", evidence_required: ["proof", "other"] }) +
         `updated_at: ${AT}\nevidence:\n  - covers: proof\n    type: test\n    command: "npm test"\n    result: "3 passed"\n    commit: NONE\n    recorded_at: ${AT}\n`,

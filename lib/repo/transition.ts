@@ -3,12 +3,14 @@ import { CapabilityError, invalidInput, notFound, refused } from "../plan/errors
 import { controlProblem } from "../plan/control-chars";
 import { COCKPIT_VERSION } from "../version";
 import { requireState } from "./state-path";
+import { keepUndo } from "./undo-store";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "../plan/constants";
 import { DerivationMemory, derivePlan } from "../plan/derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "../plan/edit";
 import { checkEvent, appendLedger, envelope } from "./ledger";
 import { RecordCache, loadRecords, recordFromText } from "./load";
 import { LOCK_STATE, LockBusyError, withPlanLock } from "./lock";
+import { missingEvidence } from "../plan/evidence-coverage";
 import { pickNextIssue } from "../plan/next-issue";
 import { CANONICAL_STAMP, claimOrder, evidenceProblem, findIssue, guardMove, planAfter, predatesSeals, stampNow, statusProblem } from "../plan/guards";
 import { priorityRank } from "../plan/next-issue";
@@ -30,6 +32,8 @@ export interface TransitionResult {
   field: string;
   at: string;
   event: string;
+  /** The ledger line of the move, by its number in this clone's ledger: what `plan.undo` takes. */
+  ledger_id?: number;
   next_ready?: string;
 }
 
@@ -49,6 +53,8 @@ export interface EvidenceResult {
   at: string;
   evidence_have: number;
   evidence_need: number;
+  /** The required tokens still without an entry, after this one. */
+  evidence_missing: string[];
 }
 
 export interface AdoptResult {
@@ -206,12 +212,13 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
   let after: Plan | undefined;
   if (move === "done") {
     after = record ? planWith(record) : planAfter(records, issue.id, move, at, derive);
-    const missing = evidenceProblem(issue, after);
+    const missing = evidenceProblem(issue, records, after);
     if (missing) throw refused(missing);
   }
   const env = await envelope(repo, at, by(o)); // asked before the write: git refused, nothing is written
   writeFileAtomic(file.path, text);
-  appendLedgerOrReport(repo, { ...env, event, payload });
+  const ledgerId = appendLedgerOrReport(repo, { ...env, event, payload });
+  keepUndo(repo, { ledger_id: ledgerId, event, record: issue.id, kind: "issue", path: `${ISSUES_DIR}/${issue.id}.yaml`, by: env.by, before: file.text, after: text });
   o.written?.(file.path);
   // A text the loader cannot read back: the files as they are now, while the lock is held.
   if (!record) after = derive(loadRecords(repo, o.cache));
@@ -226,14 +233,15 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
       field,
       at,
       event,
+      ledger_id: ledgerId,
       ...(next ? { next_ready: next.id } : {}),
     };
   };
 }
 
-function appendLedgerOrReport(repo: string, line: Parameters<typeof appendLedger>[1]): void {
+function appendLedgerOrReport(repo: string, line: Parameters<typeof appendLedger>[1]): number {
   try {
-    appendLedger(repo, line);
+    return appendLedger(repo, line);
   } catch (error) {
     throw refused(
       `the record was written but its ledger line was not (${error instanceof Error ? error.message : String(error)}); the stamp and its seal stand`,
@@ -279,7 +287,7 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
       const candidates = claimOrder(plan, milestone);
       if (candidates.length === 0) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
       issue = await o.choose(candidates);
-      if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another clone; plan.next shows the holders`);
+      if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another clone; cockpit plan next shows the holders`);
     } else if (milestone === undefined) {
       issue = pickNextIssue(plan);
       if (!issue) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
@@ -354,6 +362,7 @@ export async function recordEvidence(repo: string, input: EvidenceInput, o: Writ
       at,
       evidence_have: now.covers.length,
       evidence_need: now.evidence_required.length,
+      evidence_missing: missingEvidence(now),
     };
   });
 }

@@ -155,6 +155,11 @@ export async function handleCapabilityRequest(request: Request, path: string, se
     if (ifMatch !== undefined && body.if_version === undefined && capability.input instanceof z.ZodObject && "if_version" in capability.input.shape) {
       input = { ...body, if_version: ifMatch };
     }
+    // Idempotency-Key names the move once, unless the body does.
+    const key = request.headers.get("idempotency-key");
+    if (key !== null && body.idempotency_key === undefined && capability.input instanceof z.ZodObject && "idempotency_key" in capability.input.shape) {
+      input = { ...(input as Record<string, unknown>), idempotency_key: key };
+    }
   }
   const ctx = contextFor(settings.repo, by);
   const result = await invoke(capability, ctx, input);

@@ -1,7 +1,8 @@
 import type { z } from "zod";
-import type { Capability, CapabilityContext } from "../capabilities/capability";
+import type { AnyCapability, Capability, CapabilityContext } from "../capabilities/capability";
 import { CapabilityError, type ErrorCode } from "../plan/errors";
 import { ioSettled } from "../server/state";
+import { runOnce } from "../server/idempotency";
 
 export type Invocation<T = unknown> =
   | { ok: true; value: T }
@@ -32,9 +33,21 @@ export async function invoke<I extends z.ZodType, O extends z.ZodType>(capabilit
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_input", message: describeInputError(parsed.error) } };
   }
+  const key = capability.kind === "command" ? (parsed.data as { idempotency_key?: unknown }).idempotency_key : undefined;
+  if (typeof key !== "string") return (await run(capability as unknown as AnyCapability, ctx, parsed.data)) as Invocation<z.infer<O>>;
+  const { idempotency_key: _, ...request } = parsed.data as Record<string, unknown>;
+  const once = runOnce(`${ctx.repo}\0${ctx.by ?? ""}\0${capability.id}\0${key}`, JSON.stringify(request), () => run(capability as unknown as AnyCapability, ctx, parsed.data));
+  if ("reused" in once) {
+    return { ok: false, error: { code: "invalid_input", message: `idempotency_key '${key}' was already used for a different request; give each new move a new key` } };
+  }
+  // run() answers what the handler answered, which its declaration types as the output schema.
+  return (await once) as Invocation<z.infer<O>>;
+}
+
+async function run(capability: AnyCapability, ctx: CapabilityContext, data: unknown): Promise<Invocation> {
   try {
     if (capability.kind === "query") await ctx.prepare?.();
-    return { ok: true, value: await capability.handler(ctx, parsed.data) };
+    return { ok: true, value: await capability.handler(ctx, data) };
   } catch (error) {
     if (error instanceof CapabilityError) {
       return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };

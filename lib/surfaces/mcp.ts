@@ -92,7 +92,7 @@ export function createMcpServer(context: () => CapabilityContext): McpServer {
   server.registerResource(
     "plan",
     PLAN_RESOURCE_URI,
-    { title: "The derived plan", description: "The whole derived plan (plan.model) as JSON.", mimeType: "application/json" },
+    { title: "The derived plan", description: "The whole derived plan (GET /api/v1/plan) as JSON.", mimeType: "application/json" },
     async (uri) => ({
       contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(context().plan()) }],
     }),

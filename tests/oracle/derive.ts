@@ -712,7 +712,7 @@ export function oracleModel(repoDir: string): unknown {
             "FAIL",
             "stamp_without_event",
             issue.id,
-            `${STAMP_FIELD[move]} ${stamp} has no ${EVENT[move]} event: ${SEAL_FIELD[move]} is absent or does not seal it, and only \`majordomus plan ${move}\` writes the stamp`,
+            `${STAMP_FIELD[move]} ${stamp} has no ${EVENT[move]} event: ${SEAL_FIELD[move]} is absent or does not seal it, and only \`cockpit plan ${move}\` writes the stamp`,
           ),
         );
       }

@@ -75,7 +75,7 @@ describe("plan.edit", () => {
     const cases: [EditRequest, RegExp][] = [
       [{ id: "I0001", set: { colour: "red" } }, /'colour' is not a field of an issue; the fields are/],
       [{ id: "I0001", set: { started_at: AT } }, /started_at is not edited here: stamps and seals/],
-      [{ id: "I0001", add: { evidence: ["x"] } }, /evidence is recorded with plan.evidence/],
+      [{ id: "I0001", add: { evidence: ["x"] } }, /evidence is recorded with cockpit plan evidence/],
       [{ id: "I0001", set: { parallel_safe: "maybe" } }, /parallel_safe is true or false/],
       [{ id: "I0001", set: { milestone: "M9" } }, /no milestone 'M9'/],
       [{ id: "I0001", set: { scope: "x" } }, /scope is a list; change its entries with add and remove/],

@@ -266,6 +266,8 @@ const COMMAND_CASES: Case[] = [
   { name: "a new issue, dry run", capability: "plan.create", input: { kind: "issue", milestone: ACTIVE, title: "Placeholder", dry_run: true }, expect: "ok" },
   { name: "a new issue without acceptance or validation is refused", capability: "plan.create", input: { kind: "issue", milestone: ACTIVE, title: "Placeholder" }, expect: "refused" },
   { name: "a new issue in an unknown milestone", capability: "plan.create", input: { kind: "issue", milestone: "no-such-milestone", title: "x" }, expect: "invalid_input" },
+  { name: "an undo of a line no move wrote", capability: "plan.undo", input: { ledger_id: 999 }, expect: "not_found" },
+  { name: "an undo of line 0", capability: "plan.undo", input: { ledger_id: 0 }, expect: "invalid_input", cliCodeOnly: true },
   // The copies are no git work trees: a commit is refused, saying why (tests/plan/commit.test.ts commits).
   { name: "a commit outside a git work tree", capability: "plan.commit", input: { dry_run: true }, expect: "refused" },
 ];
@@ -356,6 +358,8 @@ function cliWords(c: Case): string[] {
     case "plan.edit":
     case "plan.create":
       return editWords(c);
+    case "plan.undo":
+      return ["undo", String(input.ledger_id)];
     case "plan.commit":
       return ["commit", ...(input.dry_run ? ["--dry-run"] : []), ...options(["message"])];
     default:

@@ -222,6 +222,8 @@ const VALID: Record<string, Record<string, unknown>> = {
   "plan.create": { kind: "issue", milestone: READY_MILESTONE, title: "A new issue", add: { acceptance_criteria: ["it works"], validation: ["npm test"] } },
   // The fuzzed copies are no git work trees, so even this is refused.
   "plan.commit": { dry_run: true },
+  // No move is in the fresh copy's ledger, so even this is not found.
+  "plan.undo": { ledger_id: 1 },
   "plan.import": { format: "beads", files: { "issues.jsonl": '{"id":"fz-1","title":"t","status":"open","issue_type":"task"}' }, dry_run: true },
 };
 const REQUIRED: Record<string, string[]> = {
@@ -232,13 +234,14 @@ const REQUIRED: Record<string, string[]> = {
   "plan.edit": ["id"],
   "plan.create": ["kind", "title"],
   "plan.commit": [],
+  "plan.undo": ["ledger_id"],
   "plan.import": ["format", "files"],
 };
 /**
  * The fields any non-string value breaks (the others take booleans, lists or mappings), and the
  * length each may reach.
  */
-const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"], "plan.import": ["format", "source", "prefix", "dependencies"] };
+const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"], "plan.undo": ["idempotency_key"], "plan.import": ["format", "source", "prefix", "dependencies"] };
 const stringFieldsOf = (c: AnyCapability) => STRING_FIELDS[c.id] ?? fieldsOf(c);
 const LONG_FIELDS = ["command", "artifact", "result", "title"];
 const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "multipart/form-data; boundary=x"];

@@ -59,6 +59,7 @@ const TABLE: readonly Row[] = [
   { id: "plan.release", kind: "command", method: "POST", route: "/api/v1/plan/release", tool: "majordomus_plan_release", cli: "cockpit plan release", verbs: ["release"] },
   { id: "plan.create", kind: "command", method: "POST", route: "/api/v1/plan/create", tool: "majordomus_plan_create", cli: "cockpit plan create", verbs: ["new"] },
   { id: "plan.edit", kind: "command", method: "POST", route: "/api/v1/plan/edit", tool: "majordomus_plan_edit", cli: "cockpit plan edit", verbs: ["edit"] },
+  { id: "plan.undo", kind: "command", method: "POST", route: "/api/v1/plan/undo", tool: "majordomus_plan_undo", cli: "cockpit plan undo", verbs: ["undo"] },
   { id: "plan.import", kind: "command", method: "POST", route: "/api/v1/plan/import", tool: "majordomus_plan_import", cli: "cockpit plan import", verbs: ["import"] },
   { id: "plan.commit", kind: "command", method: "POST", route: "/api/v1/plan/commit", tool: "majordomus_plan_commit", cli: "cockpit plan commit", verbs: ["commit"] },
 ];
@@ -85,6 +86,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.release": { issue: "I0001", force: true },
   "plan.create": { kind: "issue", milestone: "m", title: "t", set: { priority: "p1" }, add: { scope: ["x"] }, dry_run: true },
   "plan.edit": { id: "I0001", set: { priority: "p1" }, unset: ["risk"], add: { scope: ["x"] }, remove: { scope: ["y"] }, if_version: "v", dry_run: true, allow_findings: true },
+  "plan.undo": { ledger_id: 1, idempotency_key: "k" },
   "plan.import": { format: "github", files: { "issues.json": "[]" }, source: "issues.json", prefix: "GH", dependencies: "[]", dry_run: true },
   "plan.commit": { message: "m", push: false, pull_rebase: true, dry_run: true },
 };
@@ -171,9 +173,9 @@ describe("the projection table", () => {
 });
 
 describe("queries and commands", () => {
-  it("among the plan.* capabilities exactly transition, evidence, claim, release, create, edit, import and commit are commands", () => {
+  it("among the plan.* capabilities exactly transition, evidence, claim, release, create, edit, undo, import and commit are commands", () => {
     const commands = capabilities.filter((c) => c.id.startsWith("plan.") && c.kind === "command").map((c) => c.id);
-    expect(commands.sort()).toEqual(["plan.claim", "plan.commit", "plan.create", "plan.edit", "plan.evidence", "plan.import", "plan.release", "plan.transition"]);
+    expect(commands.sort()).toEqual(["plan.claim", "plan.commit", "plan.create", "plan.edit", "plan.evidence", "plan.import", "plan.release", "plan.transition", "plan.undo"]);
     for (const c of capabilities) expect(["query", "command"]).toContain(c.kind);
   });
 

@@ -27,8 +27,16 @@ const ISSUE = [
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
 
 let repo: PlanRepo;
+let columnsBefore: string | undefined;
+afterAll(() => {
+  if (columnsBefore === undefined) delete process.env.COLUMNS;
+  else process.env.COLUMNS = columnsBefore;
+});
 beforeAll(() => {
   ensureCliBuilt();
+  // What is checked here is the escaping, in one piece: a line wide enough that no table wraps it.
+  columnsBefore = process.env.COLUMNS;
+  process.env.COLUMNS = "1000";
   // Two commits: the milestone, then the issue with a message and an author that hold controls too.
   repo = makePlanRepo({ milestones: [], files: { ".ai/repo/project/milestones/M1.yaml": milestoneYaml({ id: "M1" }).replace(/^title: .*$/m, 'title: "M\\e[2J"') }, commit: true });
   repo.writeIssue("I1", ISSUE);

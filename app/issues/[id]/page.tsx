@@ -5,6 +5,10 @@ import { notFound } from "next/navigation";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
+import { UnsealedNote } from "@/components/UnsealedNote";
+import { unsealedWarning } from "@/lib/plan/unsealed";
+import { EvidenceCoverage, evidenceTitle } from "@/components/EvidenceCoverage";
+import { missingEvidence } from "@/lib/plan/evidence-coverage";
 import { RecordEditor } from "@/components/RecordEditor";
 import { editorProps } from "@/app/editor-props";
 import { FieldList } from "@/components/FieldValue";
@@ -60,11 +64,10 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   const raw = pageText(written);
   const fileAsWritten = readRecordFileFields(servedRepo(), "issue", id);
   const file = pageText(fileAsWritten);
-  const editor = editorProps(servedRepo(), "issue", id, fileAsWritten?.fields);
+  const editor = editorProps(servedRepo(), "issue", id, fileAsWritten?.fields, records.milestones.map((m) => m.id));
   const findings = pageText(plan.findings.filter((f) => mentions(f, id)));
   const code = pageText(issueCodeOf(await call(planCodeCapability, { id })));
   const suggestion = suggestionOf(code, issue.status, options);
-  const covered = new Set(raw?.covers ?? []);
   return (
     <main className="flex flex-col gap-6">
       <div>
@@ -79,6 +82,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
           <LeaseNote lease={lease} />
         </h1>
         <p className="text-lg">{issue.title}</p>
+        <UnsealedNote warning={pageText(unsealedWarning(plan, served.id))} />
       </div>
 
       <div className="grid gap-6 lg:grid-cols-2">
@@ -151,17 +155,9 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
       </Card>
 
       <div className="grid gap-6 lg:grid-cols-2">
-        <Card title={`Evidence: ${issue.evidence_have} had, ${issue.evidence_need} needed`}>
-          <ul className="mb-4 text-sm" data-testid="evidence-needed">
-            {(raw?.evidence_required ?? []).map((t) => (
-              <li key={t} className="flex items-center gap-2">
-                <span aria-hidden>{covered.has(t) ? "✔" : "○"}</span>
-                <span className="font-mono">{t}</span>
-                <span className="text-xs text-slate-600 dark:text-slate-400">{covered.has(t) ? "covered" : "missing"}</span>
-              </li>
-            ))}
-          </ul>
-          <EvidenceForm record={served.id} tokens={written?.evidence_required ?? []} />
+        <Card title={evidenceTitle(raw)}>
+          <EvidenceCoverage record={raw} />
+          <EvidenceForm record={served.id} tokens={written?.evidence_required ?? []} missing={written ? missingEvidence(written) : []} />
         </Card>
         <Card title="Stamps">
           <table className="w-full text-sm" data-testid="stamps">
@@ -182,7 +178,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
                     <td>{field}</td>
                     <td className="font-mono text-xs">{stamp || "—"}</td>
                     <td className="text-xs">
-                      {stamp === "" ? "—" : sealed ? (written![seal] ? "sealed" : "listed as pre-seal") : "not sealed: it moves no status"}
+                      {stamp === "" ? "—" : sealed ? (written![seal] ? "sealed" : "listed as pre-seal") : "not sealed: it moves no status (cockpit plan adopt admits a pre-seal stamp)"}
                     </td>
                   </tr>
                 );

@@ -3,6 +3,8 @@ import { notFound } from "next/navigation";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { EvidenceForm } from "@/components/EvidenceForm";
+import { EvidenceCoverage, evidenceTitle } from "@/components/EvidenceCoverage";
+import { missingEvidence } from "@/lib/plan/evidence-coverage";
 import { NewIssueForm } from "@/components/NewIssueForm";
 import { RecordEditor } from "@/components/RecordEditor";
 import { editorProps } from "@/app/editor-props";
@@ -28,7 +30,6 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
   if (!("milestone" in record)) notFound();
   const m = record.milestone;
   const raw = (await servedState()).records.milestones.find((r) => r.id === id);
-  const covered = new Set(raw?.covers ?? []);
   return (
     <main className="flex flex-col gap-6">
       <div>
@@ -93,15 +94,9 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
         </table>
         {record.issues.length === 0 && <p className="text-sm">No issue names this milestone.</p>}
       </Card>
-      <Card title="Acceptance evidence of the milestone">
-        <ul className="mb-3 text-sm">
-          {(raw?.evidence_required ?? []).map((t) => (
-            <li key={t}>
-              <span aria-hidden>{covered.has(t) ? "✔" : "○"}</span> <span className="font-mono">{t}</span> {covered.has(t) ? "covered" : "missing"}
-            </li>
-          ))}
-        </ul>
-        <EvidenceForm record={m.id} tokens={raw?.evidence_required ?? []} />
+      <Card title={`Acceptance evidence of the milestone: ${evidenceTitle(raw).slice("Evidence: ".length)}`}>
+        <EvidenceCoverage record={raw} />
+        <EvidenceForm record={m.id} tokens={raw?.evidence_required ?? []} missing={raw ? missingEvidence(raw) : []} />
       </Card>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Edit it">

@@ -34,7 +34,7 @@ export async function createExecutionPlan(repo: string, target: ExecutionTarget,
     const ids = [...new Set(target.issues)];
     wanted = ids.map((id) => {
       const issue = plan.issues.find((i) => i.id === id);
-      if (!issue) throw notFound(`no issue '${id}'; plan.issues lists every one`);
+      if (!issue) throw notFound(`no issue '${id}'; cockpit plan issues lists every one`);
       return issue;
     });
     title = `do ${ids.join(", ")}`;

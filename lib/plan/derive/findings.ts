@@ -40,7 +40,7 @@ export function localFindings(
           fail(
             "stamp_without_event",
             id,
-            `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`majordomus plan ${verb}\` writes the stamp`,
+            `${field} ${stamp} has no ${event} event: ${seal} is absent or does not seal it, and only \`cockpit plan ${verb}\` writes the stamp`,
           ),
         );
       }

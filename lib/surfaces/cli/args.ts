@@ -1,4 +1,5 @@
 import { parseArgs as parseNodeArgs } from "node:util";
+import { nearest } from "./nearest";
 
 /**
  * A parsed command line: positional words, option values by name (flags map to "true"; a repeated
@@ -58,8 +59,10 @@ function explain(error: unknown, accepted: Record<string, OptionKind>): string {
   const code = (error as { code?: string }).code;
   const option = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? "";
   switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `unknown option '${option}'; ${describeAccepted(accepted)}`;
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
+      const near = nearest(option.replace(/^-+/, "").split("=")[0], Object.keys(accepted));
+      return `unknown option '${option}'; ${near ? `did you mean --${near}? ` : ""}${describeAccepted(accepted)}`;
+    }
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
       return /does not take an argument/.test(message) ? `${option} takes no value` : `${option} needs a value`;
     default:

@@ -76,6 +76,7 @@ export function renderRecordWrite(r: RecordWriteResult): string {
       : `dry run: ${r.id} would be ${r.action} (${r.changes.join("; ")}); nothing written`;
   const lines = [head, `version: ${r.previous_version ? `${r.previous_version} → ` : ""}${r.version}`];
   lines.push(...previewLines(r.preview).map((l) => `  ${l}`));
+  if (r.written && r.ledger_id !== undefined) lines.push(`undo: cockpit plan undo ${r.ledger_id}`);
   return lines.join("\n");
 }
 

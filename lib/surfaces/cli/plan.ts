@@ -59,6 +59,7 @@ import {
   renderStatus,
   renderValidation,
   renderWaves,
+  table,
 } from "./text";
 import { EXIT, EXIT_FOR_ERROR } from "../exit-codes";
 import { leasedPlan } from "../../coordination/plan-leases";
@@ -73,7 +74,12 @@ import { renderCode } from "./code-text";
 import type { IssueCode, PlanCode } from "../../code/shapes";
 import type { Io } from "./io";
 import { runUsersCommand } from "./users";
+import type { UndoResult } from "../../repo/undo";
+import { planUndoCapability } from "../../capabilities/plan-undo";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
+import { fitLines, terminalWidth } from "./terminal-width";
+import { nearest } from "./nearest";
+import { roadmapOrder } from "../../plan/roadmap";
 
 export { EXIT };
 
@@ -96,6 +102,8 @@ interface Verb {
   takesId?: boolean;
   /** Its positional words, when not none or one ID. */
   usage?: string;
+  /** Its text is data (a graph's Mermaid or DOT): printed as it is, never wrapped to the width. */
+  raw?: boolean;
   run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
 }
 
@@ -123,17 +131,18 @@ function fields(args: ParsedArgs, names: Record<string, string>): Record<string,
  */
 function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
   capability: Capability<I, O>,
-  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>): string; exit?(value: z.infer<O>): number },
+  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>, args: ParsedArgs, plan: () => Plan): string; exit?(value: z.infer<O>): number },
 ): Verb {
   return {
     ...spec,
     async run(repo, args) {
       let plan: Plan | undefined;
-      const ctx = { repo, ...leasedPlan(() => (plan ??= loadPlan(repo))) };
+      const planNow = () => (plan ??= loadPlan(repo));
+      const ctx = { repo, ...leasedPlan(planNow) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
       const shown = () => escapeFields(result.value);
-      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown())), exit: spec.exit?.(result.value) };
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow)), exit: spec.exit?.(result.value) };
     },
   };
 }
@@ -166,22 +175,27 @@ const VERBS: Record<string, Verb> = {
     summary: "every milestone's progress, the active milestone and the next issue",
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderStatus(v),
+    // In roadmap order, as the overview lists them (the JSON keeps the plan's order); at a revision, that plan's.
+    text: (v, a, plan) => renderStatus(v, (v as { at?: unknown }).at ? undefined : roadmapOrder(plan()).map((m) => m.id)),
   }),
   issues: capabilityVerb(planIssuesCapability, {
-    summary: "issues, filtered by milestone, status or wave",
-    options: { ...READ, milestone: "value", status: "value", wave: "value" },
+    summary: "issues, filtered by milestone, status or wave (--limit N: the first N)",
+    options: { ...READ, milestone: "value", status: "value", wave: "value", limit: "value" },
     input: (a) => {
       const wave = a.options.get("wave");
+      limitOf(a);
       return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
     },
-    text: (v) => renderIssues(v),
+    text: (v, a) => renderIssues(v, limitOf(a)),
   }),
   waves: capabilityVerb(planWavesCapability, {
-    summary: "what may run at the same time, and the scope overlaps that serialise it",
-    options: { ...READ, milestone: "value" },
-    input: (a) => fields(a, { milestone: "milestone", at: "at" }),
-    text: (v) => renderWaves(v),
+    summary: "what may run at the same time, and the scope overlaps that serialise it (--limit N: N issues a wave)",
+    options: { ...READ, milestone: "value", limit: "value" },
+    input: (a) => {
+      limitOf(a);
+      return fields(a, { milestone: "milestone", at: "at" });
+    },
+    text: (v, a) => renderWaves(v, limitOf(a)),
   }),
   next: capabilityVerb(planNextCapability, {
     summary: "the one issue to take now",
@@ -282,6 +296,7 @@ const VERBS: Record<string, Verb> = {
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",
     options: { repo: "value", format: "value", milestone: "value", at: "value" },
+    raw: true,
     run: async (repo, args) => {
       const at = args.options.get("at");
       const plan = at === undefined ? loadPlan(repo) : await readAt(repo, at);
@@ -322,7 +337,9 @@ const VERBS: Record<string, Verb> = {
     },
     text: (v) => {
       const r = v;
-      return `plan: ${r.record} evidence recorded for ${r.covers} (${r.evidence_have} of ${r.evidence_need} requirement(s) covered)`;
+      const covered = r.evidence_need - r.evidence_missing.length;
+      const left = r.evidence_missing.length ? `; still missing: ${r.evidence_missing.join(", ")}` : "";
+      return `plan: ${r.record} evidence recorded for ${r.covers} (${covered} of ${r.evidence_need} required token(s) covered${left})`;
     },
   }),
   claim: capabilityVerb(planClaimCapability, {
@@ -342,7 +359,7 @@ const VERBS: Record<string, Verb> = {
     },
   }),
   new: NEW_VERB,
-  create: { ...NEW_VERB, summary: "the same as new (plan.create)" },
+  create: { ...NEW_VERB, summary: "the same as new" },
   edit: capabilityVerb(planEditCapability, {
     summary: "change a milestone's or an issue's fields, with the preview of what it changes",
     options: {
@@ -358,6 +375,19 @@ const VERBS: Record<string, Verb> = {
     takesId: true,
     input: editInput,
     text: (v) => renderRecordWrite(v),
+  }),
+  undo: capabilityVerb(planUndoCapability, {
+    summary: "put a record back as it was before one of your moves or edits (its ledger id, from the move's answer)",
+    options: { ...COMMON },
+    usage: "LEDGER_ID",
+    input: (a) => {
+      if (a.words.length !== 1) throw new UsageError("cockpit plan undo takes one ledger id (the number a move's answer gave)");
+      return { ledger_id: parseCount("LEDGER_ID", a.words[0]) };
+    },
+    text: (v) => {
+      const r = v;
+      return `plan: undid ledger line ${r.undoes} (${r.undone}): ${r.record} ${r.from || "(none)"} → ${r.to || "(removed)"}; logged as line ${r.ledger_id}`;
+    },
   }),
   import: capabilityVerb(planImportCapability, {
     summary: "import a plan from beads, Backlog.md, Task Master or GitHub Issues (--dry-run: the answer, nothing written)",
@@ -415,11 +445,13 @@ function moveVerb(move: Move, summary: string): Verb {
 /** The code findings an answer carries about the issue it names, one warning line each. */
 function withCodeFindings(text: string, value: unknown): string {
   const findings = (value as { code_findings?: { level: string; code: string; message: string }[] }).code_findings ?? [];
-  return [text, ...findings.map((f) => `${f.level} ${f.code}: ${f.message}`)].join("\n");
+  const warnings = (value as { warnings?: { code: string; message: string }[] }).warnings ?? [];
+  return [text, ...findings.map((f) => `${f.level} ${f.code}: ${f.message}`), ...warnings.map((w) => `WARN ${w.code}: ${w.message}`)].join("\n");
 }
 
 function renderTransition(r: TransitionResult): string {
-  return `plan: ${r.issue} ${r.from} → ${r.to} (${r.field} ${r.at})\nnext ready issue: ${r.next_ready ?? "none"}`;
+  const undo = r.ledger_id !== undefined ? `\nundo: cockpit plan undo ${r.ledger_id}` : "";
+  return `plan: ${r.issue} ${r.from} → ${r.to} (${r.field} ${r.at})\nnext ready issue: ${r.next_ready ?? "none"}${undo}`;
 }
 
 function renderAdoption(r: AdoptResult): string {
@@ -437,6 +469,12 @@ function parseCount(option: string, text: string): number {
   return Number(text);
 }
 
+/** `--limit N` of a listing: how many it shows (the rest are counted); undefined: all. */
+function limitOf(a: ParsedArgs): number | undefined {
+  const limit = a.options.get("limit");
+  return limit === undefined ? undefined : parseCount("--limit", limit);
+}
+
 function parseWave(text: string): number {
   if (/^-[0-9]+$/.test(text)) throw new UsageError(`--wave must be 0 or more, not '${text}'`);
   if (!/^[0-9]+$/.test(text) || Number(text) > 4294967295) {
@@ -450,20 +488,21 @@ export function planVerbs(): VerbDoc[] {
   return Object.entries(VERBS).map(([verb, d]) => ({ verb, args: d.usage ?? (d.takesId ? "ID" : ""), summary: d.summary, options: d.options }));
 }
 
-export function usage(): string {
+export function usage(width = terminalWidth()): string {
   const verbs = planVerbs().map((v) => [`  cockpit plan ${v.verb}${v.args ? ` ${v.args}` : ""}`, v.summary]);
-  const width = Math.max(...verbs.map(([a]) => a.length));
-  return [
+  // The verb's words keep at most a third of the line; its summary wraps in the rest.
+  const left = Math.min(Math.max(...verbs.map(([a]) => a.length)), Math.floor(width / 3));
+  return fitLines([
     "usage: cockpit plan <verb> [--repo DIR] [--json] [options] [ID]",
     "",
-    ...verbs.map(([a, b]) => `${a.padEnd(width)}  ${b}`),
+    table(verbs.map(([a, b]) => [a.length > left ? a : a.padEnd(left), b]), undefined, width),
     "",
     "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
     "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
     `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues, and the execution plans (cockpit plans).`,
     `statuses: ${ISSUE_STATUSES.join(", ")}`,
     "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
-  ].join("\n");
+  ].join("\n"), width);
 }
 
 /** Run `cockpit plan <verb> …` and return the exit code. */
@@ -477,7 +516,8 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
   }
   const spec = VERBS[verb];
   if (!spec) {
-    io.err(`cockpit plan: unknown verb '${verb}'; the verbs are ${Object.keys(VERBS).join(", ")}`);
+    const near = nearest(verb, Object.keys(VERBS));
+    io.err(`cockpit plan: unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${Object.keys(VERBS).join(", ")}`);
     return EXIT.usage;
   }
   try {
@@ -493,7 +533,7 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
     if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
     if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
-    else io.out(result.text());
+    else io.out(spec.raw ? result.text() : fitLines(result.text(), terminalWidth()));
     return result.exit ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -519,7 +559,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.out(`cockpit ${COCKPIT_VERSION}`);
     return EXIT.ok;
   }
-  io.out([...COMMANDS_HELP, "", usage()].join("\n"));
+  io.out(fitLines([...COMMANDS_HELP, "", usage()].join("\n"), terminalWidth()));
   return command === undefined || command === "help" || command === "--help" ? EXIT.ok : EXIT.usage;
 }
 

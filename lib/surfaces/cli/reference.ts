@@ -31,8 +31,8 @@ const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
   "trust-proxy": "believe a reverse proxy's `X-Forwarded-*` headers",
   "build-only": "build the web app when its sources changed, then exit",
   database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
-  author: "`Name <email>`: the author of the commits `plan.commit` makes (default: `COCKPIT_AUTHOR`, else git's config)",
-  "default-branch": "the branch `plan.code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
+  author: "`Name <email>`: the author of the commits `cockpit plan commit` makes (default: `COCKPIT_AUTHOR`, else git's config)",
+  "default-branch": "the branch `cockpit plan code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
 };
 
 const MCP_HELP: Record<keyof typeof MCP_OPTIONS, string> = {
@@ -48,8 +48,8 @@ export const ENVIRONMENT: Record<string, string> = {
   COCKPIT_TOKEN: "a server's shared bearer token ([security.md](security.md))",
   COCKPIT_USERS: "the users file, when `--users` is not given",
   COCKPIT_DATABASE_URL: "the shared PostgreSQL, when `--database` is not given ([many-machines.md](many-machines.md))",
-  COCKPIT_AUTHOR: "`Name <email>`: the author of `plan.commit`'s commits, when `--author` is not given",
-  COCKPIT_DEFAULT_BRANCH: "the branch `plan.code` measures merges on, when `--default-branch` is not given",
+  COCKPIT_AUTHOR: "`Name <email>`: the author of `cockpit plan commit`'s commits, when `--author` is not given",
+  COCKPIT_DEFAULT_BRANCH: "the branch `cockpit plan code` measures merges on, when `--default-branch` is not given",
   COCKPIT_LOCK_WAIT_MS: "how long a writer waits for the plan lock before it is refused (default 60000)",
   COCKPIT_LEASE_TTL_S: "how long a lease on an issue lives without renewal (default 7200)",
   COCKPIT_SESSION_TTL: "seconds a sign-in lasts (default 43200, 12 hours)",

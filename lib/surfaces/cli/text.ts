@@ -12,21 +12,47 @@ import type {
   PlanWaveReport,
 } from "../../plan/shapes";
 
+import { terminalWidth, wrapText } from "./terminal-width";
+
 // Readable, aligned renderings of the capability outputs, for people at a terminal.
 
-/** Lay rows out in columns; the last column is left unpadded. */
-export function table(rows: readonly (readonly string[])[], header?: readonly string[]): string {
+/**
+ * Lay rows out in columns within `width` (the terminal's): the last column is left unpadded, and
+ * when the columns are wider than the line, the widest give way and their cells wrap inside them.
+ */
+export function table(rows: readonly (readonly string[])[], header?: readonly string[], width = terminalWidth()): string {
   const all = header ? [header, ...rows] : rows;
   if (all.length === 0) return "";
-  const widths: number[] = [];
-  for (const row of all) {
-    row.forEach((cell, i) => {
-      if (i < row.length - 1) widths[i] = Math.max(widths[i] ?? 0, cell.length);
-    });
-  }
+  const n = Math.max(...all.map((r) => r.length));
+  const natural: number[] = Array.from({ length: n }, (_, i) => Math.max(0, ...all.map((r) => [...(r[i] ?? "")].length)));
+  const widths = fitColumns(natural, width - 2 * (n - 1));
   return all
-    .map((row) => row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]) : cell)).join("  ").trimEnd())
+    .flatMap((row) => {
+      const cells = row.map((cell, i) => wrapText(cell, widths[i]));
+      const height = Math.max(...cells.map((c) => c.length));
+      return Array.from({ length: height }, (_, k) =>
+        cells
+          .map((c, i) => (i < row.length - 1 ? (c[k] ?? "").padEnd(widths[i]) : (c[k] ?? "")))
+          .join("  ")
+          .trimEnd(),
+      );
+    })
     .join("\n");
+}
+
+/** Column widths that fit `room`: narrow columns keep their width, the wide share what is left. */
+function fitColumns(natural: readonly number[], room: number): number[] {
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= room) return [...natural];
+  const widths = [...natural];
+  const order = natural.map((w, i) => [w, i] as const).sort((a, b) => a[0] - b[0]);
+  let left = Math.max(room, natural.length * 4);
+  order.forEach(([w, i], k) => {
+    const share = Math.floor(left / (order.length - k));
+    widths[i] = Math.max(4, Math.min(w, share));
+    left -= widths[i];
+  });
+  return widths;
 }
 
 const done = (m: { counts: { by_status: Record<string, number>; required: number } }) =>
@@ -41,12 +67,14 @@ function issueRows(issues: readonly PlanIssue[]): string {
   );
 }
 
-export function renderStatus(r: PlanStatusReport): string {
+export function renderStatus(r: PlanStatusReport, order?: readonly string[]): string {
+  const rank = new Map(order?.map((id, i) => [id, i]));
+  const milestones = order ? [...r.milestones].sort((a, b) => (rank.get(a.id) ?? Infinity) - (rank.get(b.id) ?? Infinity)) : r.milestones;
   const lines = [
     `${r.project.name || "(unnamed project)"}${r.project.repository ? ` — ${r.project.repository}` : ""}`,
     "",
     table(
-      r.milestones.map((m) => [m.id, m.status, done(m), m.title]),
+      milestones.map((m) => [m.id, m.status, done(m), m.title]),
       ["MILESTONE", "STATUS", "DONE", "TITLE"],
     ),
     "",
@@ -62,19 +90,26 @@ export function renderStatus(r: PlanStatusReport): string {
   return lines.join("\n");
 }
 
-export function renderIssues(r: PlanIssueList): string {
-  return r.total === 0 ? "no issue matches" : `${issueRows(r.issues)}\n\n${r.total} issue(s)`;
+/** "… and 12 more (--limit 40 shows more)" under a listing cut at `limit`, or nothing. */
+function more(total: number, limit: number | undefined, what: string): string[] {
+  return limit !== undefined && total > limit ? [`… and ${total - limit} more ${what} (a larger --limit shows them)`] : [];
 }
 
-export function renderWaves(r: PlanWaveReport): string {
-  const parts = r.waves.map(
-    (w) => `Wave ${w.wave}\n${table(w.issues.map((i) => ["  " + i.id, i.status, i.title]))}`,
+export function renderIssues(r: PlanIssueList, limit?: number): string {
+  if (r.total === 0) return "no issue matches";
+  const shown = limit === undefined ? r.issues : r.issues.slice(0, limit);
+  return [issueRows(shown), ...more(r.issues.length, limit, "issue(s)"), "", `${r.total} issue(s)`].join("\n");
+}
+
+export function renderWaves(r: PlanWaveReport, limit?: number): string {
+  const parts = r.waves.map((w) =>
+    [`Wave ${w.wave}`, table((limit === undefined ? w.issues : w.issues.slice(0, limit)).map((i) => ["  " + i.id, i.status, i.title])), ...more(w.issues.length, limit, `in wave ${w.wave}`)].join("\n"),
   );
   if (parts.length === 0) parts.push("no issue is in a wave");
   if (r.serialised_by_scope.length > 0) {
+    const shown = limit === undefined ? r.serialised_by_scope : r.serialised_by_scope.slice(0, limit);
     parts.push(
-      `serialised by scope overlap (${r.serialised_by_scope.length}):\n` +
-        r.serialised_by_scope.map((f) => `  ${f.subject} ${f.message}`).join("\n"),
+      [`serialised by scope overlap (${r.serialised_by_scope.length}):`, ...shown.map((f) => `  ${f.subject} ${f.message}`), ...more(r.serialised_by_scope.length, limit, "overlap(s)")].join("\n"),
     );
   }
   return parts.join("\n\n");

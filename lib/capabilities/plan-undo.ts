@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { undoMove } from "../repo/undo";
+import { defineCapability } from "./capability";
+import { IdempotencyKeyField } from "./inputs";
+
+export const UndoInput = z.strictObject({
+  ledger_id: z
+    .number({ error: (issue) => (issue.input === undefined ? "ledger_id is required: the ledger line of the move (a move's answer carries it)" : "ledger_id is a line number") })
+    .int("ledger_id is a whole number")
+    .min(1, "ledger_id is 1 or more")
+    .max(2 ** 40, "ledger_id is at most 2^40")
+    .describe("The move's or edit's ledger line, as its answer gave it (ledger_id)."),
+  idempotency_key: IdempotencyKeyField.optional(),
+});
+
+export const UndoResultSchema = z.object({
+  record: z.string(),
+  undoes: z.number().int(),
+  undone: z.string(),
+  from: z.string(),
+  to: z.string(),
+  event: z.literal("plan_undo"),
+  at: z.string(),
+  ledger_id: z.number().int(),
+});
+
+export const planUndoCapability = defineCapability({
+  id: "plan.undo",
+  kind: "command",
+  title: "Undo a move or an edit",
+  description:
+    "Put a record's file back exactly as it was before one move or edit (its ledger_id); only its author, and refused (409) when the record changed since.",
+  input: UndoInput,
+  output: UndoResultSchema,
+  handler: (ctx, input) => undoMove(ctx.repo, input.ledger_id, { by: ctx.by, cache: ctx.cache, ...ctx.moves }),
+});

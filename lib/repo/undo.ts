@@ -1,0 +1,93 @@
+import { lstatSync, unlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { conflict, notFound, refused } from "../plan/errors";
+import { derivePlan } from "../plan/derive";
+import { appendLedger, checkEvent, envelope, readLedger } from "./ledger";
+import { loadRecords } from "./load";
+import type { Plan } from "../plan/shapes";
+import { by, locked, stampNow, type WriteOptions } from "./transition";
+import { readRecordText } from "./load";
+import { refuseFolderOutside, writeFileAtomic } from "./write";
+import { markUndone, readUndo, UNDO_KEPT, type UndoRecord } from "./undo-store";
+
+/** What one undo did: the record's file holds its bytes from before the move again. */
+export interface UndoResult {
+  record: string;
+  /** The ledger line undone. */
+  undoes: number;
+  /** Its event (plan_start, plan_record_edited, …). */
+  undone: string;
+  /** The record's derived status before and after the undo ("" for a record the undo removes). */
+  from: string;
+  to: string;
+  event: "plan_undo";
+  at: string;
+  ledger_id: number;
+}
+
+const statusIn = (plan: Plan, id: string) => plan.issues.find((i) => i.id === id)?.status ?? plan.milestones.find((m) => m.id === id)?.status ?? "";
+
+/** The file's text now, or null when there is no file. */
+function textNow(repo: string, u: UndoRecord): string | null {
+  refuseFolderOutside(repo, dirname(u.path));
+  const read = readRecordText(join(repo, u.path), repo);
+  if (read === undefined) return null;
+  if ("refused" in read) throw refused(read.refused);
+  return read.text;
+}
+
+/** The ledger lines about the record written after line `after`, in words; the newest last. */
+function changesSince(repo: string, u: UndoRecord): string[] {
+  const out: string[] = [];
+  readLedger(repo).entries.forEach((line, i) => {
+    const n = i + 1; // lines that are not JSON are rare; a count that drifts only names the change less well
+    if (n <= u.ledger_id) return;
+    if (line.record !== u.record && line.issue !== u.record) return;
+    out.push(`${String(line.event)} by ${String(line.by)} at ${String(line.ts)}`);
+  });
+  return out;
+}
+
+/**
+ * Undo one move or edit (plan.undo): only its author, only while the record's file still holds
+ * the bytes the move wrote. The file gets its bytes from before back exactly (`updated_at` too),
+ * and a `plan_undo` line names the line undone. A refusal writes nothing.
+ */
+export async function undoMove(repo: string, ledgerId: number, o: WriteOptions = {}): Promise<UndoResult> {
+  const who = by(o);
+  return locked(repo, o, async () => {
+    const u = readUndo(repo, ledgerId);
+    if (!u) {
+      throw notFound(`ledger line ${ledgerId} is no move or edit this clone can undo (it keeps the last ${UNDO_KEPT}); cockpit plan history ID lists a record's moves`);
+    }
+    if (u.undone_by !== undefined) throw conflict(`ledger line ${ledgerId} (${u.event} of ${u.record}) is already undone, by ledger line ${u.undone_by}`, { record: u.record });
+    if (u.by !== who) throw refused(`ledger line ${ledgerId} (${u.event} of ${u.record}) was made by ${u.by}; only they may undo it`);
+    const now = textNow(repo, u);
+    if (now !== u.after) {
+      const since = changesSince(repo, u);
+      const what = since.length ? `: ${since.join("; ")}` : now === null ? ": its file is gone" : ": its file was changed outside the Cockpit";
+      throw conflict(`${u.record} changed since ledger line ${ledgerId} (${u.event})${what}; undo the later change first, or edit the record`, { record: u.record });
+    }
+    const before = derivePlan(loadRecords(repo, o.cache));
+    const at = (o.now ?? stampNow)();
+    const payload = { record: u.record, undoes: String(ledgerId), undone: u.event };
+    checkEvent("plan_undo", payload);
+    const env = await envelope(repo, at, who);
+    const abs = join(repo, u.path);
+    if (u.before === null) {
+      if (lstatSync(abs).isFile()) unlinkSync(abs);
+    } else {
+      writeFileAtomic(abs, u.before);
+    }
+    let line: number;
+    try {
+      line = appendLedger(repo, { ...env, event: "plan_undo", payload });
+    } catch (error) {
+      throw refused(`the record was restored but its ledger line was not (${error instanceof Error ? error.message : String(error)})`);
+    }
+    markUndone(repo, u, line);
+    o.written?.(abs);
+    const after = derivePlan(loadRecords(repo, o.cache));
+    return { record: u.record, undoes: ledgerId, undone: u.event, from: statusIn(before, u.record), to: statusIn(after, u.record), event: "plan_undo", at, ledger_id: line };
+  });
+}
