@@ -116,7 +116,7 @@ export function Toolbar({ plan, view, go, active, milestoneIds, visibleIssues, m
           />
         </label>
         {matches.length > 0 && (
-          <ul id="search-results" className="absolute z-10 mt-1 w-80 rounded border border-slate-300 bg-white text-xs shadow dark:border-slate-700 dark:bg-slate-900">
+          <ul id="search-results" className="absolute z-10 mt-1 w-80 max-w-[calc(100vw-2rem)] rounded border border-slate-300 bg-white text-xs shadow dark:border-slate-700 dark:bg-slate-900">
             {matches.map((m) => (
               <li key={m.id}>
                 <button type="button" className="w-full px-2 py-1 text-left hover:bg-slate-100 dark:hover:bg-slate-800" onClick={() => onPick(m)}>

@@ -37,6 +37,21 @@ const SMALLEST_NODE_FONT_PX = 13;
 /** The first view never zooms out further: every node's text is at least 12 px on screen. */
 export const FIRST_VIEW_MIN_ZOOM = readableZoom(SMALLEST_NODE_FONT_PX);
 
+/** The height the minimap (150 px, 15 px from the edge) takes from the bottom of the pane. */
+const MINIMAP_ROOM_PX = 170;
+
+/** The side of the pane the edit dialog opens on: away from the cards the edit names. */
+function dialogSideFor(ids: readonly string[], pane: HTMLElement | null): "left" | "right" {
+  if (!pane) return "right";
+  const box = pane.getBoundingClientRect();
+  const xs = ids
+    .map((id) => pane.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)?.getBoundingClientRect())
+    .filter((r): r is DOMRect => !!r)
+    .map((r) => r.left + r.width / 2 - box.left);
+  if (!xs.length) return "right";
+  return xs.reduce((a, b) => a + b, 0) / xs.length > box.width / 2 ? "left" : "right";
+}
+
 async function fetchPlan(): Promise<Plan> {
   const res = await fetch("/api/v1/plan", { cache: "no-store" });
   if (!res.ok) throw new Error(`the plan could not be read (${res.status})`);
@@ -145,7 +160,9 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const firstView = useCallback((): Viewport => {
     const pane = paneRef.current;
     const anchor = selected ? itemById.get(selected) : undefined;
-    return firstViewport(layout.bounds, { width: pane?.clientWidth ?? 1000, height: pane?.clientHeight ?? 560 }, {
+    // The minimap sits in the bottom right corner: a first view that fits keeps the graph above it.
+    const height = pane?.clientHeight ?? 560;
+    return firstViewport(layout.bounds, { width: pane?.clientWidth ?? 1000, height: Math.max(height / 2, height - MINIMAP_ROOM_PX) }, {
       minZoom: FIRST_VIEW_MIN_ZOOM,
       maxZoom: 1.25,
       padding: 24,
@@ -224,6 +241,27 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
     return plan.issues.filter((i) => i.id.toLowerCase().includes(q) || i.title.toLowerCase().includes(q)).slice(0, 8);
   }, [view.q, plan]);
 
+  // Chosen when an edit is proposed, from where its cards are drawn then.
+  const intentIds = editor.intent?.ids.join(",") ?? "";
+  const dialogSide = useMemo(
+    () => dialogSideFor(intentIds ? intentIds.split(",") : [], paneRef.current),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [intentIds, editor.intent],
+  );
+  // Typing a search pans to its first match and selects it, once the typing pauses (a drawn match
+  // only: Enter or a click on a result also widens the view to reach one that is not drawn).
+  const firstMatch = matches[0]?.id;
+  useEffect(() => {
+    if (!firstMatch || firstMatch === viewRef.current.issue) return;
+    const timer = setTimeout(() => {
+      const it = itemById.get(firstMatch);
+      if (!it) return;
+      go({ issue: firstMatch }, "replace");
+      void flow.setCenter(it.x + it.width / 2, it.y + it.height / 2, { zoom: Math.max(flow.getZoom(), FIRST_VIEW_MIN_ZOOM), duration: 250 });
+    }, 250);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [firstMatch]);
   const milestoneIds = useMemo(() => laneOrder(plan, plan.issues.map((i) => i.milestone)), [plan]);
   const isBig = layout.items.length > DRAW_VISIBLE_ABOVE;
   const scopeNote =
@@ -255,8 +293,8 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
         onFitAll={() => void flow.fitView(FIT_ALL)}
       />
 
-      <div className="grid gap-4 2xl:grid-cols-[1fr_18rem]">
-        <div>
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0">
           {display === "graph" && (
             <div className="relative">
               <div
@@ -307,7 +345,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
                   <GraphChrome minimapLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
                 </ReactFlow>
               </div>
-              <EditDialog editor={editor} side="right" />
+              <EditDialog editor={editor} side={dialogSide} />
             </div>
           )}
           <Legend

@@ -87,6 +87,9 @@ export interface GraphSelection {
   partners: ReadonlySet<string>;
 }
 
+/** Every dependency edge, a new one too, is drawn in one solid colour readable on light and dark. */
+export const PLAIN_EDGE = { stroke: "#64748b", strokeWidth: 1.5 } as const;
+
 /** A dependency edge's id names both ends: the dependency (from) and the issue that waits on it (to). */
 export const dependencyEdgeId = (dependency: string, dependent: string) => `${dependency}->${dependent}`;
 
@@ -225,8 +228,8 @@ export function toFlowEdges(input: EdgeInput): FlowEdge[] {
           : onPath
             ? { stroke: "#7c3aed", strokeWidth: 4, opacity: selected && !lit ? 0.5 : 1 }
             : selected
-              ? { opacity: lit ? 1 : 0.15, strokeWidth: lit ? 2 : 1 }
-              : undefined,
+              ? { ...PLAIN_EDGE, opacity: lit ? 1 : 0.15, strokeWidth: lit ? 2 : 1.5 }
+              : PLAIN_EDGE,
       };
     });
   const conflictEdges: FlowEdge[] = selected
