@@ -2,6 +2,9 @@
 
 import type { ReactFlowInstance } from "@xyflow/react";
 import { useCallback, useEffect, type KeyboardEvent, type RefObject } from "react";
+
+/** The window's key event (React's KeyboardEvent is imported under the same name). */
+type WindowKeyEvent = DocumentEventMap["keydown"];
 import type { LaneLayout } from "@/lib/graph/lanes";
 import { panByKey, zoomByKey } from "../graph-keys";
 
@@ -26,7 +29,7 @@ export interface GraphKeyActions {
 export function useGraphKeys(a: GraphKeyActions) {
   const { searchRef, layout, place } = a;
   useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
+    const onKey = (e: WindowKeyEvent) => {
       const t = e.target as HTMLElement | null;
       if (e.key === "/" && !(t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable))) {
         e.preventDefault();
