@@ -26,13 +26,18 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
+        <a href="#content" className="sr-only rounded bg-blue-700 px-3 py-2 text-white focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50" data-testid="skip-link">
+          Skip to content
+        </a>
         <Providers>
           <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} canSignIn={viewer.canSignIn && !viewer.signedIn} uncommitted={uncommitted}>
             {visible && <ImportMenu />}
             {visible && <CommandPalette />}
           </Nav>
           {visible && <Shortcuts />}
-          <div className="mx-auto max-w-7xl px-6 py-6">{children}</div>
+          <div id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none md:px-6">
+            {children}
+          </div>
         </Providers>
       </body>
     </html>

@@ -14,7 +14,7 @@ export function EvidenceForm({ record, tokens, missing = [] }: { record: string;
   if (tokens.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">This record requires no evidence.</p>;
   return (
     <form
-      className="grid grid-cols-[8rem_1fr] items-center gap-2 text-sm"
+      className="grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] items-center gap-2 text-sm"
       data-testid="evidence-form"
       onSubmit={(e) => {
         e.preventDefault();

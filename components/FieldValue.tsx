@@ -16,7 +16,7 @@ export function FieldValue({ value }: { value: YamlValue }) {
       </ul>
     );
   }
-  return <FieldList fields={[...value.entries()]} className="grid grid-cols-[max-content_1fr] gap-x-3" />;
+  return <FieldList fields={[...value.entries()]} className="grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3" />;
 }
 
 /** A record's fields as written, in file order: each key beside its value. */

@@ -94,7 +94,7 @@ export function ImportMenu() {
       {open && (
         <div data-testid="import-panel" role="dialog" aria-label="Import a plan" className="absolute right-0 z-20 mt-1 w-[34rem] rounded border border-slate-300 bg-white p-4 shadow-lg dark:border-slate-700 dark:bg-slate-900">
           <h2 className="mb-3 font-semibold">Import a plan</h2>
-          <div className="grid grid-cols-[7rem_1fr] items-center gap-2">
+          <div className="grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] items-center gap-2">
             <label htmlFor="import-format">Format</label>
             <select
               id="import-format"
@@ -162,7 +162,7 @@ function ImportPreview({ result }: { result: ImportResult }) {
   return (
     <div data-testid="import-dry-run" className="mt-3 max-h-[26rem] space-y-2 overflow-auto border-t border-slate-200 pt-2 text-xs dark:border-slate-700">
       <p className="font-medium">{result.summary}</p>
-      <dl className="grid grid-cols-[6rem_1fr] gap-x-2 gap-y-1">
+      <dl className="grid grid-cols-[minmax(0,6rem)_minmax(0,1fr)] gap-x-2 gap-y-1">
         <dt className="text-slate-600 dark:text-slate-400">Created</dt>
         <dd data-testid="import-created">
           {result.created.milestones.length} milestone(s), {result.created.issues.length} issue(s)

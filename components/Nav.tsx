@@ -2,7 +2,7 @@ import Link from "@/components/Link";
 import type { ReactNode } from "react";
 import { CommitPanel } from "./CommitPanel";
 import { LiveUpdates } from "./LiveUpdates";
-import { PAGES } from "./pages";
+import { NavLinks } from "./NavLinks";
 import { SignInLink } from "./SignInPrompt";
 
 /**
@@ -28,26 +28,16 @@ export function Nav({
 }) {
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <nav className="mx-auto flex max-w-7xl items-center gap-6 px-6 py-3" aria-label="Main">
+      <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 md:px-6" aria-label="Main">
         <Link href="/" className="flex items-center gap-2 font-semibold">
           {/* A plain <img>: the icon is a 22 px static SVG, which next/image would not improve. */}
           <img src="/icon.svg" alt="" width={22} height={22} />
           <span>Cockpit</span>
           {project && <span className="font-normal text-slate-600 dark:text-slate-400">· {project}</span>}
         </Link>
+        {links && <NavLinks />}
         {links && (
-          <ul className="flex gap-4 text-sm">
-            {PAGES.map(({ href, label }) => (
-              <li key={href}>
-                <Link href={href} className="text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white">
-                  {label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        )}
-        {links && (
-          <div className="ml-auto flex items-center gap-4">
+          <div className="flex flex-wrap items-center gap-4 md:ml-auto">
             {children}
             <CommitPanel count={uncommitted} />
           </div>

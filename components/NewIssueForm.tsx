@@ -48,7 +48,7 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
     <div className="flex flex-col gap-2 text-sm" data-testid="new-issue">
       <form
         ref={formRef}
-        className="grid grid-cols-[10rem_1fr] items-center gap-2"
+        className="grid grid-cols-[minmax(0,10rem)_minmax(0,1fr)] items-center gap-2"
         onSubmit={(e) => {
           e.preventDefault();
           const form = new FormData(e.currentTarget);

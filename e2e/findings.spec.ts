@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { FINDINGS_PAGE_SIZE } from "../lib/plan/finding-query";
 import { expect, test, waitForPlan, type PlanJson } from "./fixtures";
 
 // The findings page: grouped by level and code, each subject linked to its record.
@@ -20,7 +21,9 @@ test("findings are grouped by level and code, and every subject links to a recor
     for (const code of codes) {
       const n = mine.filter((f) => f.code === code).length;
       await expect(section.getByTestId(`findings-${code}`).locator("summary")).toHaveText(`${code} (${n})`);
-      await expect(section.getByTestId(`findings-${code}`).locator("ul > li")).toHaveCount(Math.min(n, 500) + (n > 500 ? 1 : 0));
+      await expect(section.getByTestId(`findings-${code}`).locator("ul > li")).toHaveCount(Math.min(n, FINDINGS_PAGE_SIZE));
+      // A longer list is paged, not cut: its pager says how many there are.
+      if (n > FINDINGS_PAGE_SIZE) await expect(section.getByTestId(`findings-pager-${code}`)).toContainText(`of ${n}`);
     }
   }
   // Every link in a finding goes to a record of the plan (or to the graph, or to the project).
@@ -102,4 +105,43 @@ test("unreadable records show their file, line and reason @majordomus", async ({
     await expect(item).toContainText(`${f.subject} — ${file} line ${line}, column ${column}: ${reason}`);
     await expect(item.getByRole("link")).toHaveCount(0);
   }
+});
+
+test("search finds a scope conflict past the 500th, and both of its issues are links; the URL keeps the filters @majordomus", async ({ page, visit }) => {
+  const plan = await planOf(page);
+  const conflicts = plan.findings.filter((f) => f.code === "scope_conflict");
+  expect(conflicts.length).toBeGreaterThan(600);
+  const target = conflicts[600];
+  const partner = /with (\S+);/.exec(target.message)![1];
+  await visit("/findings");
+  await page.getByTestId("findings-q").fill(`${target.subject} ${partner}`);
+  await page.getByTestId("findings-code").selectOption("scope_conflict");
+  await page.getByTestId("findings-search").click();
+  await expect(page).toHaveURL(/[?&]code=scope_conflict/);
+  expect(new URL(page.url()).searchParams.get("q")).toBe(`${target.subject} ${partner}`);
+  const group = page.getByTestId("findings-scope_conflict");
+  const row = group.locator("li").filter({ hasText: target.message });
+  await expect(row.first()).toBeVisible();
+  await expect(row.first().getByRole("link", { name: target.subject, exact: true })).toHaveAttribute("href", `/issues/${encodeURIComponent(target.subject)}`);
+  await expect(row.first().getByRole("link", { name: partner, exact: true })).toHaveAttribute("href", `/issues/${encodeURIComponent(partner)}`);
+  await expect(page.getByTestId("findings-count")).toContainText(`of ${plan.findings.length} findings match`);
+  // A reload keeps the filters; Clear drops them.
+  await page.reload();
+  await expect(page.getByTestId("findings-q")).toHaveValue(`${target.subject} ${partner}`);
+  await expect(page.getByTestId("findings-code")).toHaveValue("scope_conflict");
+  await page.getByTestId("findings-clear").click();
+  await expect(page).toHaveURL(/\/findings$/);
+});
+
+test("every scope conflict is reachable by its pages: the 7th page lists the 601st @majordomus", async ({ page, visit }) => {
+  const plan = await planOf(page);
+  const conflicts = plan.findings.filter((f) => f.code === "scope_conflict");
+  await visit("/findings?code=scope_conflict&page=7");
+  const group = page.getByTestId("findings-scope_conflict");
+  await expect(group.locator("ul > li")).toHaveCount(Math.min(FINDINGS_PAGE_SIZE, conflicts.length - 600));
+  await expect(group.locator("ul > li").first()).toContainText(conflicts[600].message);
+  await expect(page.getByTestId("findings-pager-scope_conflict")).toContainText(`601–${Math.min(700, conflicts.length)} of ${conflicts.length}`);
+  await page.getByTestId("findings-pager-scope_conflict").getByTestId("findings-next").click();
+  await expect(page).toHaveURL(/page=8/);
+  await expect(group.locator("ul > li").first()).toContainText(conflicts[700].message);
 });

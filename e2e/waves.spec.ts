@@ -109,6 +109,18 @@ test("every issue is a node of the graph, and the list view (axe-clean) says the
   expect(await seriousViolations(page, "/waves (list)")).toEqual([]);
 });
 
+test("typing a search pans to its first match and selects it, the search keeping the focus @demo", async ({ page, visit }) => {
+  await visit("/waves?milestone=all");
+  expect(await offCentre(page, "BK-020")).toBeGreaterThan(40);
+  const search = page.getByTestId("waves-search");
+  await search.fill("BK-020");
+  await expect(page.getByTestId("selection")).toContainText("BK-020");
+  await expect(node(page, "BK-020").locator("[data-highlight]")).toHaveAttribute("data-highlight", "selected");
+  await expect.poll(() => offCentre(page, "BK-020"), { message: "BK-020 is panned to" }).toBeLessThan(12);
+  await expect(search).toBeFocused();
+  await expect(page).toHaveURL(/issue=BK-020/);
+});
+
 test("/ then an id and Enter focuses, centres and selects the issue, lighting its chain @demo", async ({ page, visit, shot }) => {
   const plan = await planOf(page);
   await visit("/waves?milestone=all");

@@ -35,7 +35,7 @@ export default async function RoadmapPage() {
       <Card>
         <ol className="flex flex-col divide-y divide-slate-100 dark:divide-slate-800">
           {roadmap.milestones.map((m) => (
-            <li key={m.id} className="grid grid-cols-[4rem_1fr_16rem] items-center gap-4 py-2" data-testid={`roadmap-${m.id}`}>
+            <li key={m.id} className="grid grid-cols-[3rem_minmax(0,1fr)] items-center gap-x-4 gap-y-1 py-2 sm:grid-cols-[4rem_minmax(0,1fr)_16rem]" data-testid={`roadmap-${m.id}`}>
               <div className="flex flex-col items-start gap-1">
                 {mark(m.id) && (
                   <span className="rounded bg-emerald-700 px-1.5 text-xs font-semibold text-white">{mark(m.id)!.toUpperCase()}</span>
@@ -54,7 +54,7 @@ export default async function RoadmapPage() {
                   {m.blocked_by.length > 0 && <> · blocked by {m.blocked_by.join(", ")}</>}
                 </div>
               </div>
-              <div className="flex flex-col gap-1">
+              <div className="col-span-2 flex flex-col gap-1 sm:col-span-1">
                 <SegmentBar counts={m.counts} />
                 <span className="text-right text-xs tabular-nums text-slate-600 dark:text-slate-400">
                   {m.counts.by_status.DONE ?? 0}/{m.counts.required} done

@@ -1,7 +1,7 @@
 import { planCodeOf } from "@/lib/code/shapes";
 import { planCodeCapability } from "@/lib/capabilities/plan-code";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
-import { WavesGraph } from "@/components/WavesGraph";
+import { WavesGraph } from "@/components/waves/WavesGraph";
 import { codeMarksOf } from "@/lib/code/marks";
 import type { PlanCode } from "@/lib/code/shapes";
 import type { Plan } from "@/lib/plan/shapes";

@@ -90,7 +90,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
           <TransitionButtons issue={served.id} options={options} />
         </Card>
         <Card title="Where it stands">
-          <dl className="grid grid-cols-[9rem_1fr] gap-y-1 text-sm">
+          <dl className="grid grid-cols-[minmax(5rem,9rem)_minmax(0,1fr)] gap-y-1 text-sm">
             <dt>Status</dt>
             <dd>{issue.status}</dd>
             {lease && (
@@ -208,7 +208,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
 
       <Card title={file ? `Every field (${file.path})` : "Every field"}>
         {file?.fields ? (
-          <FieldList fields={file.fields} className="grid grid-cols-[12rem_1fr] gap-x-4 gap-y-1 text-sm" />
+          <FieldList fields={file.fields} className="grid grid-cols-[minmax(6rem,12rem)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm" />
         ) : (
           <p className="text-sm">The file could not be read.</p>
         )}

@@ -57,7 +57,7 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
           </dl>
         </Card>
         <Card title="Its graph">
-          <dl className="grid grid-cols-[8rem_1fr] gap-y-1 text-sm">
+          <dl className="grid grid-cols-[minmax(0,8rem)_minmax(0,1fr)] gap-y-1 text-sm">
             <dt>Depends on</dt>
             <dd>{m.depends_on.length ? m.depends_on.map((d, i) => <span key={`${d}-${i}`}>{i > 0 && ", "}<MilestoneLink id={d} /></span>) : "nothing"}</dd>
             <dt>Blocked by</dt>

@@ -1,0 +1,68 @@
+"use client";
+
+import Link from "@/components/Link";
+import { dependencyOf } from "@/lib/graph/flow-elements";
+import type { Chain } from "@/lib/graph/flow-elements";
+import type { PlanIssue } from "@/lib/plan/shapes";
+import { BUTTON } from "./Toolbar";
+import type { DependencyEditor } from "./useDependencyEditor";
+
+// The line between the toolbar and the graph: the selected issue (or what the view draws), the
+// selected dependency, the tab's undo and "Fit all".
+
+export interface SelectionBarProps {
+  selected: PlanIssue | undefined;
+  chain: Chain | undefined;
+  conflicts: number;
+  onClear: () => void;
+  /** What the view draws, said when nothing is selected. */
+  scopeNote: string;
+  editor: DependencyEditor;
+  onFitAll: () => void;
+}
+
+export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, editor, onFitAll }: SelectionBarProps) {
+  const { selectedEdge, undo, edit } = editor;
+  const chosen = selectedEdge ? dependencyOf(selectedEdge) : undefined;
+  return (
+    <div className="flex min-h-8 flex-wrap items-center gap-3 text-sm">
+      {selected ? (
+        <div className="flex flex-wrap items-center gap-2" data-testid="selection">
+          <Link href={`/issues/${encodeURIComponent(selected.id)}`} className="font-mono font-semibold text-blue-700 underline dark:text-blue-300">
+            {selected.id}
+          </Link>
+          <span className="max-w-md truncate">{selected.title}</span>
+          <span className="text-xs">
+            Waits on {chain?.up.size ?? 0} · unblocks {chain?.down.size ?? 0} · conflicts {conflicts}
+          </span>
+          <button type="button" className="text-xs underline" onClick={onClear}>
+            clear
+          </button>
+        </div>
+      ) : (
+        <span className="text-xs text-slate-600 dark:text-slate-400" data-testid="scope-note">
+          {scopeNote}
+        </span>
+      )}
+      {selectedEdge && chosen && (
+        <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="edge-selection">
+          <span>
+            Dependency <span className="font-mono font-semibold">{chosen.dependency} → {chosen.dependent}</span> selected
+            ({chosen.dependent} waits on {chosen.dependency}): Delete removes it
+          </span>
+          <button type="button" className={BUTTON} onClick={() => editor.proposeRemoval(selectedEdge)} data-testid="edge-remove">
+            Remove…
+          </button>
+        </div>
+      )}
+      {undo && (
+        <button type="button" className={`ml-auto ${BUTTON}`} disabled={edit.busy} onClick={editor.proposeUndo} data-testid="edit-undo" title={`${undo.label} on ${undo.id}`}>
+          Undo last edit ({undo.id})
+        </button>
+      )}
+      <button type="button" className={`${undo ? "" : "ml-auto "}${BUTTON}`} onClick={onFitAll} data-testid="fit-all">
+        Fit all
+      </button>
+    </div>
+  );
+}
