@@ -101,3 +101,18 @@ export function byHandle(a: string, b: string): number {
   const y = b.toLowerCase();
   return x < y ? -1 : x > y ? 1 : a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** Each person's issues (owned, or unowned and started by them), in id order; authors without an issue have none. */
+export function issuesByPerson<T extends { id: string }>(issues: readonly T[], ownership: ReadonlyMap<string, IssueOwnership>, handles: Handles, authors: Iterable<string> = []): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const a of authors) if (!out.has(a)) out.set(a, []);
+  for (const i of issues) {
+    const o = ownership.get(i.id);
+    const person = o ? personOfIssue(o, handles) : null;
+    if (person === null) continue;
+    if (!out.has(person)) out.set(person, []);
+    out.get(person)!.push(i);
+  }
+  for (const list of out.values()) list.sort(byId);
+  return new Map([...out].sort(([a], [b]) => byHandle(a, b)));
+}
