@@ -46,3 +46,26 @@ test.describe("standup by person @demo", () => {
     expect(new URL(page.url()).searchParams.get("view")).toBeNull();
   });
 });
+
+test.describe("people @demo", () => {
+  test("/people lists every owner with counts, /people/HANDLE their issues by status, and the palette finds them", async ({ page, visit, shot }) => {
+    await visit("/people");
+    for (const owner of OWNERS) await expect(page.getByTestId(`people-row-${owner}`)).toBeVisible();
+    // Marek owns BK-015, ACTIVE: the ACTIVE column counts it.
+    await expect(page.getByTestId("people-row-marek").locator("td").nth(1)).not.toHaveText("0");
+    await shot("people");
+    await page.getByTestId("people-row-marek").getByRole("link", { name: "marek" }).click();
+    await expect(page).toHaveURL(/\/people\/marek$/);
+    await expect(page.getByTestId("person-status-ACTIVE")).toContainText("BK-015");
+    await expect(page.getByTestId("person-status-BLOCKED")).toContainText("blocked by");
+    await shot("person-marek");
+    expect(await seriousViolations(page, "/people/marek")).toEqual([]);
+
+    await page.keyboard.press("Control+k");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    await palette.getByRole("combobox").fill("pri");
+    await palette.getByTestId("palette-option-person-priya").click();
+    await expect(page).toHaveURL(/\/people\/priya$/);
+    await expect(page.getByTestId("person-status-VERIFY")).toContainText("BK-013");
+  });
+});

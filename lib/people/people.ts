@@ -116,3 +116,11 @@ export function issuesByPerson<T extends { id: string }>(issues: readonly T[], o
   for (const list of out.values()) list.sort(byId);
   return new Map([...out].sort(([a], [b]) => byHandle(a, b)));
 }
+
+/** The handles (owners, the ledger's users) whose name holds `query`, case-insensitive, at most `limit`, in handle order; none for an empty query. */
+export function matchPeople(handles: Iterable<string>, query: string, limit: number): string[] {
+  const q = query.trim().toLowerCase();
+  if (q === "") return [];
+  const all = [...new Set([...handles].map((h) => h.trim()).filter((h) => h !== "" && !h.startsWith("cockpit/")))];
+  return all.filter((h) => h.toLowerCase().includes(q)).sort(byHandle).slice(0, limit);
+}
