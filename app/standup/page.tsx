@@ -6,6 +6,7 @@ import { planForecastCapability } from "@/lib/capabilities/plan-forecast";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { PeopleView } from "./PeopleView";
+import type { PlanStandup } from "@/lib/people/shapes";
 import Link from "@/components/Link";
 import { redirect } from "next/navigation";
 import { type ReactNode, Suspense } from "react";
@@ -32,7 +33,8 @@ import {
   groupChanges,
   stuckIssues,
 } from "@/lib/standup/standup";
-import { call } from "@/lib/surfaces/pages";
+import { call, servedRepo } from "@/lib/surfaces/pages";
+import { gitWhere } from "@/lib/repo/git";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Standup" };
@@ -93,9 +95,13 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
     );
   }
 
-  let changes: PlanChanges;
+  // The view by person asks plan.standup alone (its window is plan.changes'), the view by change plan.changes.
+  let changes: PlanChanges | undefined;
+  let standup: PlanStandup | undefined;
   try {
-    changes = await call(planChangesCapability, { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) });
+    const window = { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) };
+    if (view === "people") standup = await call(planStandupCapability, { ...window, ...(stuckParam ? { stuck: stuckDays } : {}) });
+    else changes = await call(planChangesCapability, window);
   } catch (error) {
     if (!(error instanceof CapabilityError) || error.code === "internal") throw error;
     return (
@@ -110,15 +116,16 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   }
 
   // Pin both ends to commits, so a link shared after the meeting shows the same page.
-  const sinceCommit = changes.since.commit ?? sinceAsked;
-  const untilCommit = untilAsked === undefined ? undefined : (changes.until.commit ?? untilAsked);
+  const ends = (standup ?? changes)!;
+  const sinceCommit = ends.since.commit ?? sinceAsked;
+  const untilCommit = untilAsked === undefined ? undefined : (ends.until.commit ?? untilAsked);
   if (sinceCommit !== one(sp.since) || untilCommit !== untilAsked) {
     redirect(hrefOf(sinceCommit, untilCommit, projector, stuckParam, view));
   }
 
-  if (view === "people") {
-    const standup = await call(planStandupCapability, { since: sinceCommit, ...(untilCommit ? { until: untilCommit } : {}), ...(stuckParam ? { stuck: stuckDays } : {}) });
-    const pinnedNow = hrefOf(sinceCommit, changes.until.commit ?? (await sinceHead()).head ?? undefined, projector, stuckParam, view);
+  if (standup) {
+    const head = standup.until.commit ?? ((await gitWhere(servedRepo())).head || undefined);
+    const pinnedNow = hrefOf(sinceCommit, head, projector, stuckParam, view);
     return (
       <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view}>
         <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="standup-range">
@@ -132,6 +139,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
     );
   }
 
+  if (!changes) throw new Error("the view by change has plan.changes' answer");
   const isNow = untilAsked === undefined;
   const [model, head] = await Promise.all([
     call(planModelCapability, isNow ? {} : { at: untilAsked }),

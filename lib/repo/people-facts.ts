@@ -46,13 +46,25 @@ export async function readAuthors(repo: string): Promise<Author[]> {
   return [...seen.values()];
 }
 
-/** The author (.mailmap applied) of the oldest commit that wrote a `started_at` line into an issue's file; undefined when none did. */
-async function sealedStartAuthor(repo: string, id: string): Promise<Author | undefined> {
-  const text = await gitText(repo, ["log", "--format=%aN%x00%aE", "-G^started_at:", "--", `${ISSUES_DIR}/${id}.yaml`]).catch(() => undefined);
-  const last = (text ?? "").split("\n").filter(Boolean).at(-1);
-  if (last === undefined) return undefined;
-  const [name = "", email = ""] = last.split("\0");
-  return { name, email };
+/**
+ * For each issue file, the author (.mailmap applied) of the oldest commit that added a `started_at`
+ * line to it: one `git log` over the issues folder, oldest first, reading only the added lines.
+ */
+export async function sealedStartAuthors(repo: string): Promise<Map<string, Author>> {
+  const text = await gitText(repo, ["log", "--reverse", "--no-renames", "--format=%x1e%aN%x00%aE", "--unified=0", "-G^started_at:", "-p", "--", ISSUES_DIR], { timeoutMs: AUTHORS_TIMEOUT_MS }).catch(() => undefined);
+  const out = new Map<string, Author>();
+  for (const entry of (text ?? "").split("\x1e").slice(1)) {
+    const nl = entry.indexOf("\n");
+    const [name = "", email = ""] = entry.slice(0, nl < 0 ? entry.length : nl).split("\0");
+    let id: string | undefined;
+    for (const line of entry.slice(nl + 1).split("\n")) {
+      if (line.startsWith("+++ ")) {
+        const m = /\/([^/]+)\.yaml$/.exec(line);
+        id = m ? m[1] : undefined;
+      } else if (id !== undefined && line.startsWith("+started_at:") && !out.has(id)) out.set(id, { name, email });
+    }
+  }
+  return out;
 }
 
 /**
@@ -71,12 +83,14 @@ export async function readPeopleFacts(repo: string, plan: Plan): Promise<PeopleF
   }
   const authors = await readAuthors(repo);
   const handles = knownHandles([...owners.values()], ledgerBy);
+  const needsCommit = plan.issues.some((i) => (owners.get(i.id) ?? "") === "" && !startedBy.has(i.id) && i.started_at !== "");
+  const sealed = needsCommit ? await sealedStartAuthors(repo) : new Map<string, Author>();
   const ownership = new Map<string, IssueOwnership>();
   for (const issue of plan.issues) {
     const owner = owners.get(issue.id) ?? "";
     let by = owner === "" ? startedBy.get(issue.id) : undefined;
     if (owner === "" && by === undefined && issue.started_at !== "") {
-      const author = await sealedStartAuthor(repo, issue.id);
+      const author = sealed.get(issue.id);
       if (author) by = handleOfAuthor(author, handles).handle;
     }
     ownership.set(issue.id, { id: issue.id, owner, ...(by === undefined ? {} : { startedBy: by }) });
