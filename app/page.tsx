@@ -118,7 +118,7 @@ export default async function OverviewPage() {
         </Card>
       </div>
 
-      {changes && <SinceYesterday changes={changes} href={changes.since.commit ? `/standup?since=${changes.since.commit}` : "/standup"} />}
+      {changes && <SinceYesterday changes={changes} href={changes.since.commit ? `/standup?since=${changes.since.commit}&view=change` : "/standup?view=change"} />}
 
       <Card title="Milestones, in roadmap order">
         <div className="mb-3">

@@ -9,7 +9,7 @@ import { StatusBadge } from "./StatusBadge";
 
 interface Option {
   href: string;
-  kind: "page" | RecordMatch["kind"];
+  kind: "page" | "person" | RecordMatch["kind"];
   label: string;
   id?: string;
   status?: string;
@@ -26,7 +26,7 @@ export function CommandPalette() {
   const input = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
-  const [found, setFound] = useState<RecordSearch | null>(null);
+  const [found, setFound] = useState<(RecordSearch & { people?: string[] }) | null>(null);
   const [failed, setFailed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const asked = useRef(0);
@@ -65,7 +65,7 @@ export function CommandPalette() {
     const timer = setTimeout(async () => {
       try {
         const r = await fetch(`/api/palette?q=${encodeURIComponent(query)}`);
-        const body = (await r.json()) as RecordSearch & { error?: { message: string } };
+        const body = (await r.json()) as RecordSearch & { people?: string[]; error?: { message: string } };
         if (n !== asked.current) return;
         if (!r.ok) throw new Error(body.error?.message ?? `HTTP ${r.status}`);
         setFound(body);
@@ -80,6 +80,8 @@ export function CommandPalette() {
   const q = query.trim().toLowerCase();
   const options: Option[] = [
     ...PAGES.filter((p) => q === "" || p.label.toLowerCase().includes(q)).map((p) => ({ href: p.href, kind: "page" as const, label: p.label })),
+    ...(q !== "" && "people".includes(q) ? [{ href: "/people", kind: "page" as const, label: "People" }] : []),
+    ...(found?.people ?? []).map((h) => ({ href: `/people/${encodeURIComponent(h)}`, kind: "person" as const, label: `${h}'s issues and standup`, id: h })),
     ...(found?.matches ?? []).map((m) => ({ href: recordHref(m), kind: m.kind, label: m.title, id: m.id, status: m.status })),
   ];
   const current = Math.min(active, Math.max(0, options.length - 1));

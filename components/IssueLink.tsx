@@ -28,3 +28,18 @@ export function BlockerLink({ entry }: { entry: string }) {
   }
   return <IssueLink id={entry} />;
 }
+
+/** "blocked by A, milestone gate of M": an issue's `blocked_by` entries, each a link. */
+export function BlockedBy({ entries, className }: { entries: readonly string[]; className?: string }) {
+  return (
+    <span className={className}>
+      blocked by{" "}
+      {entries.map((b, i) => (
+        <span key={b}>
+          {i > 0 && ", "}
+          <BlockerLink entry={b} />
+        </span>
+      ))}
+    </span>
+  );
+}

@@ -13,7 +13,7 @@ function shaOf(dir: string, rev: string): string {
 
 test.describe("standup @demo", () => {
   test("opens on the previous working day, pinned to a commit, and lists what changed with id and title", async ({ page, visit, repo }) => {
-    await visit("/standup");
+    await visit("/standup?view=change");
     const url = new URL(page.url());
     expect(url.searchParams.get("since")).toMatch(SHA);
     expect(url.searchParams.get("until")).toBeNull();
@@ -38,7 +38,7 @@ test.describe("standup @demo", () => {
   });
 
   test("the permalink shows the same page with both ends pinned, and keeps projector mode", async ({ page, visit, repo }) => {
-    await visit("/standup?projector=1");
+    await visit("/standup?projector=1&view=change");
     const link = page.getByTestId("standup-permalink");
     await link.click();
     await expect(page).toHaveURL(/until=[0-9a-f]{40}/);
@@ -52,7 +52,7 @@ test.describe("standup @demo", () => {
   });
 
   test("since last week shows the added runbook and every section's issue once", async ({ page, visit }) => {
-    await visit("/standup");
+    await visit("/standup?view=change");
     await page.getByRole("link", { name: "Since last week" }).click();
     await expect(page).toHaveURL(/since=[0-9a-f]{40}/);
     await expect(page.locator("#section-added").getByTestId("change-BK-027")).toContainText("On-call runbook for failed reminder delivery");
@@ -67,21 +67,21 @@ test.describe("standup @demo", () => {
   });
 
   test("a day in the picker starts at that day's start: three days ago includes the runbook added then", async ({ page, visit }) => {
-    await visit("/standup");
+    await visit("/standup?view=change");
     const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel("Since the start of a day").fill(threeDaysAgo);
     await page.getByLabel("Since the start of a day").press("Enter");
-    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}&view=change$/);
     await expect(page.locator("#section-added").getByTestId("change-BK-027")).toBeVisible();
     // A day later, the runbook was already there.
-    await visit(`/standup?from=${new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)}`);
-    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);
+    await visit(`/standup?from=${new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)}&view=change`);
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}&view=change$/);
     await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
     await expect(page.getByTestId("change-BK-027")).toHaveCount(0);
   });
 
   test("a revision in the picker is pinned to its commit; an unknown one is refused with its name", async ({ page, visit, repo }) => {
-    await visit("/standup");
+    await visit("/standup?view=change");
     await page.getByLabel("Since a revision").fill("HEAD~3");
     await page.getByLabel("Since a revision").press("Enter");
     await expect(page).toHaveURL(new RegExp(`since=${shaOf(repo.dir, "HEAD~3")}`));
@@ -98,7 +98,7 @@ test.describe("standup @demo", () => {
     repo.restore(file);
     try {
       repo.cockpit("plan", "start", "BK-024");
-      await visit("/standup");
+      await visit("/standup?view=change");
       const flagged = page.locator("#section-uncommitted").getByTestId("change-BK-024");
       await expect(flagged).toContainText("Transactional email through Postmark");
       await expect(flagged).toContainText("uncommitted");
@@ -109,7 +109,7 @@ test.describe("standup @demo", () => {
   });
 
   test("each ACTIVE milestone has a burn-up with a forecast band and a table", async ({ page, visit }) => {
-    await visit("/standup");
+    await visit("/standup?view=change");
     const chart = page.getByRole("img", { name: /burn-up/ });
     await expect(chart).toHaveCount(1);
     await expect(chart).toHaveAttribute("aria-label", /^Milestone booking burn-up: /);
@@ -124,7 +124,7 @@ test.describe("standup @demo", () => {
     const chart = page.getByTestId("burnup-booking");
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
-      await visit("/standup");
+      await visit("/standup?view=change");
       await shot(`standup-${scheme}`);
       await chart.scrollIntoViewIfNeeded();
       await shot(`standup-${scheme}-burnup`);
@@ -150,7 +150,7 @@ test.describe("standup @demo", () => {
     const done = page.getByTestId("since-yesterday-done");
     await expect(done).toContainText("1");
     await done.click();
-    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}#section-done$/);
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}&view=change#section-done$/);
     await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
   });
 
@@ -170,7 +170,7 @@ test.describe("standup @demo", () => {
 // empty, so every issue is listed as added, none dropped.
 test("on a copy committed today, the standup lists every issue as added and passes axe @majordomus", async ({ page, visit }) => {
   test.slow();
-  await visit("/standup");
+  await visit("/standup?view=change");
   const url = new URL(page.url());
   expect(url.searchParams.get("since")).toMatch(/^\d{4}-\d{2}-\d{2}$/); // before the first commit: nothing to pin
   await expect(page.getByTestId("standup-range")).toContainText("the empty plan");

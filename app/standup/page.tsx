@@ -4,11 +4,14 @@ import { planChangesCapability } from "@/lib/capabilities/plan-changes";
 import { planCodeCapability } from "@/lib/capabilities/plan-code";
 import { planForecastCapability } from "@/lib/capabilities/plan-forecast";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
+import { planStandupCapability } from "@/lib/capabilities/plan-standup";
+import { PeopleView } from "./PeopleView";
+import type { PlanStandup } from "@/lib/people/shapes";
 import Link from "@/components/Link";
 import { redirect } from "next/navigation";
 import { type ReactNode, Suspense } from "react";
 import { Card } from "@/components/Card";
-import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { BlockedBy, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { BurnupChart } from "@/components/standup/BurnupChart";
 import { SincePicker } from "@/components/standup/SincePicker";
@@ -30,7 +33,8 @@ import {
   groupChanges,
   stuckIssues,
 } from "@/lib/standup/standup";
-import { call } from "@/lib/surfaces/pages";
+import { call, servedRepo } from "@/lib/surfaces/pages";
+import { gitWhere } from "@/lib/repo/git";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Standup" };
@@ -55,18 +59,22 @@ function one(v: string | string[] | undefined): string | undefined {
   return s === undefined || s.trim() === "" ? undefined : s.trim();
 }
 
-/** The standup's own URL with these ends (and the projector flag kept). */
-function hrefOf(since: string, until: string | undefined, projector: boolean, stuck?: string): string {
+type View = "people" | "change";
+
+/** The standup's own URL with these ends (and the projector flag and the view kept). */
+function hrefOf(since: string, until: string | undefined, projector: boolean, stuck?: string, view: View = "people"): string {
   const q = new URLSearchParams({ since });
   if (until) q.set("until", until);
   if (stuck) q.set("stuck", stuck);
   if (projector) q.set("projector", "1");
+  if (view === "change") q.set("view", "change");
   return `/standup?${q}`;
 }
 
 export default async function StandupPage({ searchParams }: { searchParams: Search }) {
   const sp = await searchParams;
   const projector = one(sp.projector) === "1";
+  const view: View = one(sp.view) === "change" ? "change" : "people";
   const stuckParam = one(sp.stuck);
   const stuckDays = stuckParam === undefined ? 3 : Number(stuckParam);
   const today = new Date().toISOString().slice(0, 10);
@@ -77,7 +85,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
 
   if (stuckParam !== undefined && !/^\d{1,3}$/.test(stuckParam)) {
     return (
-      <Shell projector={projector} since={sinceAsked} until={untilAsked}>
+      <Shell projector={projector} since={sinceAsked} until={untilAsked} view={view}>
         <Card title="Not a number of days">
           <p role="alert" className="text-sm" data-testid="standup-error">
             stuck is a whole number of days, 0 to 999 (for example ?stuck=3); &apos;{stuckParam}&apos; is not.
@@ -87,13 +95,17 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
     );
   }
 
-  let changes: PlanChanges;
+  // The view by person asks plan.standup alone (its window is plan.changes'), the view by change plan.changes.
+  let changes: PlanChanges | undefined;
+  let standup: PlanStandup | undefined;
   try {
-    changes = await call(planChangesCapability, { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) });
+    const window = { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) };
+    if (view === "people") standup = await call(planStandupCapability, { ...window, ...(stuckParam ? { stuck: stuckDays } : {}) });
+    else changes = await call(planChangesCapability, window);
   } catch (error) {
     if (!(error instanceof CapabilityError) || error.code === "internal") throw error;
     return (
-      <Shell projector={projector} since={sinceAsked} until={untilAsked} stuck={stuckParam}>
+      <Shell projector={projector} since={sinceAsked} until={untilAsked} stuck={stuckParam} view={view}>
         <Card title="These revisions cannot be compared">
           <p role="alert" className="text-sm" data-testid="standup-error">
             {error.message}
@@ -104,12 +116,30 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   }
 
   // Pin both ends to commits, so a link shared after the meeting shows the same page.
-  const sinceCommit = changes.since.commit ?? sinceAsked;
-  const untilCommit = untilAsked === undefined ? undefined : (changes.until.commit ?? untilAsked);
+  const ends = (standup ?? changes)!;
+  const sinceCommit = ends.since.commit ?? sinceAsked;
+  const untilCommit = untilAsked === undefined ? undefined : (ends.until.commit ?? untilAsked);
   if (sinceCommit !== one(sp.since) || untilCommit !== untilAsked) {
-    redirect(hrefOf(sinceCommit, untilCommit, projector, stuckParam));
+    redirect(hrefOf(sinceCommit, untilCommit, projector, stuckParam, view));
   }
 
+  if (standup) {
+    const head = standup.until.commit ?? ((await gitWhere(servedRepo())).head || undefined);
+    const pinnedNow = hrefOf(sinceCommit, head, projector, stuckParam, view);
+    return (
+      <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view}>
+        <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="standup-range">
+          Since <Rev r={standup.since} /> until {untilAsked === undefined ? <strong>now</strong> : <Rev r={standup.until} />} · {standup.people.length} people ·{" "}
+          <Link href={pinnedNow} className="text-blue-700 underline dark:text-blue-300" data-testid="standup-permalink">
+            link with both ends pinned
+          </Link>
+        </p>
+        <PeopleView standup={standup} />
+      </Shell>
+    );
+  }
+
+  if (!changes) throw new Error("the view by change has the changes' answer");
   const isNow = untilAsked === undefined;
   const [model, head] = await Promise.all([
     call(planModelCapability, isNow ? {} : { at: untilAsked }),
@@ -132,10 +162,10 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const activity = new Map(perIssue.map((c) => [c.id, activityIn(c.commits, windowStart, asOf)]));
   const active = model.milestones.filter((m) => m.status === "ACTIVE");
   // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
-  const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam);
+  const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam, view);
 
   return (
-    <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam}>
+    <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view}>
       <p className={projector ? "text-xl" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-range">
         Since <Rev r={changes.since} /> until {isNow ? <strong>now</strong> : <Rev r={changes.until} />} ·{" "}
         {changes.issues.length} issue{changes.issues.length === 1 ? "" : "s"} changed ·{" "}
@@ -155,17 +185,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
           <Section key={key} id={`section-${key}`} title={SECTION_TITLES[key]} count={sections[key].length} projector={projector}>
             {sections[key].map((c) => (
               <ChangeEntry key={c.id} change={c} projector={projector} activity={activity.get(c.id)}>
-                {key === "blocked" && byId.get(c.id) && byId.get(c.id)!.blocked_by.length > 0 && (
-                  <span>
-                    blocked by{" "}
-                    {byId.get(c.id)!.blocked_by.map((b, i) => (
-                      <span key={b}>
-                        {i > 0 && ", "}
-                        <BlockerLink entry={b} />
-                      </span>
-                    ))}
-                  </span>
-                )}
+                {key === "blocked" && byId.get(c.id) && byId.get(c.id)!.blocked_by.length > 0 && <BlockedBy entries={byId.get(c.id)!.blocked_by} />}
               </ChangeEntry>
             ))}
           </Section>
@@ -255,20 +275,33 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   );
 }
 
-function Shell({ projector, since, until, stuck, children }: { projector: boolean; since: string; until?: string; stuck?: string; children: ReactNode }) {
+function Shell({ projector, since, until, stuck, view, children }: { projector: boolean; since: string; until?: string; stuck?: string; view: View; children: ReactNode }) {
   return (
     <main className={`flex flex-col gap-6 ${projector ? "text-xl" : ""}`} data-projector={projector ? "" : undefined}>
       <div className="flex flex-wrap items-end justify-between gap-4">
         <h1 className={projector ? "text-4xl font-semibold" : "text-2xl font-semibold"}>Standup</h1>
+        <nav aria-label="Standup view" className="flex gap-3 text-sm" data-testid="standup-view">
+          {(["people", "change"] as const).map((v) =>
+            v === view ? (
+              <strong key={v} aria-current="page" className="rounded bg-slate-800 px-2 py-0.5 text-white dark:bg-slate-200 dark:text-slate-900">
+                {v === "people" ? "By person" : "By change"}
+              </strong>
+            ) : (
+              <Link key={v} href={hrefOf(since, until, projector, stuck, v)} className="px-2 py-0.5 text-blue-700 underline dark:text-blue-300">
+                {v === "people" ? "By person" : "By change"}
+              </Link>
+            ),
+          )}
+        </nav>
         <Link
-          href={hrefOf(since, until, !projector, stuck)}
+          href={hrefOf(since, until, !projector, stuck, view)}
           className="text-sm text-blue-700 underline dark:text-blue-300"
           data-testid="projector-toggle"
         >
           {projector ? "Leave projector mode" : "Projector mode"}
         </Link>
       </div>
-      {!projector && <SincePicker until={until} stuck={stuck} />}
+      {!projector && <SincePicker until={until} stuck={stuck} view={view} />}
       {children}
     </main>
   );

@@ -4,18 +4,20 @@ import { defaultSince, lastWeekSince } from "@/lib/standup/standup";
 // Where the standup starts: yesterday (the previous working day), last week, a date or a revision.
 // Plain GET forms: the page resolves what was asked to a commit and pins it in the URL.
 
-export function SincePicker({ until, stuck }: { until?: string; stuck?: string }) {
+export function SincePicker({ until, stuck, view }: { until?: string; stuck?: string; view?: "people" | "change" }) {
   const today = new Date().toISOString().slice(0, 10);
   const keep = (since: string) => {
     const q = new URLSearchParams({ since });
     if (until) q.set("until", until);
     if (stuck) q.set("stuck", stuck);
+    if (view === "change") q.set("view", "change");
     return `/standup?${q}`;
   };
   const hidden = (
     <>
       {until && <input type="hidden" name="until" value={until} />}
       {stuck && <input type="hidden" name="stuck" value={stuck} />}
+      {view === "change" && <input type="hidden" name="view" value="change" />}
     </>
   );
   const field = "rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-600 dark:bg-slate-900";

@@ -17,6 +17,7 @@ import { planNextCapability } from "./plan-next";
 import { planRecordCapability } from "./plan-record";
 import { planReleaseCapability } from "./plan-release";
 import { planRoadmapCapability } from "./plan-roadmap";
+import { planStandupCapability } from "./plan-standup";
 import { planStatusCapability } from "./plan-status";
 import { planTransitionCapability } from "./plan-transition";
 import { planValidateCapability } from "./plan-validate";
@@ -42,6 +43,7 @@ export const planCapabilities: readonly AnyCapability[] = [
   planBurnupCapability,
   planForecastCapability,
   planCodeCapability,
+  planStandupCapability,
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,

@@ -145,6 +145,7 @@ export async function run() {
   const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
   const times = [];
   const complete = [];
+  const byChange = [];
   try {
     await waitForServer(port);
     for (let run = 0; run <= WARM_RUNS; run++) {
@@ -154,8 +155,13 @@ export async function run() {
       // Interactive: hydrated, the live-update channel open (the burn-up may still be streaming in).
       await page.locator('[data-testid="live-state"][data-state="live"]').waitFor({ state: "attached", timeout: 60_000 });
       times.push(performance.now() - t0);
+      // The burn-up is in the view by change (the default is by person).
+      const t1 = performance.now();
+      await page.goto(`http://127.0.0.1:${port}/standup?view=change`, { waitUntil: "commit", timeout: 60_000 });
+      await page.locator('[data-testid="live-state"][data-state="live"]').waitFor({ state: "attached", timeout: 60_000 });
+      byChange.push(performance.now() - t1);
       await page.getByRole("img", { name: /burn-up/ }).first().waitFor({ timeout: 60_000 });
-      complete.push(performance.now() - t0);
+      complete.push(performance.now() - t1);
       await page.close();
     }
   } finally {
@@ -175,6 +181,8 @@ export async function run() {
     cold_ms: round(cold),
     warm_median_ms: round(warm),
     runs_ms: times.map((t) => round(t)),
+    by_change_cold_ms: round(byChange[0]),
+    by_change_warm_median_ms: round(median(byChange.slice(1))),
     with_burnup_cold_ms: round(complete[0]),
     with_burnup_warm_median_ms: round(median(complete.slice(1))),
     target_ms: TARGET_MS,
@@ -184,10 +192,10 @@ export async function run() {
   const text = [
     `## standup: /standup on ${issues} issues, ${commits} commits over ${DAYS} days (ending yesterday)`,
     table(
-      ["", "interactive", "burn-up drawn"],
+      ["", "interactive (by person)", "by change: interactive", "by change: burn-up drawn"],
       [
-        ["cold (first after start)", fmtMs(cold), fmtMs(complete[0])],
-        [`warm (median of ${WARM_RUNS})`, fmtMs(warm), fmtMs(median(complete.slice(1)))],
+        ["cold (first after start)", fmtMs(cold), fmtMs(byChange[0]), fmtMs(complete[0])],
+        [`warm (median of ${WARM_RUNS})`, fmtMs(warm), fmtMs(median(byChange.slice(1))), fmtMs(median(complete.slice(1)))],
       ],
     ),
     `target interactive <= ${fmtMs(TARGET_MS)} on a running server (warm): ${ok ? "met" : "MISSED"}; cold ${cold <= TARGET_MS ? "also within it" : "beyond it"}`,

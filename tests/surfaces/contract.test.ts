@@ -168,6 +168,9 @@ const TIME_CASES: Case[] = [
   { name: "code on a named default branch", capability: "plan.code", input: { id: WITH_DEPS.id, default_branch: "main" }, expect: "ok" },
   { name: "code of nothing", capability: "plan.code", input: { id: "no-such-record" }, expect: "not_found" },
   { name: "code on an unknown default branch", capability: "plan.code", input: { default_branch: "no-such-branch" }, expect: "invalid_input" },
+  { name: "standup since HEAD~1 (until the files now)", capability: "plan.standup", input: { since: "HEAD~1" }, expect: "ok" },
+  { name: "standup since a date until HEAD, stuck after 1 day", capability: "plan.standup", input: { since: "2026-11-21", until: "HEAD", stuck: 1 }, expect: "ok" },
+  { name: "standup since an unknown revision", capability: "plan.standup", input: { since: "no-such-revision" }, expect: "invalid_input" },
 ];
 
 const COMMAND_CASES: Case[] = [
@@ -347,6 +350,8 @@ function cliWords(c: Case): string[] {
       return ["history", String(input.id), ...options(["limit"])];
     case "plan.code":
       return ["code", ...(input.id !== undefined ? [String(input.id)] : []), ...(input.default_branch !== undefined ? ["--default-branch", String(input.default_branch)] : []), ...(input.stale_days !== undefined ? ["--stale-days", String(input.stale_days)] : [])];
+    case "plan.standup":
+      return ["standup", ...options(["since", "until", "stuck"])];
     case "plan.transition":
       return [String(input.transition), String(input.issue)];
     case "plan.critical_path":

@@ -17,7 +17,9 @@ import { planNextCapability } from "../../capabilities/plan-next";
 import { planRecordCapability } from "../../capabilities/plan-record";
 import { planReleaseCapability } from "../../capabilities/plan-release";
 import { planRoadmapCapability } from "../../capabilities/plan-roadmap";
+import { planStandupCapability } from "../../capabilities/plan-standup";
 import { planStatusCapability } from "../../capabilities/plan-status";
+import { renderStandup } from "./standup-text";
 import { planTransitionCapability } from "../../capabilities/plan-transition";
 import { planValidateCapability } from "../../capabilities/plan-validate";
 import { planWavesCapability } from "../../capabilities/plan-waves";
@@ -292,6 +294,15 @@ const VERBS: Record<string, Verb> = {
       };
     },
     text: (v) => renderCode(v),
+  }),
+  standup: capabilityVerb(planStandupCapability, {
+    summary: "the standup person by person: done, started, landed in the window; VERIFY, ACTIVE, BLOCKED now (--since REV [--until REV] [--stuck N])",
+    options: { ...COMMON, since: "value", until: "value", stuck: "value" },
+    input: (a) => {
+      const stuck = a.options.get("stuck");
+      return { ...fields(a, { since: "since", until: "until" }), ...(stuck !== undefined ? { stuck: parseCount("--stuck", stuck) } : {}) };
+    },
+    text: (v) => renderStandup(v),
   }),
   graph: {
     summary: "the waves graph as Mermaid or Graphviz DOT (--format mermaid|dot)",

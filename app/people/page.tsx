@@ -1,0 +1,50 @@
+import Link from "@/components/Link";
+import { planModelCapability } from "@/lib/capabilities/plan-model";
+import { authorHandles, issuesByPerson } from "@/lib/people/people";
+import { readPeopleFacts } from "@/lib/people/facts";
+import { call, servedRepo } from "@/lib/surfaces/pages";
+import { personHref } from "@/app/standup/PeopleView";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "People" };
+
+const STATUSES = ["ACTIVE", "VERIFY", "BLOCKED", "READY", "DONE"] as const;
+
+/** Everyone the repository names (docs/people.md), with how many issues they have in each status. */
+export default async function PeoplePage() {
+  const plan = await call(planModelCapability);
+  const facts = await readPeopleFacts(servedRepo(), plan);
+  const people = issuesByPerson(plan.issues, facts.ownership, facts.handles, authorHandles(facts.authors, facts.handles).values());
+  return (
+    <main className="flex flex-col gap-6">
+      <h1 className="text-2xl font-semibold">People</h1>
+      <p className="text-sm text-slate-700 dark:text-slate-300">
+        Issue owners, the signed-in users of the ledger and the commit authors, mapped to one handle each (by .mailmap, the email, or the first name).
+      </p>
+      <table className="w-full max-w-3xl text-left text-sm" data-testid="people-table">
+        <thead>
+          <tr className="border-b border-slate-300 dark:border-slate-700">
+            <th className="py-1 pr-4">Person</th>
+            {STATUSES.map((s) => (
+              <th key={s} className="py-1 pr-4 text-right">{s}</th>
+            ))}
+            <th className="py-1 text-right">All</th>
+          </tr>
+        </thead>
+        <tbody>
+          {[...people].map(([person, issues]) => (
+            <tr key={person} className="border-b border-slate-200 dark:border-slate-800" data-testid={`people-row-${person}`}>
+              <td className="py-1 pr-4">
+                <Link href={personHref(person)} className="text-blue-700 underline dark:text-blue-300">{person}</Link>
+              </td>
+              {STATUSES.map((s) => (
+                <td key={s} className="py-1 pr-4 text-right tabular-nums">{issues.filter((i) => i.status === s).length}</td>
+              ))}
+              <td className="py-1 text-right tabular-nums">{issues.length}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </main>
+  );
+}

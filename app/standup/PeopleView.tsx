@@ -1,0 +1,101 @@
+import Link from "@/components/Link";
+import { BlockerLink, IssueLink } from "@/components/IssueLink";
+import { StatusBadge } from "@/components/StatusBadge";
+import type { PlanStandup, StandupBlocked, StandupIssue, StandupLists, StandupOpen } from "@/lib/people/shapes";
+
+// The standup by person (the default view): plan.standup's answer, one card per person, then the
+// issues nobody has. The answer is rendered as it is: nothing is derived here.
+
+const LISTS: { key: keyof StandupLists; title: string }[] = [
+  { key: "done", title: "Done" },
+  { key: "landed", title: "Landed" },
+  { key: "verify", title: "In VERIFY" },
+  { key: "active", title: "In progress" },
+  { key: "blocked", title: "Blocked" },
+  { key: "started", title: "Started" },
+];
+
+export function personHref(handle: string): string {
+  return `/people/${encodeURIComponent(handle)}`;
+}
+
+function Entry({ item, projector }: { item: StandupIssue | StandupOpen | StandupBlocked; projector: boolean }) {
+  const stuck = "stuck_days" in item && item.stuck_days !== null ? item.stuck_days : null;
+  return (
+    <li className="flex flex-wrap items-baseline gap-x-2" data-testid={`person-issue-${item.id}`}>
+      <IssueLink id={item.id} /> <span>{item.title}</span>
+      <StatusBadge status={item.status} />
+      {stuck !== null && <span className="text-amber-800 dark:text-amber-300">stuck {stuck} days</span>}
+      {"blocked_by" in item && item.blocked_by.length > 0 && (
+        <span className={`text-slate-700 dark:text-slate-300 ${projector ? "" : "text-sm"}`}>
+          blocked by{" "}
+          {item.blocked_by.map((b, i) => (
+            <span key={b.entry}>
+              {i > 0 && ", "}
+              <BlockerLink entry={b.entry} />
+              {b.owner && (
+                <>
+                  {" "}(<Link href={personHref(b.owner)} className="text-blue-700 underline dark:text-blue-300">{b.owner}</Link>)
+                </>
+              )}
+            </span>
+          ))}
+        </span>
+      )}
+    </li>
+  );
+}
+
+/** One person's lists (or the unowned ones), each titled with its count; empty lists are left out. */
+export function PersonLists({ lists, projector = false }: { lists: StandupLists; projector?: boolean }) {
+  const shown = LISTS.filter((l) => lists[l.key].length > 0);
+  if (shown.length === 0) return <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>;
+  return (
+    <div className="flex flex-col gap-3">
+      {shown.map((l) => (
+        <div key={l.key} data-testid={`list-${l.key}`}>
+          <h3 className={`font-semibold text-slate-700 dark:text-slate-300 ${projector ? "" : "text-sm"}`}>
+            {l.title} · {lists[l.key].length}
+          </h3>
+          <ul className={`flex flex-col gap-1 ${projector ? "" : "text-sm"}`}>
+            {lists[l.key].map((item) => (
+              <Entry key={item.id} item={item} projector={projector} />
+            ))}
+          </ul>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function PeopleView({ standup }: { standup: PlanStandup }) {
+  const nobody = Object.values(standup.unowned).some((l) => l.length > 0);
+  return (
+    <div className="grid items-start gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="standup-people">
+      {standup.people.map((p) => (
+        <section
+          key={p.person}
+          aria-label={`Standup of ${p.person}`}
+          className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          data-testid={`person-${p.person}`}
+        >
+          <h2 className="mb-3 flex flex-wrap items-baseline justify-between gap-2 text-base font-semibold">
+            <Link href={personHref(p.person)} className="text-blue-700 underline dark:text-blue-300">
+              {p.person}
+            </Link>
+            <span className="text-sm font-normal text-slate-600 dark:text-slate-400">
+              {p.commits} linked commit{p.commits === 1 ? "" : "s"}
+            </span>
+          </h2>
+          <PersonLists lists={p} />
+        </section>
+      ))}
+      {nobody && (
+        <section aria-label="Issues nobody has" className="rounded-lg border border-dashed border-slate-300 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" data-testid="person-unowned">
+          <h2 className="mb-3 text-base font-semibold">Nobody&apos;s</h2>
+          <PersonLists lists={standup.unowned} />
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { type Author, type Handles, type IssueOwnership, handleOfAuthor, knownHandles } from "./people";
+import type { Plan } from "../plan/shapes";
+import { gitText } from "../repo/git-run";
+import { readLedger } from "../repo/ledger";
+import { readRecordFileFields } from "../repo/record-file";
+import { ISSUES_DIR } from "../plan/constants";
+
+// What the people rules (lib/people, docs/people.md) read from a repository: each issue's
+// `owner` (the files now), the ledger's `by` of every line and of each plan_start, and the commit
+// authors with .mailmap applied by git (`%aN`, `%aE`). Nothing is written.
+
+/** How long reading every author of a large history may take. */
+const AUTHORS_TIMEOUT_MS = 30_000;
+
+export interface PeopleFacts {
+  ownership: Map<string, IssueOwnership>;
+  /** Every `by` the ledger carries. */
+  ledgerBy: string[];
+  /** Every distinct author of the branches' commits, as .mailmap maps them. */
+  authors: Author[];
+  /** The owners' and the ledger's handles. */
+  handles: Handles;
+}
+
+/** The `owner` of each issue record as written ("" when it has none or it is not text). */
+export function ownersOf(repo: string, plan: Plan): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const issue of plan.issues) {
+    const fields = readRecordFileFields(repo, "issue", issue.id)?.fields ?? [];
+    const owner = fields.find(([k]) => k === "owner")?.[1];
+    out.set(issue.id, typeof owner === "string" ? owner.trim() : "");
+  }
+  return out;
+}
+
+/** Every distinct author of the local and remote-tracking branches (`%aN` and `%aE`, .mailmap applied). */
+export async function readAuthors(repo: string): Promise<Author[]> {
+  const text = await gitText(repo, ["log", "--branches", "--remotes", "--format=%aN%x00%aE"], { timeoutMs: AUTHORS_TIMEOUT_MS }).catch(() => undefined);
+  const seen = new Map<string, Author>();
+  for (const line of (text ?? "").split("\n")) {
+    const [name, email] = line.split("\0");
+    if (name === undefined || email === undefined) continue;
+    const key = `${name}\0${email}`;
+    if (!seen.has(key)) seen.set(key, { name, email });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * For each issue file, the author (.mailmap applied) of the oldest commit that added a `started_at`
+ * line to it: one `git log` over the issues folder, oldest first, reading only the added lines.
+ */
+export async function sealedStartAuthors(repo: string): Promise<Map<string, Author>> {
+  const text = await gitText(repo, ["log", "--reverse", "--no-renames", "--format=%x1e%aN%x00%aE", "--unified=0", "-G^started_at:", "-p", "--", ISSUES_DIR], { timeoutMs: AUTHORS_TIMEOUT_MS }).catch(() => undefined);
+  const out = new Map<string, Author>();
+  for (const entry of (text ?? "").split("\x1e").slice(1)) {
+    const nl = entry.indexOf("\n");
+    const [name = "", email = ""] = entry.slice(0, nl < 0 ? entry.length : nl).split("\0");
+    let id: string | undefined;
+    for (const line of entry.slice(nl + 1).split("\n")) {
+      if (line.startsWith("+++ ")) {
+        const m = /\/([^/]+)\.yaml$/.exec(line);
+        id = m ? m[1] : undefined;
+      } else if (id !== undefined && line.startsWith("+started_at:") && !out.has(id)) out.set(id, { name, email });
+    }
+  }
+  return out;
+}
+
+/**
+ * The facts for `plan`'s issues. An issue without an owner that was started is given who started
+ * it: the ledger's `by` of its last plan_start, else the author of the commit that sealed its
+ * `started_at`, mapped to a handle as every author is.
+ */
+export async function readPeopleFacts(repo: string, plan: Plan): Promise<PeopleFacts> {
+  const owners = ownersOf(repo, plan);
+  const ledger = readLedger(repo).entries;
+  const ledgerBy = [...new Set(ledger.map((e) => e.by).filter((b): b is string => typeof b === "string" && b !== ""))];
+  const startedBy = new Map<string, string>();
+  for (const e of ledger) {
+    const payload = e as Record<string, unknown>;
+    if (payload.event === "plan_start" && typeof payload.issue === "string" && typeof payload.by === "string" && !payload.by.startsWith("cockpit/")) startedBy.set(payload.issue, payload.by);
+  }
+  const authors = await readAuthors(repo);
+  const handles = knownHandles([...owners.values()], ledgerBy);
+  const needsCommit = plan.issues.some((i) => (owners.get(i.id) ?? "") === "" && !startedBy.has(i.id) && i.started_at !== "");
+  const sealed = needsCommit ? await sealedStartAuthors(repo) : new Map<string, Author>();
+  const ownership = new Map<string, IssueOwnership>();
+  for (const issue of plan.issues) {
+    const owner = owners.get(issue.id) ?? "";
+    let by = owner === "" ? startedBy.get(issue.id) : undefined;
+    if (owner === "" && by === undefined && issue.started_at !== "") {
+      const author = sealed.get(issue.id);
+      if (author) by = handleOfAuthor(author, handles).handle;
+    }
+    ownership.set(issue.id, { id: issue.id, owner, ...(by === undefined ? {} : { startedBy: by }) });
+  }
+  return { ownership, ledgerBy, authors, handles };
+}

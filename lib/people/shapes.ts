@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { PlanFindingSchema } from "../plan/shapes";
+import { RevisionSchema } from "../history/shapes";
+
+// plan.standup's answer (docs/people.md), field order included.
+
+export const StandupIssueSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** The derived status at `until`. */
+  status: z.string(),
+});
+
+/** An ACTIVE or VERIFY issue, with how many days it has been there past `--stuck` (null: not stuck). */
+export const StandupOpenSchema = StandupIssueSchema.extend({ stuck_days: z.number().int().nullable() });
+
+/** A `blocked_by` entry (an issue id, or `milestone:<id>`) and the blocking issue's person (null: none, or a milestone). */
+export const BlockerSchema = z.object({ entry: z.string(), owner: z.string().nullable() });
+
+export const StandupBlockedSchema = StandupIssueSchema.extend({ blocked_by: z.array(BlockerSchema) });
+
+const lists = {
+  /** What happened in the window. */
+  done: z.array(StandupIssueSchema),
+  /** The state at `until`, changed or not. */
+  verify: z.array(StandupOpenSchema),
+  active: z.array(StandupOpenSchema),
+  blocked: z.array(StandupBlockedSchema),
+  /** What happened in the window: started, merged into the default branch. */
+  started: z.array(StandupIssueSchema),
+  landed: z.array(StandupIssueSchema),
+};
+
+export const StandupPersonSchema = z.object({
+  person: z.string(),
+  ...lists,
+  /** The person's commits linked to an issue, authored in the window. */
+  commits: z.number().int(),
+});
+
+export const PlanStandupSchema = z.object({
+  since: RevisionSchema,
+  until: RevisionSchema,
+  people: z.array(StandupPersonSchema),
+  unowned: z.object(lists),
+  findings: z.object({ new: z.array(PlanFindingSchema), resolved: z.array(PlanFindingSchema), code: z.array(PlanFindingSchema) }),
+  next: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
+  roadmap: z.object({ now: z.object({ from: z.string().nullable(), to: z.string().nullable() }), next: z.object({ from: z.string().nullable(), to: z.string().nullable() }) }),
+});
+
+export type StandupIssue = z.infer<typeof StandupIssueSchema>;
+export type StandupOpen = z.infer<typeof StandupOpenSchema>;
+export type StandupBlocked = z.infer<typeof StandupBlockedSchema>;
+export type StandupPerson = z.infer<typeof StandupPersonSchema>;
+export type PlanStandup = z.infer<typeof PlanStandupSchema>;
+export type StandupLists = Omit<StandupPerson, "person" | "commits">;

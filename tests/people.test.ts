@@ -1,0 +1,74 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { planStandupCapability } from "@/lib/capabilities/plan-standup";
+import { loadPlan } from "@/lib/repo";
+import { readPeopleFacts } from "@/lib/people/facts";
+import { runGit } from "./support/git";
+import { sealedStampLines } from "./support/record-files";
+import { LEDGER, cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "./support/repo";
+
+// The people rules on a real repository: owners in the records, .mailmap applied by git, the
+// ledger's `by`, and commits linked to issues (docs/people.md).
+
+afterAll(cleanupRepos);
+
+const STARTED = "2026-11-20T09:00:00Z";
+const started = (id: string) => sealedStampLines("start", id, STARTED).join("\n") + "\n";
+
+function commitAs(repo: PlanRepo, who: string, email: string, message: string, file?: string): void {
+  if (file) repo.write(file, `${message}\n`);
+  repo.git("add", "-A");
+  const env = { GIT_AUTHOR_NAME: who, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: who, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_DATE: "2026-11-25T10:00:00Z", GIT_COMMITTER_DATE: "2026-11-25T10:00:00Z" };
+  runGit(repo.root, ["commit", "-q", "--allow-empty", "-m", message], { env });
+}
+
+function teamRepo(): PlanRepo {
+  const repo = makePlanRepo({
+    issues: [
+      { id: "BK-1", extra: `owner: priya\n${started("BK-1")}` },
+      { id: "BK-3", extra: "owner: lea\n" },
+      { id: "BK-5", depends_on: ["BK-1"], extra: "owner: tom\n" },
+    ],
+    // Only .mailmap can map "P. R. <p.raman@home.example>": neither the local part nor the first word is a handle.
+    files: { ".mailmap": "Priya Raman <priya@harbor.test> <p.raman@home.example>\n" },
+  });
+  commitAs(repo, "Cockpit Tests", "tests@cockpit.invalid", "the plan");
+  // BK-2 has no owner: Léa started it in a commit from her home address (no mailmap entry).
+  repo.writeIssue("BK-2", issueYaml({ id: "BK-2" }) + started("BK-2"));
+  commitAs(repo, "Léa Martin", "l.martin@home.example", "start BK-2");
+  // BK-4 has no owner: the signed-in user sam started it here (the ledger's by), not yet committed.
+  repo.writeIssue("BK-4", issueYaml({ id: "BK-4" }) + started("BK-4"));
+  repo.write(LEDGER, `${JSON.stringify({ ts: STARTED, event: "plan_start", head: "", branch: "main", by: "sam", issue: "BK-4" })}\n`);
+  commitAs(repo, "P. R.", "p.raman@home.example", "BK-1: the slot engine", "src/slots.ts");
+  commitAs(repo, "Ana Sousa", "ana@harbor.test", "BK-3: the payouts report", "src/payouts.ts");
+  return repo;
+}
+
+describe("people from a repository", () => {
+  const repo = teamRepo();
+  const ctx = { repo: repo.root, plan: () => loadPlan(repo.root) };
+
+  it("maps authors by .mailmap (as git applies it), keeps unmapped ones, and finds who started an unowned issue", async () => {
+    const facts = await readPeopleFacts(repo.root, ctx.plan());
+    expect(facts.authors).toContainEqual({ name: "Priya Raman", email: "priya@harbor.test" });
+    expect(facts.authors.some((a) => a.email === "p.raman@home.example")).toBe(false);
+    expect(facts.ownership.get("BK-1")).toEqual({ id: "BK-1", owner: "priya" });
+    // The commit that sealed started_at: Léa Martin, mapped by her first name.
+    expect(facts.ownership.get("BK-2")).toEqual({ id: "BK-2", owner: "", startedBy: "lea" });
+    // The ledger's by comes before any commit.
+    expect(facts.ownership.get("BK-4")).toEqual({ id: "BK-4", owner: "", startedBy: "sam" });
+  });
+
+  it("answers plan.standup person by person, in handle order, with blockers' owners and linked commits", async () => {
+    const s = await planStandupCapability.handler(ctx, { since: "2020-01-01" });
+    expect(s.people.map((p) => p.person)).toEqual(["Ana Sousa", "lea", "priya", "sam", "tom"]);
+    const by = (h: string) => s.people.find((p) => p.person === h)!;
+    expect(by("priya").active.map((i) => i.id)).toEqual(["BK-1"]);
+    expect(by("priya").commits).toBe(1);
+    expect(by("lea").active.map((i) => i.id)).toEqual(["BK-2"]);
+    expect(by("sam").active.map((i) => i.id)).toEqual(["BK-4"]);
+    expect(by("tom").blocked).toEqual([{ id: "BK-5", title: "Issue BK-5", status: "BLOCKED", blocked_by: [{ entry: "BK-1", owner: "priya" }] }]);
+    expect(by("Ana Sousa").commits).toBe(1);
+    expect(by("lea").commits).toBe(0);
+    expect(s.unowned.active).toEqual([]);
+  });
+});
