@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_PARALLEL_MAX, MAX_PARALLEL_MIN } from "../execution/config";
 import { ERROR_CATEGORIES } from "../execution/failure";
 import { PHASES } from "../execution/model";
 
@@ -11,11 +12,17 @@ export const SubplanConfigInput = z
   .strictObject({
     execution_mode: z.enum(["sequential", "parallel"]).optional().describe("sequential (default) or parallel."),
     merge_strategy: z.enum(["git_three_way"]).optional(),
-    max_parallel: z.number().int().optional().describe("1..50, default 5."),
+    max_parallel: z
+      .number()
+      .int()
+      .min(MAX_PARALLEL_MIN, `max_parallel must be at least ${MAX_PARALLEL_MIN}`)
+      .max(MAX_PARALLEL_MAX, `max_parallel must be at most ${MAX_PARALLEL_MAX}`)
+      .optional()
+      .describe(`${MAX_PARALLEL_MIN}..${MAX_PARALLEL_MAX}, default 5.`),
     fail_fast: z.boolean().optional().describe("Default false: a final failure leaves the siblings running (parallel)."),
     retry_failed: z.boolean().optional().describe("Default true."),
-    max_retries: z.number().int().optional().describe("Retries, not attempts; default 2."),
-    timeout: z.number().nullable().optional().describe("Seconds a child may process; default none."),
+    max_retries: z.number().int().min(0, "max_retries must be 0 or more").optional().describe("Retries, not attempts; default 2."),
+    timeout: z.number().gt(0, "timeout must be greater than 0 seconds").nullable().optional().describe("Seconds a child may process; default none."),
   })
   .describe("How the children run; omitted fields take their defaults.");
 
@@ -26,7 +33,8 @@ export const PlansCreateInput = z
     config: SubplanConfigInput.optional(),
     automation_profile: z.string().min(1).max(200).optional(),
   })
-  .refine((v) => (v.milestone === undefined) !== (v.issues === undefined), { message: "give milestone or issues, one of the two" });
+  .refine((v) => (v.milestone === undefined) !== (v.issues === undefined), { message: "give milestone or issues, one of the two" })
+  .meta({ oneOf: [{ required: ["milestone"] }, { required: ["issues"] }] });
 
 export const PlanIdInput = z.strictObject({ id: id("The plan") });
 export const RootInput = z.strictObject({ root: id("The root plan") });
@@ -51,7 +59,8 @@ export const EvidenceItem = z
     artifact: z.string().min(1).max(10_000).optional(),
     result: z.string().max(10_000).optional(),
   })
-  .refine((e) => (e.command === undefined) !== (e.artifact === undefined), { message: "each evidence names a command or an artifact" });
+  .refine((e) => (e.command === undefined) !== (e.artifact === undefined), { message: "each evidence names a command or an artifact" })
+  .meta({ oneOf: [{ required: ["command"] }, { required: ["artifact"] }] });
 
 export const PlansCompleteInput = z.strictObject({
   child: id("The child plan"),

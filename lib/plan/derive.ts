@@ -1,4 +1,4 @@
-import { ISSUE_STATUSES, MILESTONE_STATUSES, SEALED_FROM, type IssueStatus, type MilestoneStatus } from "./constants";
+import { ISSUE_STATUSES, MILESTONE_STATUSES, SEALED_FROM, type FindingCode, type IssueStatus, type MilestoneStatus } from "./constants";
 import type { IssueRecord, MilestoneRecord, PlanRecords } from "./records";
 import { findScopeConflicts } from "./scope";
 import { MOVES, MOVE_NAMES, sealOf, type Move } from "./seal";
@@ -6,8 +6,8 @@ import type { Plan, PlanCounts, PlanEdge, PlanFinding, PlanIssue, PlanMilestone,
 import { compareBytes } from "./text";
 import { dependentsOf, layerByDependencies, layerFlat } from "./waves";
 
-const fail = (code: string, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
-const warn = (code: string, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
+const fail = (code: FindingCode, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
+const warn = (code: FindingCode, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
 
 /**
  * The empty list every issue without dependents or blockers shares (frozen: the derived plan is

@@ -50,7 +50,7 @@ export function planStatus(plan: Plan, input: MilestoneFilter = {}): PlanStatusR
 
 export function planIssues(plan: Plan, input: IssueFilter = {}): PlanIssueList {
   const { milestone, status, wave } = input;
-  if (status !== undefined && !plan.statuses.issue.includes(status)) {
+  if (status !== undefined && !(plan.statuses.issue as readonly string[]).includes(status)) {
     throw invalidInput(`'${status}' is not an issue status; the vocabulary is ${plan.statuses.issue.join(", ")}`);
   }
   const issues = plan.issues.filter(
