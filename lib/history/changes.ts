@@ -1,3 +1,4 @@
+import { knowsMilestone, unknownMilestone } from "../plan/nearest";
 import { pickNextIssue } from "../plan/next-issue";
 import { deriveRoadmap } from "../plan/roadmap";
 import type { Plan, PlanFinding, PlanIssue } from "../plan/shapes";
@@ -65,6 +66,9 @@ function findingsOnlyIn(a: readonly PlanFinding[], b: readonly PlanFinding[], ke
 
 /** The difference of two derived plans; `milestone` keeps the issues, milestones and findings of one milestone. */
 export function diffPlans(from: Plan, to: Plan, milestone?: string): PlanDiff {
+  if (milestone !== undefined && !knowsMilestone(from, milestone) && !knowsMilestone(to, milestone)) {
+    throw unknownMilestone(milestone, [...to.milestones, ...from.milestones].map((m) => m.id));
+  }
   const before = new Map(from.issues.map((i) => [i.id, i]));
   const after = new Map(to.issues.map((i) => [i.id, i]));
   const ids = [...new Set([...before.keys(), ...after.keys()])].sort(compareBytes);

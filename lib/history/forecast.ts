@@ -1,4 +1,4 @@
-import { notFound } from "../errors";
+import { requireMilestone } from "../plan/nearest";
 import type { Plan } from "../plan/shapes";
 import type { Forecast } from "./shapes";
 
@@ -46,7 +46,7 @@ export function forecastMilestone(plan: Plan, milestone: string, options: Foreca
   const seed = options.seed ?? DEFAULT_SEED;
   const trials = options.trials ?? TRIALS;
   const issues = plan.issues.filter((i) => i.milestone === milestone);
-  if (issues.length === 0 && !plan.milestones.some((m) => m.id === milestone)) throw notFound(`no milestone '${milestone}'`);
+  requireMilestone(plan, milestone);
 
   const todayMs = Date.parse(`${options.today}T00:00:00Z`);
   const firstMs = todayMs - (WINDOW_DAYS - 1) * DAY_MS;

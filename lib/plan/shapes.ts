@@ -120,6 +120,8 @@ export const PlanWaveReportSchema = z.object({
 export const PlanNextIssueSchema = z.object({
   issue: PlanIssueSchema.optional(),
   active_milestone: z.string(),
+  /** Present (true) when the issue is not of active_milestone: none was READY there, so the choice widened to the whole plan. */
+  widened: z.literal(true).optional(),
   reason: z.string().optional(),
 });
 
