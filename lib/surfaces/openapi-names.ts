@@ -8,6 +8,7 @@ import {
   HistoryEntrySchema,
   IssueCauseSchema,
   IssueChangeSchema,
+  MilestoneChangeSchema,
   RevisionSchema,
 } from "../history/shapes";
 import {
@@ -47,6 +48,7 @@ export const NAMED_SCHEMAS: readonly (readonly [z.ZodType, string])[] = [
   [RevisionSchema, "Revision"],
   [IssueCauseSchema, "Cause"],
   [IssueChangeSchema, "Change"],
+  [MilestoneChangeSchema, "MilestoneChange"],
   [HistoryEntrySchema, "HistoryEntry"],
   [BurnupPointSchema, "BurnupPoint"],
   [CodeBranchSchema, "CodeBranch"],
