@@ -3,8 +3,7 @@ import { MAX_PARALLEL_MAX, MAX_PARALLEL_MIN } from "../execution/config";
 import { ERROR_CATEGORIES } from "../execution/failure";
 import { PHASES } from "../execution/model";
 
-// Inputs and outputs of the execution-plan capabilities. Outputs are open objects: the plan view
-// carries its tree and timeline, which the coordinator documents field by field.
+// Inputs of the execution-plan capabilities (their answers: lib/execution/shapes.ts).
 
 const id = (what: string) => z.string().min(1, `${what} is a plan id (a ULID)`).max(64).describe(`${what} (a ULID).`);
 
@@ -67,20 +66,8 @@ export const PlansCompleteInput = z.strictObject({
   evidence: z.array(EvidenceItem).max(100).default([]).describe("The evidence its issue requires."),
 });
 
-export const PlanViewSchema = z.looseObject({
-  plan_id: z.string(),
-  phase: z.string(),
-  processing_state: z.string(),
-  attempt: z.number(),
-  root_plan_id: z.string(),
-});
-
-export const OpenObject = z.looseObject({});
-export const PlansListOutput = z.object({ plans: z.array(OpenObject) });
-export const TickOutput = z.object({ timed_out: z.array(z.string()) });
-
 /**
- * The coordinator's results are typed by its own interfaces; the declared outputs are open objects
- * that name their key fields. This hands one to the other without copying.
+ * The coordinator's results are typed by its own interfaces; lib/execution/shapes.ts spells them as
+ * schemas. This hands one to the other without copying.
  */
 export const open = <T extends object>(value: T extends PromiseLike<unknown> ? never : T): never => value as never;

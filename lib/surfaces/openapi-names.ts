@@ -1,7 +1,20 @@
 import type { z } from "zod";
 import { EvidenceResultSchema, ClaimResultSchema, ReleaseResultSchema, TransitionResultSchema } from "../capabilities/outputs";
 import { CommitResultSchema, PlanDiffSchema as PreviewSchema, RecordWriteResultSchema } from "../capabilities/edit-shapes";
-import { PlanViewSchema } from "../capabilities/plans-inputs";
+import {
+  AdvanceResultSchema,
+  CompleteResultSchema,
+  ExecutionClaimResultSchema,
+  ExecutionEventSchema,
+  ExecutionPlanDetailSchema,
+  ExecutionPlanSchema,
+  ExecutionPlanSummarySchema,
+  FailResultSchema,
+  FailureDecisionSchema,
+  MergeOutcomeSchema,
+  PlanErrorSchema,
+  SubplanConfigSchema,
+} from "../execution/shapes";
 import { CodeBranchSchema, CodeCommitSchema, CodeMergedSchema, IssueCodeSchema, IssueCodeSummarySchema, PlanCodeSchema } from "../code/shapes";
 import {
   BurnupPointSchema,
@@ -64,5 +77,16 @@ export const NAMED_SCHEMAS: readonly (readonly [z.ZodType, string])[] = [
   [ClaimResultSchema, "ClaimResult"],
   [EvidenceResultSchema, "EvidenceResult"],
   [ReleaseResultSchema, "ReleaseResult"],
-  [PlanViewSchema, "ExecutionPlan"],
+  [ExecutionPlanSchema, "ExecutionPlan"],
+  [ExecutionPlanDetailSchema, "ExecutionPlanDetail"],
+  [ExecutionPlanSummarySchema, "ExecutionPlanSummary"],
+  [ExecutionEventSchema, "ExecutionEvent"],
+  [PlanErrorSchema, "ExecutionError"],
+  [SubplanConfigSchema, "SubplanConfig"],
+  [FailureDecisionSchema, "FailureDecision"],
+  [FailResultSchema, "FailResult"],
+  [ExecutionClaimResultSchema, "ExecutionClaimResult"],
+  [MergeOutcomeSchema, "MergeOutcome"],
+  [AdvanceResultSchema, "AdvanceResult"],
+  [CompleteResultSchema, "CompleteResult"],
 ];
