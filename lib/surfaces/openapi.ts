@@ -99,8 +99,6 @@ function inlineSchema(schema: z.ZodType): Record<string, unknown> {
 export interface DocumentOptions {
   /** The doors of the server that serves the document (from its environment). */
   security?: Pick<ServerSecurity, "authRequired" | "token" | "usersFile">;
-  /** The server's own origin, as the request reached it. */
-  server?: string;
 }
 
 /** The OpenAPI 3.1 document of the HTTP surface, generated from the capability declarations. */
@@ -183,7 +181,8 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
       description: "A repository's plan, derived from its records: statuses, waves, roadmap, next issue, findings; and the moves that change it.",
       license: { name: "MIT", identifier: "MIT" },
     },
-    servers: [{ url: options.server ?? "http://127.0.0.1:3000", description: options.server ? "this server" : "cockpit serve's default" }],
+    // Relative: the server that serves the document, whatever name it was reached by (cockpit serve: http://127.0.0.1:3000).
+    servers: [{ url: "/", description: "the server that serves this document" }],
     tags: [
       { name: "plan", description: "The derived plan: reads, and the moves and edits that change its records." },
       { name: "execution plans", description: "Execution plans: a milestone decomposed into children that agents run." },

@@ -1,6 +1,9 @@
 // The disagreements an outside check found between the document, the server and MCP, one case
 // each, against the production server and the real MCP servers (stdio and streamable HTTP).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import Ajv2020 from "ajv/dist/2020";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +40,23 @@ const post = (url: string, path: string, body: string, headers: Record<string, s
   fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
 describe("the document tells the whole truth about HTTP", () => {
+  it("the document a running server serves passes redocly lint with 0 errors and 0 warnings, offline", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cockpit-served-openapi-"));
+    try {
+      writeFileSync(join(dir, "openapi.json"), JSON.stringify(document));
+      const r = spawnSync(join(ROOT, "node_modules", ".bin", "redocly"), ["lint", join(dir, "openapi.json"), "--format=json"], {
+        encoding: "utf8",
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
+        timeout: 120_000,
+      });
+      const report = JSON.parse(r.stdout.slice(r.stdout.indexOf("{"))) as { totals: { errors: number; warnings: number } };
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+      expect(document.servers).toEqual([{ url: "/", description: "the server that serves this document" }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("plan.edit: a stale If-Match is 409, the document lists it, and the body fits its schema", async () => {
     const record = await fetch(`${server.url}/api/v1/plan/record?id=${READY.id}`);
     const etag = record.headers.get("etag");

@@ -4,7 +4,7 @@ import { securityFromEnv } from "@/lib/surfaces/security";
 
 export const dynamic = "force-dynamic";
 
-/** The document of this server: its own origin, and the doors its environment sets. */
-export function GET(request: Request) {
-  return jsonResponse(200, openApiDocument({ security: securityFromEnv(), server: new URL(request.url).origin }));
+/** The document of this server, with the doors its environment sets. */
+export function GET() {
+  return jsonResponse(200, openApiDocument({ security: securityFromEnv() }));
 }
