@@ -2,7 +2,7 @@ import { planHistoryCapability } from "@/lib/capabilities/plan-history";
 import { Card } from "@/components/Card";
 import { StatusBadge } from "@/components/StatusBadge";
 import { CapabilityError } from "@/lib/plan/errors";
-import type { PlanHistory } from "@/lib/history/shapes";
+import type { PlanHistory } from "@/lib/plan/history-shapes";
 import { call } from "@/lib/surfaces/pages";
 
 // The timeline of one record (plan.history): the moves not yet committed first, then each commit

@@ -117,7 +117,7 @@ describe("the layers", () => {
     const LAYERS: [RegExp, number][] = [
       [/^lib\/(plan\/|process-wide\.ts$|version\.ts$)/, 0],
       [/^lib\/repo\//, 1],
-      [/^lib\/(history|graph|coordination|execution|code|import|standup|people)\//, 2],
+      [/^lib\/(history|graph|coordination|execution|code|import|standup|people|results)\//, 2],
       [/^lib\/capabilities\//, 3],
       [/^lib\/(surfaces|server)\//, 4],
       [/^(app\/|components\/|proxy\.ts$)/, 5],

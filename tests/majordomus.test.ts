@@ -55,8 +55,8 @@ const scopeConflictsNaming = (id: string): PlanFinding[] =>
   plan.findings.filter((f) => f.code === "scope_conflict" && (f.subject === id || f.message.includes(` with ${id};`)));
 
 // Message templates, written from plan-semantics §4 (not from lib/).
-const FAIL = (code: string, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
-const WARN = (code: string, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
+const FAIL = (code: PlanFinding["code"], subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
+const WARN = (code: PlanFinding["code"], subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
 
 const EVENT = { started_at: ["plan_start", "started_event", "start"], verified_at: ["plan_verify", "verified_event", "verify"], completed_at: ["plan_done", "completed_event", "done"] } as const;
 const stampWithoutEvent = (id: string, field: keyof typeof EVENT, stamp: string): PlanFinding => {

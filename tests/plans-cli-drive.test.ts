@@ -3,13 +3,11 @@
 // demo (the scenario: tests/helpers/notifications-plan.ts). When the plan waits on BK-015,
 // `cockpit plan` finishes it, as a person would.
 import { spawnSync } from "node:child_process";
-import { cpSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AdvanceResult, ClaimResult, CompleteResult, FailResult, PlanDetail, PlanSummary } from "@/lib/execution/coordinator";
 import { EVIDENCE, MILESTONE, TIMELINE_KINDS, WAVES_FINISHED } from "./helpers/notifications-plan";
 import { CLI, ensureCliBuilt } from "./support/processes";
-import { ROOT, cleanupRepos, git, tempDir } from "./support/repo";
+import { ROOT, cleanupRepos, demoGitCopy, git } from "./support/repo";
 
 const commandFor = (token: string) => `pnpm --filter api test -- ${token}`;
 
@@ -40,14 +38,7 @@ const milestoneStatus = () => cockpitJson<StatusJson>("plan", "status").mileston
 
 beforeAll(() => {
   ensureCliBuilt();
-  repo = tempDir("cockpit-plans-drive-");
-  cpSync(join(ROOT, "examples", "demo"), repo, { recursive: true });
-  git(repo, "init", "-q", "-b", "main");
-  git(repo, "config", "user.email", "tests@cockpit.invalid");
-  git(repo, "config", "user.name", "Cockpit Tests");
-  git(repo, "config", "commit.gpgsign", "false");
-  git(repo, "add", "-A");
-  git(repo, "commit", "-q", "-m", "the demo plan");
+  repo = demoGitCopy("cockpit-plans-drive-");
 });
 afterAll(cleanupRepos);
 

@@ -4,7 +4,7 @@ import { activityIn, chartGeometry, defaultSince, groupChanges, landedIn, sectio
 // The standup page's arrangement of the time answers: the default since, the sections, the stuck
 // issues and the burn-up's scales.
 
-const change = (id: string, from: string | null, to: string | null): IssueChange => ({
+const change = (id: string, from: IssueChange["from"], to: IssueChange["to"]): IssueChange => ({
   id,
   title: `t ${id}`,
   milestone: "m",

@@ -17,7 +17,7 @@ import { BurnupChart } from "@/components/standup/BurnupChart";
 import { SincePicker } from "@/components/standup/SincePicker";
 import type { IssueCode, PlanCode } from "@/lib/code/shapes";
 import { CapabilityError } from "@/lib/plan/errors";
-import type { Forecast, PlanBurnup } from "@/lib/history/shapes";
+import type { Forecast, PlanBurnup } from "@/lib/plan/history-shapes";
 import type { Plan } from "@/lib/plan/shapes";
 import {
   type IssueCause,

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { planAt } from "../history/plan-at";
 import type { Revision } from "../history/revision";
-import { RevisionSchema } from "../history/shapes";
+import { RevisionSchema } from "../plan/history-shapes";
 import type { Plan } from "../plan/shapes";
 import type { CapabilityContext } from "./capability";
 

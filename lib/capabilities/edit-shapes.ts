@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PlanDiffSchema as ChangesDiffSchema } from "../plan/history-shapes";
 import { PlanFindingSchema } from "../plan/shapes";
 import { IdempotencyKeyField } from "./inputs";
 
@@ -38,24 +39,13 @@ export const CreateInput = z.strictObject({
   idempotency_key: IdempotencyKeyField.optional(),
 });
 
-const change = <T extends z.ZodType>(t: T) => z.object({ from: t, to: t });
-
-export const PlanDiffSchema = z.object({
-  issues: z.array(
-    z.object({
-      id: z.string(),
-      presence: z.enum(["added", "removed"]).optional(),
-      status: change(z.string()).optional(),
-      wave: change(z.number().int()).optional(),
-      milestone: change(z.string()).optional(),
-    }),
-  ),
-  milestones: z.array(z.object({ id: z.string(), presence: z.enum(["added", "removed"]).optional(), status: change(z.string()).optional() })),
-  findings: z.object({ added: z.array(PlanFindingSchema), resolved: z.array(PlanFindingSchema) }),
-  scope_conflicts: z.array(PlanFindingSchema),
-  next_issue: change(z.string()).optional(),
-  roadmap: z.object({ now: change(z.string()).optional(), next: change(z.string()).optional() }),
-  is_empty: z.boolean(),
+/**
+ * What an edit changes in the derived plan: plan.changes's own members (issues, milestones,
+ * findings {new, resolved}, next, roadmap), one schema for both, and the preview's own two.
+ */
+export const PlanDiffSchema = ChangesDiffSchema.extend({
+  scope_conflicts: z.array(PlanFindingSchema).describe("The scope conflicts among the new findings."),
+  is_empty: z.boolean().describe("Whether nothing derived changes."),
 });
 
 export const RecordWriteResultSchema = z.object({

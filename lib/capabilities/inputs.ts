@@ -68,7 +68,8 @@ export const EvidenceInput = z
   })
   .refine((v) => !(v.command !== undefined && v.artifact !== undefined), {
     message: "give command or artifact, not both",
-  });
+  })
+  .meta({ oneOf: [{ required: ["command"] }, { required: ["artifact"] }] });
 
 export const ClaimInput = z.strictObject({
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),

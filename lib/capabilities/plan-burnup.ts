@@ -1,5 +1,5 @@
 import { planBurnup } from "../history/burnup";
-import { PlanBurnupSchema } from "../history/shapes";
+import { PlanBurnupSchema } from "../plan/history-shapes";
 import { defineCapability } from "./capability";
 import { BurnupInput } from "./inputs";
 

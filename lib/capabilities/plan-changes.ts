@@ -1,5 +1,5 @@
 import { planChanges } from "../history/plan-changes";
-import { PlanChangesSchema } from "../history/shapes";
+import { PlanChangesSchema } from "../plan/history-shapes";
 import { defineCapability } from "./capability";
 import { ChangesInput } from "./inputs";
 

@@ -3,7 +3,7 @@ import { leaseWriteOptions } from "../coordination/plan-leases";
 import { claim } from "../repo/transition";
 import { defineCapability } from "./capability";
 import { ClaimInput } from "./inputs";
-import { ClaimResultSchema } from "./outputs";
+import { ClaimResultSchema } from "../results/outputs";
 
 export const planClaimCapability = defineCapability({
   id: "plan.claim",

@@ -1,5 +1,6 @@
 import { notFound } from "../plan/errors";
 import { deriveCriticalPath } from "../graph/critical-path";
+import { requireMilestone } from "../plan/nearest";
 import { PlanCriticalPathSchema } from "../plan/shapes";
 import { answerAt, planFor, withAtMember } from "./at";
 import { defineCapability } from "./capability";
@@ -15,9 +16,7 @@ export const planCriticalPathCapability = defineCapability({
   output: withAtMember(PlanCriticalPathSchema),
   handler: async (ctx, input) => {
     const { plan, at } = await planFor(ctx, input.at);
-    if (input.milestone !== undefined && !plan.milestones.some((m) => m.id === input.milestone)) {
-      throw notFound(`no milestone '${input.milestone}'; the milestones are ${plan.milestones.map((m) => m.id).join(", ") || "none"}`);
-    }
+    requireMilestone(plan, input.milestone);
     return answerAt(deriveCriticalPath(plan, { milestone: input.milestone }), at);
   },
 });

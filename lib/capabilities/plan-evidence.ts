@@ -2,7 +2,7 @@ import { afterIssueWrite } from "../coordination/plan-leases";
 import { recordEvidence } from "../repo/transition";
 import { defineCapability } from "./capability";
 import { EvidenceInput } from "./inputs";
-import { EvidenceResultSchema } from "./outputs";
+import { EvidenceResultSchema } from "../results/outputs";
 
 export const planEvidenceCapability = defineCapability({
   id: "plan.evidence",

@@ -1,5 +1,5 @@
 import { forecastMilestone } from "../history/forecast";
-import { ForecastSchema } from "../history/shapes";
+import { ForecastSchema } from "../plan/history-shapes";
 import { defineCapability } from "./capability";
 import { ForecastInput } from "./inputs";
 

@@ -1,5 +1,5 @@
 import { planHistory } from "../history/history";
-import { PlanHistorySchema } from "../history/shapes";
+import { PlanHistorySchema } from "../plan/history-shapes";
 import { defineCapability } from "./capability";
 import { HistoryInput } from "./inputs";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RevisionSchema } from "../history/shapes";
+import { RevisionSchema } from "../plan/history-shapes";
 import { currentVersion } from "../repo/plan-edit";
 import { planRecord } from "../plan/queries";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";

@@ -3,7 +3,7 @@ import { holderOf, projectKey, readHolder, releaseLease, requireIssue } from "..
 import { refused } from "../plan/errors";
 import { defineCapability } from "./capability";
 import { ReleaseInput } from "./inputs";
-import { ReleaseResultSchema } from "./outputs";
+import { ReleaseResultSchema } from "../results/outputs";
 
 export const planReleaseCapability = defineCapability({
   id: "plan.release",

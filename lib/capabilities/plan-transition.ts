@@ -2,7 +2,7 @@ import { afterIssueWrite, leaseWriteOptions } from "../coordination/plan-leases"
 import { transition } from "../repo/transition";
 import { defineCapability } from "./capability";
 import { TransitionInput } from "./inputs";
-import { TransitionResultSchema } from "./outputs";
+import { TransitionResultSchema } from "../results/outputs";
 
 export const planTransitionCapability = defineCapability({
   id: "plan.transition",

@@ -1,6 +1,7 @@
+import { AdvanceResultSchema } from "../execution/shapes";
 import { advance } from "../execution/coordinator";
 import { defineCapability } from "./capability";
-import { OpenObject, PlansAdvanceInput, open } from "./plans-inputs";
+import { PlansAdvanceInput, open } from "./plans-inputs";
 
 export const plansAdvanceCapability = defineCapability({
   id: "plans.advance",
@@ -9,6 +10,6 @@ export const plansAdvanceCapability = defineCapability({
   description:
     "execute starts the child's issue; apply merges its branch into the plan's integration branch with git's three-way merge and verifies the issue. A refused start or a conflict fails the child.",
   input: PlansAdvanceInput,
-  output: OpenObject,
+  output: AdvanceResultSchema,
   handler: async (ctx, input) => open(await advance(ctx.repo, input.child, input.to, input.branch !== undefined ? { branch: input.branch } : {})),
 });

@@ -1,6 +1,7 @@
+import { ExecutionClaimResultSchema } from "../execution/shapes";
 import { claimNext } from "../execution/coordinator";
 import { defineCapability } from "./capability";
-import { OpenObject, RootInput, open } from "./plans-inputs";
+import { RootInput, open } from "./plans-inputs";
 
 export const plansClaimCapability = defineCapability({
   id: "plans.claim",
@@ -9,6 +10,6 @@ export const plansClaimCapability = defineCapability({
   description:
     "Move the next claimable child to processing: its issue's dependencies are DONE, the concurrency limit allows it, and no processing sibling shares its scope. claimed is null, with the reason, when none can run.",
   input: RootInput,
-  output: OpenObject,
+  output: ExecutionClaimResultSchema,
   handler: async (ctx, input) => open(await claimNext(ctx.repo, input.root)),
 });

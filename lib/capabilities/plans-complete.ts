@@ -1,6 +1,7 @@
+import { CompleteResultSchema } from "../execution/shapes";
 import { complete } from "../execution/coordinator";
 import { defineCapability } from "./capability";
-import { OpenObject, PlansCompleteInput, open } from "./plans-inputs";
+import { PlansCompleteInput, open } from "./plans-inputs";
 
 export const plansCompleteCapability = defineCapability({
   id: "plans.complete",
@@ -8,6 +9,6 @@ export const plansCompleteCapability = defineCapability({
   title: "Complete a child that has applied",
   description: "Record the evidence its issue requires and move the issue to DONE, which lets the next wave's dependents start.",
   input: PlansCompleteInput,
-  output: OpenObject,
+  output: CompleteResultSchema,
   handler: async (ctx, input) => open(await complete(ctx.repo, input.child, input.evidence)),
 });

@@ -1,6 +1,7 @@
+import { ExecutionPlanDetailSchema } from "../execution/shapes";
 import { createExecutionPlan } from "../execution/coordinator";
 import { defineCapability } from "./capability";
-import { PlanViewSchema, PlansCreateInput, open } from "./plans-inputs";
+import { PlansCreateInput, open } from "./plans-inputs";
 
 export const plansCreateCapability = defineCapability({
   id: "plans.create",
@@ -9,7 +10,7 @@ export const plansCreateCapability = defineCapability({
   description:
     "Make a root plan with one child per issue of the milestone (or list) that is not DONE or CANCELLED, grouped by wave. Config defaults: sequential, max_parallel 5, fail_fast false, 2 retries.",
   input: PlansCreateInput,
-  output: PlanViewSchema,
+  output: ExecutionPlanDetailSchema,
   handler: async (ctx, input) =>
     open(
     await createExecutionPlan(

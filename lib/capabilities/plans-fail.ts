@@ -1,6 +1,7 @@
+import { FailResultSchema } from "../execution/shapes";
 import { fail } from "../execution/coordinator";
 import { defineCapability } from "./capability";
-import { OpenObject, PlansFailInput, open } from "./plans-inputs";
+import { PlansFailInput, open } from "./plans-inputs";
 
 export const plansFailCapability = defineCapability({
   id: "plans.fail",
@@ -9,6 +10,6 @@ export const plansFailCapability = defineCapability({
   description:
     "The failure handler decides: a retriable failure within max_retries becomes a new attempt; a final one stops the others under fail_fast or in sequential mode.",
   input: PlansFailInput,
-  output: OpenObject,
+  output: FailResultSchema,
   handler: async (ctx, input) => open(await fail(ctx.repo, input.child, input.category, input.message)),
 });

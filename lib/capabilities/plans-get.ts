@@ -1,6 +1,7 @@
+import { ExecutionPlanDetailSchema } from "../execution/shapes";
 import { getPlan } from "../execution/coordinator";
 import { defineCapability } from "./capability";
-import { PlanIdInput, PlanViewSchema, open } from "./plans-inputs";
+import { PlanIdInput, open } from "./plans-inputs";
 
 export const plansGetCapability = defineCapability({
   id: "plans.get",
@@ -8,6 +9,6 @@ export const plansGetCapability = defineCapability({
   title: "One execution plan, its children and its timeline",
   description: "The plan as the CLI dict, its children (retries included) and every decision with its reason.",
   input: PlanIdInput,
-  output: PlanViewSchema,
+  output: ExecutionPlanDetailSchema,
   handler: async (ctx, input) => open(await getPlan(ctx.repo, input.id)),
 });

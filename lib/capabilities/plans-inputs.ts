@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { MAX_PARALLEL_MAX, MAX_PARALLEL_MIN } from "../execution/config";
 import { ERROR_CATEGORIES } from "../execution/failure";
 import { PHASES } from "../execution/model";
 
-// Inputs and outputs of the execution-plan capabilities. Outputs are open objects: the plan view
-// carries its tree and timeline, which the coordinator documents field by field.
+// Inputs of the execution-plan capabilities (their answers: lib/execution/shapes.ts).
 
 const id = (what: string) => z.string().min(1, `${what} is a plan id (a ULID)`).max(64).describe(`${what} (a ULID).`);
 
@@ -11,11 +11,17 @@ export const SubplanConfigInput = z
   .strictObject({
     execution_mode: z.enum(["sequential", "parallel"]).optional().describe("sequential (default) or parallel."),
     merge_strategy: z.enum(["git_three_way"]).optional(),
-    max_parallel: z.number().int().optional().describe("1..50, default 5."),
+    max_parallel: z
+      .number()
+      .int()
+      .min(MAX_PARALLEL_MIN, `max_parallel must be at least ${MAX_PARALLEL_MIN}`)
+      .max(MAX_PARALLEL_MAX, `max_parallel must be at most ${MAX_PARALLEL_MAX}`)
+      .optional()
+      .describe(`${MAX_PARALLEL_MIN}..${MAX_PARALLEL_MAX}, default 5.`),
     fail_fast: z.boolean().optional().describe("Default false: a final failure leaves the siblings running (parallel)."),
     retry_failed: z.boolean().optional().describe("Default true."),
-    max_retries: z.number().int().optional().describe("Retries, not attempts; default 2."),
-    timeout: z.number().nullable().optional().describe("Seconds a child may process; default none."),
+    max_retries: z.number().int().min(0, "max_retries must be 0 or more").optional().describe("Retries, not attempts; default 2."),
+    timeout: z.number().gt(0, "timeout must be greater than 0 seconds").nullable().optional().describe("Seconds a child may process; default none."),
   })
   .describe("How the children run; omitted fields take their defaults.");
 
@@ -26,7 +32,8 @@ export const PlansCreateInput = z
     config: SubplanConfigInput.optional(),
     automation_profile: z.string().min(1).max(200).optional(),
   })
-  .refine((v) => (v.milestone === undefined) !== (v.issues === undefined), { message: "give milestone or issues, one of the two" });
+  .refine((v) => (v.milestone === undefined) !== (v.issues === undefined), { message: "give milestone or issues, one of the two" })
+  .meta({ oneOf: [{ required: ["milestone"] }, { required: ["issues"] }] });
 
 export const PlanIdInput = z.strictObject({ id: id("The plan") });
 export const RootInput = z.strictObject({ root: id("The root plan") });
@@ -51,27 +58,16 @@ export const EvidenceItem = z
     artifact: z.string().min(1).max(10_000).optional(),
     result: z.string().max(10_000).optional(),
   })
-  .refine((e) => (e.command === undefined) !== (e.artifact === undefined), { message: "each evidence names a command or an artifact" });
+  .refine((e) => (e.command === undefined) !== (e.artifact === undefined), { message: "each evidence names a command or an artifact" })
+  .meta({ oneOf: [{ required: ["command"] }, { required: ["artifact"] }] });
 
 export const PlansCompleteInput = z.strictObject({
   child: id("The child plan"),
   evidence: z.array(EvidenceItem).max(100).default([]).describe("The evidence its issue requires."),
 });
 
-export const PlanViewSchema = z.looseObject({
-  plan_id: z.string(),
-  phase: z.string(),
-  processing_state: z.string(),
-  attempt: z.number(),
-  root_plan_id: z.string(),
-});
-
-export const OpenObject = z.looseObject({});
-export const PlansListOutput = z.object({ plans: z.array(OpenObject) });
-export const TickOutput = z.object({ timed_out: z.array(z.string()) });
-
 /**
- * The coordinator's results are typed by its own interfaces; the declared outputs are open objects
- * that name their key fields. This hands one to the other without copying.
+ * The coordinator's results are typed by its own interfaces; lib/execution/shapes.ts spells them as
+ * schemas. This hands one to the other without copying.
  */
 export const open = <T extends object>(value: T extends PromiseLike<unknown> ? never : T): never => value as never;

@@ -1,7 +1,8 @@
+import { PlansListSchema } from "../execution/shapes";
 import { listPlans } from "../execution/coordinator";
 import { defineCapability } from "./capability";
 import { EmptyInput } from "./inputs";
-import { PlansListOutput, open } from "./plans-inputs";
+import { open } from "./plans-inputs";
 
 export const plansListCapability = defineCapability({
   id: "plans.list",
@@ -9,6 +10,6 @@ export const plansListCapability = defineCapability({
   title: "Every execution plan",
   description: "The root plans of this repository, newest first, with their children counted by state.",
   input: EmptyInput,
-  output: PlansListOutput,
+  output: PlansListSchema,
   handler: async (ctx) => ({ plans: (await listPlans(ctx.repo)).map(open) }),
 });

@@ -1,7 +1,8 @@
+import { TickSchema } from "../execution/shapes";
 import { tick } from "../execution/coordinator";
 import { defineCapability } from "./capability";
 import { EmptyInput } from "./inputs";
-import { TickOutput } from "./plans-inputs";
+
 
 export const plansTickCapability = defineCapability({
   id: "plans.tick",
@@ -9,6 +10,6 @@ export const plansTickCapability = defineCapability({
   title: "Fail children that ran past their timeout",
   description: "Every child processing longer than its plan's timeout fails with category timeout (and may be retried).",
   input: EmptyInput,
-  output: TickOutput,
+  output: TickSchema,
   handler: async (ctx) => ({ timed_out: await tick(ctx.repo) }),
 });

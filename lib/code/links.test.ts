@@ -350,7 +350,7 @@ describe("code findings", () => {
   });
 
   it("suggests the move each finding names", () => {
-    expect(["work_without_start", "merged_not_verified", "merged_not_done", "done_with_open_branch", "stalled"].map((code) => suggestedMove({ code }))).toEqual(["start", "verify", "done", undefined, undefined]);
+    expect((["work_without_start", "merged_not_verified", "merged_not_done", "done_with_open_branch", "stalled"] as const).map((code) => suggestedMove({ code }))).toEqual(["start", "verify", "done", undefined, undefined]);
   });
 
   it("an issue with no link gets no finding but stalled", () => {

@@ -1,4 +1,5 @@
 import { MentionMatcher } from "./mention";
+import type { FindingCode } from "../plan/constants";
 import type { CodeBranch, CodeCommit, CodeFinding, CodeMerged } from "./shapes";
 
 // The links between the commit graph and the plan's issues (docs/code-links.md), as plain
@@ -274,7 +275,7 @@ const DAY_MS = 86_400_000;
  */
 export function codeFindings(issue: IssueFacts, links: IssueLinks | undefined, defaultBranch: string | null, now: string, staleDays: number): CodeFinding[] {
   const out: CodeFinding[] = [];
-  const warn = (code: string, message: string) => out.push({ level: "WARN", code, subject: issue.id, message });
+  const warn = (code: FindingCode, message: string) => out.push({ level: "WARN", code, subject: issue.id, message });
   const commits = links?.commits ?? [];
   const onto = defaultBranch ?? "the default branch";
   if (commits.length > 0 && (issue.status === "READY" || issue.status === "BLOCKED") && issue.started_at === "") {

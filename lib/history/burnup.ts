@@ -1,11 +1,12 @@
 import { invalidInput, notFound } from "../plan/errors";
 import { MILESTONES_DIR } from "../plan/constants";
+import { nearestIds } from "../plan/nearest";
 import type { Plan } from "../plan/shapes";
 import { gitText } from "../repo/git-run";
 import { derivePlan } from "../plan/derive";
 import { mapPlansAtCommits, recordsNow } from "./records-at";
 import { dayOfSeconds, firstParentHistory, instantOf, repoGit } from "./revision";
-import type { BurnupPoint, PlanBurnup } from "./shapes";
+import type { BurnupPoint, PlanBurnup } from "../plan/history-shapes";
 import { processWide } from "../process-wide";
 
 // Burn-up of one milestone: per UTC day, the milestone's issues as the plan stood at the last
@@ -85,7 +86,8 @@ export async function planBurnup(repo: string, query: BurnupQuery, given?: () =>
   let first = query.since ?? (await firstAppearance(repo, milestone));
   if (first === undefined) {
     if (!current().milestones.some((m) => m.id === milestone)) {
-      throw notFound(`no milestone '${milestone}' in the files or in HEAD's history; give since to count the issues that name it anyway`);
+      const near = nearestIds(milestone, current().milestones.map((m) => m.id));
+      throw notFound(`no milestone '${milestone}' in the files or in HEAD's history (the nearest known: ${near.join(", ") || "none"}); give since to count the issues that name it anyway`);
     }
     first = today;
   }

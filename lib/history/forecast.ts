@@ -1,6 +1,7 @@
 import { notFound } from "../plan/errors";
+import { requireMilestone } from "../plan/nearest";
 import type { Plan } from "../plan/shapes";
-import type { Forecast } from "./shapes";
+import type { Forecast } from "../plan/history-shapes";
 
 // When will a milestone land: Monte Carlo over the plan's daily DONE counts (sealed completed_at),
 // with a floor throughput alone lacks: a trial cannot finish before the remaining waves could,
@@ -46,7 +47,7 @@ export function forecastMilestone(plan: Plan, milestone: string, options: Foreca
   const seed = options.seed ?? DEFAULT_SEED;
   const trials = options.trials ?? TRIALS;
   const issues = plan.issues.filter((i) => i.milestone === milestone);
-  if (issues.length === 0 && !plan.milestones.some((m) => m.id === milestone)) throw notFound(`no milestone '${milestone}'`);
+  requireMilestone(plan, milestone);
 
   const todayMs = Date.parse(`${options.today}T00:00:00Z`);
   const firstMs = todayMs - (WINDOW_DAYS - 1) * DAY_MS;

@@ -10,7 +10,7 @@ import { gitText } from "../repo/git-run";
 import { isRead, readChecked } from "./git-objects";
 import { mapPlansAtCommits } from "./records-at";
 import { isoOfSeconds, repoGit } from "./revision";
-import type { HistoryEntry, PlanHistory } from "./shapes";
+import type { HistoryEntry, PlanHistory } from "../plan/history-shapes";
 
 // The timeline of one record: the commits that changed its file, newest first, each with the
 // record's derived status after it; before them, the moves of this clone's ledger that no commit

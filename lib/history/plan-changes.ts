@@ -1,9 +1,9 @@
 import { derivePlan } from "../plan/derive";
 import type { Plan } from "../plan/shapes";
-import { diffPlans } from "./changes";
+import { diffPlans } from "../plan/changes";
 import { plansAtCommits, recordsNow } from "./records-at";
 import { type Revision, checkRevisionForm, repoGit, resolveRevision } from "./revision";
-import type { PlanChanges } from "./shapes";
+import type { PlanChanges } from "../plan/history-shapes";
 
 export interface ChangesQuery {
   since: string;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanFindingSchema } from "../plan/shapes";
-import { RevisionSchema } from "../history/shapes";
+import { RevisionSchema } from "../plan/history-shapes";
 
 // plan.standup's answer (docs/people.md), field order included.
 

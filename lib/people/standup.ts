@@ -1,4 +1,4 @@
-import type { PlanChanges } from "../history/shapes";
+import type { PlanChanges } from "../plan/history-shapes";
 import type { Plan } from "../plan/shapes";
 import { sectionOf, stuckIssues } from "../standup/standup";
 import { type Handles, type IssueOwnership, byHandle, byId, personOfIssue } from "./people";

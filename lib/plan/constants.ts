@@ -6,6 +6,39 @@ export const ISSUE_STATUSES = ["READY", "BLOCKED", "ACTIVE", "VERIFY", "DONE", "
 /** Milestone statuses, in derivation order. */
 export const MILESTONE_STATUSES = ["PLANNED", "BLOCKED", "ACTIVE", "VERIFY", "DONE", "CANCELLED", "SUPERSEDED"] as const;
 
+/** Every finding code the derivation (plan-semantics §4) and the code links (code-links.md) raise. */
+export const FINDING_CODES = [
+  "unreadable_record",
+  "schema",
+  "self_dependency",
+  "unknown_dependency",
+  "duplicate_dependency",
+  "no_milestone",
+  "unknown_milestone",
+  "no_acceptance",
+  "no_validation",
+  "no_evidence_required",
+  "stamp_without_event",
+  "evidence_missing",
+  "cycle",
+  "premature_execution",
+  "milestone_self_dependency",
+  "milestone_unknown_dependency",
+  "milestone_duplicate_dependency",
+  "milestone_cycle",
+  "milestone_evidence_missing",
+  "milestone_premature",
+  "empty_milestone",
+  "scope_conflict",
+  "undeclared_status",
+  "work_without_start",
+  "merged_not_verified",
+  "merged_not_done",
+  "done_with_open_branch",
+  "stalled",
+] as const;
+
+export type FindingCode = (typeof FINDING_CODES)[number];
 export type IssueStatus = (typeof ISSUE_STATUSES)[number];
 export type MilestoneStatus = (typeof MILESTONE_STATUSES)[number];
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { filterFindings, formatFindingQuery, pageOf, parseFindingQuery, splitIds } from "./finding-query";
 import type { PlanFinding } from "./shapes";
 
-const f = (level: "FAIL" | "WARN", code: string, subject: string, message: string): PlanFinding => ({ level, code, subject, message });
+const f = (level: "FAIL" | "WARN", code: PlanFinding["code"], subject: string, message: string): PlanFinding => ({ level, code, subject, message });
 const findings = [
   f("WARN", "scope_conflict", "I1", "shares lib/a with I2; they may not run concurrently"),
   f("FAIL", "unknown_dependency", "I3", "depends on I9, which is not an issue"),
@@ -39,7 +39,7 @@ describe("finding query", () => {
     expect(filterFindings(findings, parseFindingQuery({ milestone: "M2" }), milestoneOf)).toEqual([findings[1], findings[2]]);
   });
   it("pages a list with no cap: the last page holds the rest, a page past the end shows the last", () => {
-    const many = Array.from({ length: 250 }, (_, i) => f("WARN", "x", `I${i}`, "m"));
+    const many = Array.from({ length: 250 }, (_, i) => f("WARN", "x" as PlanFinding["code"], `I${i}`, "m"));
     expect(pageOf(many, 3)).toMatchObject({ page: 3, pages: 3, from: 201, to: 250, total: 250 });
     expect(pageOf(many, 3).items[0].subject).toBe("I200");
     expect(pageOf(many, 9).page).toBe(3);

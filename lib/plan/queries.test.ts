@@ -93,7 +93,8 @@ describe("§7 plan.status", () => {
   it("an unknown milestone is not_found: no milestone 'X'", () => {
     const error = thrown(() => planStatus(twoMilestones(), { milestone: "X" }));
     expect(error.code).toBe("not_found");
-    expect(error.message).toBe("no milestone 'X'");
+    // Issue 27: the refusal names the known ids nearest to the one asked for.
+    expect(error.message).toMatch(/^no milestone 'X'; the nearest known: \S/);
   });
 
   it("next_ready is omitted when nothing is READY", () => {
@@ -155,7 +156,8 @@ describe("§7 plan.waves", () => {
       [makeIssue({ id: "I1", milestone: "M1" }), makeIssue({ id: "I2", milestone: "M2", depends_on: ["I1"] })],
     );
     expect(planWaves(plan, { milestone: "M2" }).waves).toEqual([{ wave: 1, issues: [issueIn(plan, "I2")] }]);
-    expect(planWaves(plan, { milestone: "M404" }).waves).toEqual([]);
+    // Issue 27: an unknown milestone is refused on every read but next (it was an empty list).
+    expect(thrown(() => planWaves(plan, { milestone: "M404" })).code).toBe("not_found");
   });
 
   it("serialised_by_scope holds every scope_conflict finding, not filtered by milestone", () => {
@@ -253,5 +255,27 @@ describe("§7 plan.record", () => {
     const error = thrown(() => planRecord(twoMilestones(), { id: "Q7" }));
     expect(error.code).toBe("not_found");
     expect(error.message).toBe("no milestone or issue 'Q7'");
+  });
+});
+
+describe("one rule for an unknown milestone (issue 27)", () => {
+  const plan = () => planOf([makeMilestone({ id: "booking" }), makeMilestone({ id: "billing" }), makeMilestone({ id: "accounts" })], [makeIssue({ id: "I1", milestone: "booking" })]);
+
+  it("status, issues and waves refuse it, naming the nearest known ids first", () => {
+    for (const read of [() => planStatus(plan(), { milestone: "bookin" }), () => planIssues(plan(), { milestone: "bookin" }), () => planWaves(plan(), { milestone: "bookin" })]) {
+      const error = thrown(read);
+      expect(error.code).toBe("not_found");
+      expect(error.message).toBe("no milestone 'bookin'; the nearest known: booking, billing, accounts");
+    }
+  });
+
+  it("a milestone only an issue names is known (its file may be missing)", () => {
+    const p = planOf([], [makeIssue({ id: "I1", milestone: "ghost" })]);
+    expect(planIssues(p, { milestone: "ghost" }).total).toBe(1);
+  });
+
+  it("next widens instead, and says so; in scope it says nothing", () => {
+    expect(planNext(plan(), { milestone: "bookin" })).toMatchObject({ issue: { id: "I1" }, widened: true });
+    expect("widened" in planNext(plan(), { milestone: "booking" })).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { invalidInput, notFound } from "./errors";
+import { requireMilestone } from "./nearest";
 import { countStatuses } from "./derive";
 import { pickNextIssue } from "./next-issue";
 import { deriveRoadmap } from "./roadmap";
@@ -32,9 +33,7 @@ export function planModel(plan: Plan): Plan {
 
 export function planStatus(plan: Plan, input: MilestoneFilter = {}): PlanStatusReport {
   const only = input.milestone;
-  if (only !== undefined && !plan.milestones.some((m) => m.id === only)) {
-    throw notFound(`no milestone '${only}'`);
-  }
+  requireMilestone(plan, only);
   const counts = countStatuses(plan.issues.filter((i) => only === undefined || i.milestone === only).map((i) => i.status));
   const next = pickNextIssue(plan, only);
   return {
@@ -50,7 +49,8 @@ export function planStatus(plan: Plan, input: MilestoneFilter = {}): PlanStatusR
 
 export function planIssues(plan: Plan, input: IssueFilter = {}): PlanIssueList {
   const { milestone, status, wave } = input;
-  if (status !== undefined && !plan.statuses.issue.includes(status)) {
+  requireMilestone(plan, milestone);
+  if (status !== undefined && !(plan.statuses.issue as readonly string[]).includes(status)) {
     throw invalidInput(`'${status}' is not an issue status; the vocabulary is ${plan.statuses.issue.join(", ")}`);
   }
   const issues = plan.issues.filter(
@@ -64,6 +64,7 @@ export function planIssues(plan: Plan, input: IssueFilter = {}): PlanIssueList {
 
 export function planWaves(plan: Plan, input: MilestoneFilter = {}): PlanWaveReport {
   const only = input.milestone;
+  requireMilestone(plan, only);
   const byId = new Map(plan.issues.map((i) => [i.id, i]));
   const waves = plan.waves
     .map((w) => ({
@@ -80,7 +81,8 @@ export const NOTHING_DECLARED = "the plan declares no issue to hand out";
 export function planNext(plan: Plan, input: MilestoneFilter = {}): PlanNextIssue {
   const issue = pickNextIssue(plan, input.milestone);
   const active = input.milestone ?? plan.project.active_milestone;
-  if (issue) return { issue, active_milestone: active };
+  // The one read that does not refuse an unknown milestone: it widens to the whole plan, and says so.
+  if (issue) return active !== "" && issue.milestone !== active ? { issue, active_milestone: active, widened: true } : { issue, active_milestone: active };
   const declared = plan.issues.some((i) => input.milestone === undefined || i.milestone === input.milestone);
   return { active_milestone: active, reason: declared ? NOTHING_READY : NOTHING_DECLARED };
 }

@@ -1,11 +1,15 @@
 import { z } from "zod";
+import { FINDING_CODES, ISSUE_STATUSES, MILESTONE_STATUSES } from "./constants";
 
 // The serialised shapes of plan-semantics §7, field order included. The derivation imports these
 // only as types (so the command line never loads zod); the capability surfaces validate with them.
 
+export const IssueStatusSchema = z.enum(ISSUE_STATUSES).describe("An issue's derived status.");
+export const MilestoneStatusSchema = z.enum(MILESTONE_STATUSES).describe("A milestone's derived status.");
+
 export const StatusVocabularySchema = z.object({
-  issue: z.array(z.string()),
-  milestone: z.array(z.string()),
+  issue: z.array(IssueStatusSchema),
+  milestone: z.array(MilestoneStatusSchema),
 });
 
 export const PlanProjectSchema = z.object({
@@ -27,7 +31,7 @@ export const PlanLeaseSchema = z.object({ holder: z.string(), since: z.string(),
 export const PlanIssueSchema = z.object({
   id: z.string(),
   milestone: z.string(),
-  status: z.string(),
+  status: IssueStatusSchema,
   wave: z.number().int(),
   priority: z.string(),
   profile: z.string(),
@@ -50,7 +54,7 @@ export const PlanIssueSchema = z.object({
 
 export const PlanMilestoneSchema = z.object({
   id: z.string(),
-  status: z.string(),
+  status: MilestoneStatusSchema,
   order: z.number().int(),
   priority: z.string(),
   title: z.string(),
@@ -71,7 +75,7 @@ export const PlanEdgeSchema = z.object({ from: z.string(), to: z.string() });
 
 export const PlanFindingSchema = z.object({
   level: z.enum(["FAIL", "WARN"]),
-  code: z.string(),
+  code: z.enum(FINDING_CODES),
   subject: z.string(),
   message: z.string(),
 });
@@ -89,7 +93,7 @@ export const PlanSchema = z.object({
 
 export const PlanMilestoneProgressSchema = z.object({
   id: z.string(),
-  status: z.string(),
+  status: MilestoneStatusSchema,
   title: z.string(),
   counts: PlanCountsSchema,
 });
@@ -116,6 +120,8 @@ export const PlanWaveReportSchema = z.object({
 export const PlanNextIssueSchema = z.object({
   issue: PlanIssueSchema.optional(),
   active_milestone: z.string(),
+  /** Present (true) when the issue is not of active_milestone: none was READY there, so the choice widened to the whole plan. */
+  widened: z.literal(true).optional(),
   reason: z.string().optional(),
 });
 
@@ -142,7 +148,7 @@ export const PlanRecordSchema = z.union([
 export const PlanCriticalPathStepSchema = z.object({
   id: z.string(),
   title: z.string(),
-  status: z.string(),
+  status: IssueStatusSchema,
   /** Days: the median cycle time of the issue's milestone, or 1 where it has no history. */
   weight: z.number(),
 });

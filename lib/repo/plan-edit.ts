@@ -237,7 +237,7 @@ async function finish(repo: string, p: Prepared, action: "created" | "edited", r
   const before = derivePlan(p.records);
   const after = derivePlan(recordsWithText(p.records, p.kind, p.id, p.text));
   const preview = diffPlans(before, after);
-  const fail = preview.findings.added.filter((f) => f.level === "FAIL");
+  const fail = preview.findings.new.filter((f) => f.level === "FAIL");
   const refusal = fail.length > 0 && !request.allow_findings ? `the change adds ${fail.length} FAIL finding(s): ${describeFindings(fail)}; fix them or pass allow_findings` : undefined;
   const result: RecordWriteResult = {
     id: p.id,

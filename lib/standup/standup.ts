@@ -2,9 +2,9 @@
 // the default "since", the sections, the stuck issues and the burn-up's geometry. Pure functions:
 // no status is derived here, each is read from the answers.
 
-import type { BurnupPoint, IssueChange } from "../history/shapes";
+import type { BurnupPoint, IssueChange } from "../plan/history-shapes";
 
-export type { BurnupPoint, IssueCause, IssueChange, PlanChanges, RevisionInfo } from "../history/shapes";
+export type { BurnupPoint, IssueCause, IssueChange, PlanChanges, RevisionInfo } from "../plan/history-shapes";
 
 const DAY_MS = 86_400_000;
 

@@ -116,7 +116,8 @@ async function bodyInput(request: Request): Promise<{ input?: unknown; problem?:
   if (declared > MAX_BODY_BYTES) return { problem: errorResponse("too_large", 413, `the body is over ${MAX_BODY_BYTES} bytes`) };
   const text = await request.text();
   if (Buffer.byteLength(text) > MAX_BODY_BYTES) return { problem: errorResponse("too_large", 413, `the body is over ${MAX_BODY_BYTES} bytes`) };
-  if (text.trim() === "") return { input: {} };
+  // The document says requestBody.required: an empty body is a mistake, not a command with every default.
+  if (text.trim() === "") return { problem: errorResponse("invalid_input", 400, "the body is empty; send a JSON object of the input's fields ({} takes every default)") };
   try {
     return { input: JSON.parse(text) };
   } catch (error) {

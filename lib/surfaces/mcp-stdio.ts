@@ -9,6 +9,23 @@ import { createMcpServer } from "./mcp";
 /** The options of `cockpit mcp` (docs/cli.md lists them from here). */
 export const MCP_OPTIONS = { repo: "value", database: "value" } as const satisfies Record<string, OptionKind>;
 
+/**
+ * A line that is not JSON is answered -32700 (parse error), one that is JSON but no JSON-RPC
+ * message -32600 (invalid request), with id null as JSON-RPC says; the SDK only reports them.
+ */
+function answerUnreadableLines(transport: StdioServerTransport): void {
+  const reported = transport.onerror;
+  transport.onerror = (error) => {
+    const parse = error instanceof SyntaxError;
+    const invalid = !parse && Array.isArray((error as { issues?: unknown }).issues);
+    if (parse || invalid) {
+      const message = parse ? `parse error: the line is not JSON (${error.message})` : "invalid request: the line is JSON but no JSON-RPC 2.0 message";
+      void transport.send({ jsonrpc: "2.0", id: null, error: { code: parse ? -32700 : -32600, message } } as never).catch(() => undefined);
+    }
+    reported?.(error);
+  };
+}
+
 /** `cockpit mcp --repo DIR [--database URL]`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */
 export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   let repo: string;
@@ -23,7 +40,9 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const server = createMcpServer(() => contextFor(repo));
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  answerUnreadableLines(transport);
   const stopRenewal = startLeaseRenewal(repo);
   process.stderr.write(`cockpit mcp: serving ${repo} on stdio\n`);
   return new Promise<number>((done) => {

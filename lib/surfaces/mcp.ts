@@ -1,12 +1,13 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
 import { PLAN_RESOURCE_URI, capabilities, mcpToolName } from "../capabilities/index";
-import { RevisionSchema } from "../history/shapes";
+import { RevisionSchema } from "../plan/history-shapes";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { COCKPIT_VERSION } from "../version";
-import { invoke } from "./invoke";
+import { describeInputError, invoke } from "./invoke";
+import { annotationsOf } from "./mcp-annotations";
 
 // The MCP projection: one tool per capability (input and output schema, structured content), and
 // the whole plan as the resource majordomus://plan. A refusal is an `isError` result with the message.
@@ -73,12 +74,7 @@ export function createMcpServer(context: () => CapabilityContext): McpServer {
         description: c.description,
         inputSchema: c.input as z.ZodObject,
         outputSchema: mcpOutputSchema(c) as z.ZodObject,
-        annotations: {
-          readOnlyHint: c.kind === "query",
-          destructiveHint: false,
-          idempotentHint: c.kind === "query",
-          openWorldHint: false,
-        },
+        annotations: annotationsOf(c),
       },
       async (args: unknown) => callCapability(c, context(), args),
     );
@@ -86,7 +82,7 @@ export function createMcpServer(context: () => CapabilityContext): McpServer {
   // Answer calls with the registry's own validation (the SDK's would word errors differently).
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const c = capabilities.find((x) => mcpToolName(x) === request.params.name);
-    if (!c) throw new McpError(ErrorCode.InvalidParams, `no tool '${request.params.name}'; tools/list names every one`);
+    if (!c) throw rpcError(ErrorCode.InvalidParams, `no tool '${request.params.name}'; tools/list names every one`);
     return callCapability(c, context(), request.params.arguments ?? {}, request.params._meta as Record<string, unknown> | undefined);
   });
   server.registerResource(
@@ -97,5 +93,36 @@ export function createMcpServer(context: () => CapabilityContext): McpServer {
       contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(context().plan()) }],
     }),
   );
+  paramsRefusedInWords(server);
   return server;
+}
+
+/**
+ * A JSON-RPC error as the SDK sends it: its code, and the message as given. (An McpError would
+ * carry "MCP error -32602: " in its message, and a client prefixes it again.)
+ */
+export function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/**
+ * The SDK checks a request's params with its schemas before a handler runs, and answers a mismatch
+ * as -32603 with the raw zod text. Every handler is wrapped so that a mismatch is -32602 (invalid
+ * params) in words: `params.arguments: Invalid input: expected record, received array`.
+ */
+function paramsRefusedInWords(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        // The SDK's zod may be another copy than ours: a zod error is known by its issues.
+        if (error instanceof Error && Array.isArray((error as { issues?: unknown }).issues)) {
+          throw rpcError(ErrorCode.InvalidParams, `invalid params of ${method}: ${describeInputError(error as z.ZodError)}`);
+        }
+        throw error;
+      }
+    });
+  }
 }

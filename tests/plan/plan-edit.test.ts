@@ -39,7 +39,8 @@ describe("plan.edit", () => {
     expect(repo.read("I0002")).toBe(before.replace("priority: p1", "priority: p0").replace("depends_on: [I0001]", "depends_on: []").replace("created_at: 2026-10-01\n", `created_at: 2026-10-01\nupdated_at: ${AT}\n`));
     expect(r.previous_version).toBe(recordVersion(before));
     expect(r.version).toBe(recordVersion(repo.read("I0002")));
-    expect(r.preview.issues).toEqual([{ id: "I0002", status: { from: "BLOCKED", to: "READY" }, wave: { from: 1, to: 0 } }]);
+    // Issue 27: the preview's issue change is plan.changes's (id, title, milestone, from, to, wave, milestone_from, cause).
+    expect(r.preview.issues).toMatchObject([{ id: "I0002", from: "BLOCKED", to: "READY", wave: { from: 1, to: 0 }, milestone_from: expect.any(String) }]);
     const line = repo.ledgerLines().at(-1)!;
     expect(line).toMatchObject({ event: "plan_record_edited", record: "I0002", kind: "issue", changes: "set priority=p0; remove depends_on=I0001", ts: AT });
   });
@@ -49,7 +50,7 @@ describe("plan.edit", () => {
     const snap = repo.snapshot();
     const r = await editRecord(repo.root, { id: "I0002", set: { cancelled: true }, dry_run: true }, { now });
     expect(r).toMatchObject({ written: false, dry_run: true });
-    expect(r.preview.issues).toEqual([{ id: "I0002", status: { from: "BLOCKED", to: "CANCELLED" } }]);
+    expect(r.preview.issues).toMatchObject([{ id: "I0002", from: "BLOCKED", to: "CANCELLED", cause: { kind: "cancelled" } }]);
     expect(repo.snapshot()).toEqual(snap);
   });
 
@@ -146,7 +147,8 @@ describe("the preview equals a derivation of the edited files", () => {
       { now },
     );
     expect(created.preview).toEqual(diffPlans(before, loadPlan(repo.root)));
-    expect(created.preview.issues.find((i) => i.id === created.id)?.presence).toBe("added");
+    // An issue added: from null (plan.changes's way of saying it).
+    expect(created.preview.issues.find((i) => i.id === created.id)?.from).toBeNull();
   });
 });
 
@@ -216,7 +218,7 @@ describe("plan.create", () => {
     );
     expect(r.id).toBe("M3");
     expect(repo.read("M3")).toMatch(/^id: M3\ntitle: Third\nslug: third\norder: 3\npriority: p1\nproblem: p\noutcome: o\n/);
-    expect(r.preview.milestones).toEqual([{ id: "M3", presence: "added", status: { from: "", to: expect.any(String) } }]);
+    expect(r.preview.milestones).toEqual([{ id: "M3", from: null, to: expect.any(String) }]);
   });
 });
 

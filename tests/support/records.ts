@@ -134,13 +134,13 @@ export function milestoneIn(plan: Plan, id: string): PlanMilestone {
   return found;
 }
 
-export const fail = (code: string, subject: string, message: string): PlanFinding => ({
+export const fail = (code: PlanFinding["code"], subject: string, message: string): PlanFinding => ({
   level: "FAIL",
   code,
   subject,
   message,
 });
-export const warn = (code: string, subject: string, message: string): PlanFinding => ({
+export const warn = (code: PlanFinding["code"], subject: string, message: string): PlanFinding => ({
   level: "WARN",
   code,
   subject,

@@ -52,6 +52,16 @@ function gitInit(dir: string): void {
   git(dir, "config", "commit.gpgsign", "false");
 }
 
+/** A git repository holding a copy of the demo plan, committed once ("the demo plan"). */
+export function demoGitCopy(prefix: string): string {
+  const dir = tempDir(prefix);
+  cpSync(join(ROOT, "examples", "demo"), dir, { recursive: true });
+  gitInit(dir);
+  git(dir, "add", "-A");
+  git(dir, "commit", "-q", "-m", "the demo plan");
+  return dir;
+}
+
 export interface RepoSpec {
   /** Default: one milestone, M1. */
   milestones?: MilestoneSpec[];

@@ -7,6 +7,7 @@ import { findCapability, httpMethod, httpPath, mcpToolName } from "@/lib/capabil
 import type { ErrorCode } from "@/lib/plan/errors";
 import { ISSUES_DIR, loadPlan, loadRecords, planNext, sealOf } from "@/lib/repo";
 import { STATUS_OF } from "@/lib/surfaces/http";
+import { type OpenApiDocument, answersValidator, schemaValidator } from "../support/openapi-check";
 import {
   type McpConnection,
   type RunningServer,
@@ -77,14 +78,16 @@ const QUERY_CASES: Case[] = [
   { name: "issues of one milestone", capability: "plan.issues", input: { milestone: ACTIVE }, expect: "ok" },
   { name: "issues of one wave", capability: "plan.issues", input: { wave: SECOND_WAVE }, expect: "ok" },
   { name: "issues by milestone, status and wave", capability: "plan.issues", input: { milestone: READY.milestone, status: "READY", wave: READY.wave }, expect: "ok" },
-  { name: "issues of an unknown milestone (none)", capability: "plan.issues", input: { milestone: "no-such-milestone" }, expect: "ok" },
+  { name: "issues of an unknown milestone", capability: "plan.issues", input: { milestone: "no-such-milestone" }, expect: "not_found" },
   { name: "issues of an invalid status", capability: "plan.issues", input: { status: "bogus" }, expect: "invalid_input" },
   { name: "waves", capability: "plan.waves", input: {}, expect: "ok" },
   { name: "waves of one milestone", capability: "plan.waves", input: { milestone: ACTIVE }, expect: "ok" },
+  { name: "waves of an unknown milestone", capability: "plan.waves", input: { milestone: "no-such-milestone" }, expect: "not_found" },
   { name: "next", capability: "plan.next", input: {}, expect: "ok" },
   { name: "next in a milestone", capability: "plan.next", input: { milestone: READY_MILESTONE }, expect: "ok" },
   { name: "next in a milestone with nothing ready", capability: "plan.next", input: { milestone: STUCK_MILESTONE }, expect: "ok" },
-  { name: "next in an unknown milestone", capability: "plan.next", input: { milestone: "no-such-milestone" }, expect: "ok" },
+  // The one read that widens instead of refusing an unknown milestone, and says so (widened: true).
+  { name: "next in an unknown milestone (widened)", capability: "plan.next", input: { milestone: "no-such-milestone" }, expect: "ok" },
   { name: "roadmap", capability: "plan.roadmap", input: {}, expect: "ok" },
   { name: "critical path", capability: "plan.critical_path", input: {}, expect: "ok" },
   { name: "critical path of one milestone", capability: "plan.critical_path", input: { milestone: ACTIVE }, expect: "ok" },
@@ -151,6 +154,9 @@ const TIME_CASES: Case[] = [
   { name: "changes since before the first commit", capability: "plan.changes", input: { since: "2020-01-01", until: "HEAD" }, expect: "ok" },
   { name: "changes since an unknown revision", capability: "plan.changes", input: { since: "no-such-revision" }, expect: "invalid_input" },
   { name: "changes without since", capability: "plan.changes", input: {}, expect: "invalid_input", cliCodeOnly: true },
+  { name: "changes in an unknown milestone", capability: "plan.changes", input: { since: "HEAD~1", milestone: "no-such-milestone" }, expect: "not_found" },
+  // The command line words its own option ("--limit must be 0 or more, not '-1'").
+  { name: "history with a negative limit", capability: "plan.history", input: { id: CHANGED_ISSUE.id, limit: -1 }, expect: "invalid_input", cliCodeOnly: true },
   { name: "history of an issue", capability: "plan.history", input: { id: CHANGED_ISSUE.id }, expect: "ok" },
   { name: "history of an issue, limit 1", capability: "plan.history", input: { id: CHANGED_ISSUE.id, limit: 1 }, expect: "ok" },
   { name: "history of a milestone", capability: "plan.history", input: { id: ACTIVE }, expect: "ok" },
@@ -219,6 +225,8 @@ const COMMAND_CASES: Case[] = [
     expect: "invalid_input",
   },
   { name: "a claim in a milestone with an empty id", capability: "plan.claim", input: { milestone: "" }, expect: "invalid_input" },
+  // Neither command nor artifact: the server refuses it, and so does the document's oneOf.
+  { name: "evidence without command or artifact", capability: "plan.evidence", input: { record: EVIDENCE_ISSUE.id, covers: EVIDENCE_TOKEN, type: "test" }, expect: "invalid_input" },
   // plan.edit and plan.create: every answer carries the preview of the derived change.
   { name: "an edit, dry run", capability: "plan.edit", input: { id: BLOCKED.id, set: { cancelled: true }, dry_run: true }, expect: "ok" },
   {
@@ -296,6 +304,16 @@ const TOKEN = "s3cret-token-for-the-contract-test";
 let guarded: RunningServer;
 let tokenRepo: string;
 const repos = {} as Record<Surface, string>;
+/** Every answer is held to the document the server serves (ajv), and every MCP answer to its tool's outputSchema. */
+let checkAnswer: ReturnType<typeof answersValidator>;
+const checkSchema = schemaValidator();
+const outputSchemas = new Map<string, Record<string, unknown>>();
+
+/** What the document says of an answer, as notes (an empty list: it agrees). */
+function documentNotes(c: Case, status: number, body: unknown): string[] {
+  const cap = findCapability(c.capability)!;
+  return checkAnswer(httpPath(cap), httpMethod(cap), status, body).map((p) => `${c.name}: ${p}`);
+}
 /** Problems a surface showed besides its answer (a wrong status for the code, stderr on success…). */
 type Notes = string[];
 
@@ -313,6 +331,7 @@ async function viaHttp(c: Case, sideNotes: Notes): Promise<Outcome> {
     });
   }
   const body = (await response.json()) as { error?: { code: ErrorCode; message: string } };
+  sideNotes.push(...documentNotes(c, response.status, body));
   if (response.status === 200) return { ok: true, value: body };
   const code = body.error?.code ?? "internal";
   if (CODE_OF_STATUS[response.status] !== code) sideNotes.push(`${c.name}: HTTP ${response.status} carries code ${code}`);
@@ -330,6 +349,10 @@ async function viaMcp(connection: McpConnection, c: Case, sideNotes: Notes): Pro
   if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result.structuredContent)) {
     sideNotes.push(`${c.name}: MCP text content is not the structured content`);
   }
+  const tool = mcpToolName(findCapability(c.capability)!);
+  const schema = outputSchemas.get(tool);
+  if (!schema) sideNotes.push(`${c.name}: tools/list gives ${tool} no outputSchema`);
+  else sideNotes.push(...checkSchema(tool, schema, result.structuredContent).map((p) => `${c.name}: ${p}`));
   return { ok: true, value: result.structuredContent };
 }
 
@@ -337,6 +360,14 @@ async function viaAction(c: Case): Promise<Outcome> {
   process.env.COCKPIT_REPO = repos.action;
   const r = await runCapability(c.capability, c.input);
   return r.ok ? { ok: true, value: r.value } : { ok: false, code: r.error.code, message: r.error.message };
+}
+
+/** The server action's and the command line's answers are the HTTP answers' shapes: held to the same document. */
+async function viaChecked(surface: "action" | "cli", c: Case, notes: Notes): Promise<Outcome> {
+  const outcome = surface === "action" ? await viaAction(c) : await viaCli(c, notes);
+  if (outcome.ok) notes.push(...documentNotes(c, 200, outcome.value).map((n) => `${surface}: ${n}`));
+  else if (outcome.code) notes.push(...documentNotes(c, STATUS_OF[outcome.code as ErrorCode] ?? 500, { error: { code: outcome.code, message: outcome.message } }).map((n) => `${surface}: ${n}`));
+  return outcome;
 }
 
 /** The verb and arguments `cockpit plan` takes for a case. */
@@ -413,9 +444,9 @@ async function via(surface: Surface, c: Case, notes: Notes): Promise<Outcome> {
     case "mcp-http":
       return viaMcp(mcpOverHttp, c, notes);
     case "action":
-      return viaAction(c);
+      return viaChecked("action", c, notes);
     case "cli":
-      return viaCli(c, notes);
+      return viaChecked("cli", c, notes);
   }
 }
 
@@ -506,6 +537,8 @@ beforeAll(async () => {
     mcpStdio(repos["mcp-stdio"]),
   ]);
   mcpOverHttp = await mcpHttp(mcpServer.url);
+  checkAnswer = answersValidator((await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as OpenApiDocument);
+  for (const tool of (await stdio.client.listTools()).tools) if (tool.outputSchema) outputSchemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
 }, 300_000);
 
 afterAll(async () => {
@@ -594,6 +627,7 @@ describe("the resource, the token, the origin and a changing repository", () => 
       const body = (await r.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe("unauthorized");
       expect(body.error.message).not.toBe("");
+      expect(checkAnswer("/api/v1/plan/claim", "POST", 401, body)).toEqual([]);
       expect(hashRepo(tokenRepo)).toBe(before);
     });
 
@@ -643,6 +677,7 @@ describe("the resource, the token, the origin and a changing repository", () => 
         });
         expect(r.status, c.name).toBe(403);
         const body = (await r.json()) as { error: { code: string; message: string } };
+        expect(checkAnswer(httpPath(findCapability(c.capability)!), "POST", 403, body)).toEqual([]);
         expect(body.error.code).toBe("forbidden");
         expect(body.error.message).not.toBe("");
       }

@@ -276,7 +276,12 @@ describe("every input is strict", () => {
 });
 
 describe("the OpenAPI document", () => {
-  let doc: { openapi: string; info: { title: string; version: string }; paths: Record<string, Record<string, Record<string, unknown>>> };
+  let doc: {
+    openapi: string;
+    info: { title: string; version: string };
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+    components: { schemas: Record<string, { properties?: Record<string, unknown>; additionalProperties?: unknown }> };
+  };
 
   beforeAll(async () => {
     const r = openApiRoute();
@@ -307,7 +312,7 @@ describe("the OpenAPI document", () => {
     const op = doc.paths[row.route][row.method.toLowerCase()] as {
       description: string;
       parameters?: { name: string; in: string }[];
-      requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; additionalProperties?: unknown } }> };
+      requestBody?: { content: Record<string, { schema: { $ref: string } }> };
       responses: Record<string, unknown>;
     };
     const fields = Object.keys(VALID_INPUT[row.id]).sort();
@@ -318,8 +323,9 @@ describe("the OpenAPI document", () => {
       expect((op.parameters ?? []).map((p) => p.name).sort()).toEqual(row.id === "plan.record" ? ["at", "id"] : fields);
       for (const p of op.parameters ?? []) expect(p.in).toBe("query");
     } else {
-      expect(op.parameters).toBeUndefined();
-      const schema = op.requestBody!.content["application/json"].schema;
+      // An edit's version may come as If-Match; no other parameter.
+      expect((op.parameters ?? []).map((p) => `${p.in} ${p.name}`)).toEqual(row.id === "plan.edit" ? ["header If-Match"] : []);
+      const schema = doc.components.schemas[op.requestBody!.content["application/json"].schema.$ref.replace("#/components/schemas/", "")];
       expect(schema.additionalProperties).toBe(false);
       expect(Object.keys(schema.properties ?? {})).toEqual(expect.arrayContaining(fields));
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["401", "403", "422"]));

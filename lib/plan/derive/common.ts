@@ -1,11 +1,11 @@
 // What every phase of the derivation shares: finding makers, id order, coverage and counts.
-import { type IssueStatus } from "../constants";
+import { type FindingCode, type IssueStatus } from "../constants";
 import type { PlanCounts, PlanFinding } from "../shapes";
 import { compareBytes } from "../text";
 
-export const fail = (code: string, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
+export const fail = (code: FindingCode, subject: string, message: string): PlanFinding => ({ level: "FAIL", code, subject, message });
 
-export const warn = (code: string, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
+export const warn = (code: FindingCode, subject: string, message: string): PlanFinding => ({ level: "WARN", code, subject, message });
 
 /**
  * The empty list every issue without dependents or blockers shares (frozen: the derived plan is

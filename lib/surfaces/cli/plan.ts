@@ -41,7 +41,7 @@ import type {
   PlanWaveReport,
 } from "../../plan/shapes";
 import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type TransitionResult } from "../../repo/transition";
-import type { ReleaseResultSchema } from "../../capabilities/outputs";
+import type { ReleaseResultSchema } from "../../results/outputs";
 import type { z } from "zod";
 import { COCKPIT_VERSION } from "../../version";
 import { UsageError, parseArgs, type OptionKind, type ParsedArgs, type VerbDoc } from "./args";
@@ -70,7 +70,7 @@ import { invoke } from "../invoke";
 import { RevisionField } from "../../capabilities/inputs";
 import { planAt } from "../../history/plan-at";
 import type { Revision } from "../../history/revision";
-import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../../history/shapes";
+import type { Forecast, PlanBurnup, PlanChanges, PlanHistory } from "../../plan/history-shapes";
 import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./time-text";
 import { renderCode } from "./code-text";
 import type { IssueCode, PlanCode } from "../../code/shapes";

@@ -1,5 +1,5 @@
 import type { PlanStandup, StandupLists } from "../../people/shapes";
-import type { RevisionInfo } from "../../history/shapes";
+import type { RevisionInfo } from "../../plan/history-shapes";
 
 // plan.standup in words: one block per person, then the issues nobody has.
 

@@ -1,4 +1,4 @@
-import type { Forecast, IssueChange, PlanBurnup, PlanChanges, PlanHistory, RevisionInfo } from "../../history/shapes";
+import type { Forecast, IssueChange, PlanBurnup, PlanChanges, PlanHistory, RevisionInfo } from "../../plan/history-shapes";
 import { table } from "./text";
 
 // Readable renderings of the time answers (changes, history, burn-up, forecast).

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PlanFindingSchema } from "../plan/shapes";
+import { IssueStatusSchema, MilestoneStatusSchema, PlanFindingSchema } from "./shapes";
 
 // The serialised shapes of the time answers: field order is the order written here.
 
@@ -27,17 +27,20 @@ export const IssueChangeSchema = z.object({
   title: z.string(),
   milestone: z.string(),
   /** The status before; null for an issue added. */
-  from: z.string().nullable(),
+  from: IssueStatusSchema.nullable(),
   /** The status after; null for an issue removed. */
-  to: z.string().nullable(),
+  to: IssueStatusSchema.nullable(),
   wave: FromTo(z.number().int()),
   milestone_from: z.string().nullable(),
   cause: IssueCauseSchema.optional(),
 });
 
+/** A milestone whose status changed; from null: added, to null: removed. */
+export const MilestoneChangeSchema = z.object({ id: z.string(), from: MilestoneStatusSchema.nullable(), to: MilestoneStatusSchema.nullable() });
+
 export const PlanDiffSchema = z.object({
   issues: z.array(IssueChangeSchema),
-  milestones: z.array(z.object({ id: z.string(), from: z.string().nullable(), to: z.string().nullable() })),
+  milestones: z.array(MilestoneChangeSchema),
   findings: z.object({ new: z.array(PlanFindingSchema), resolved: z.array(PlanFindingSchema) }),
   next: FromTo(z.string()),
   roadmap: z.object({ now: FromTo(z.string()), next: FromTo(z.string()) }),

@@ -1,8 +1,9 @@
-import { pickNextIssue } from "../plan/next-issue";
-import { deriveRoadmap } from "../plan/roadmap";
-import type { Plan, PlanFinding, PlanIssue } from "../plan/shapes";
-import { compareBytes } from "../plan/text";
-import type { IssueCause, IssueChange, PlanDiff } from "./shapes";
+import { knowsMilestone, unknownMilestone } from "./nearest";
+import { pickNextIssue } from "./next-issue";
+import { deriveRoadmap } from "./roadmap";
+import type { Plan, PlanFinding, PlanIssue } from "./shapes";
+import { compareBytes } from "./text";
+import type { IssueCause, IssueChange, PlanDiff } from "./history-shapes";
 
 // What changed between two derived plans: the issues whose status, wave or milestone differ (with
 // what caused a status change), the milestones whose status changed, the findings that appeared
@@ -65,6 +66,9 @@ function findingsOnlyIn(a: readonly PlanFinding[], b: readonly PlanFinding[], ke
 
 /** The difference of two derived plans; `milestone` keeps the issues, milestones and findings of one milestone. */
 export function diffPlans(from: Plan, to: Plan, milestone?: string): PlanDiff {
+  if (milestone !== undefined && !knowsMilestone(from, milestone) && !knowsMilestone(to, milestone)) {
+    throw unknownMilestone(milestone, [...to.milestones, ...from.milestones].map((m) => m.id));
+  }
   const before = new Map(from.issues.map((i) => [i.id, i]));
   const after = new Map(to.issues.map((i) => [i.id, i]));
   const ids = [...new Set([...before.keys(), ...after.keys()])].sort(compareBytes);

@@ -1,0 +1,128 @@
+import { z } from "zod";
+import { TransitionResultSchema } from "../results/outputs";
+import type { PlanView } from "./coordinator";
+import { EXECUTION_MODES, MERGE_STRATEGIES } from "./config";
+import { ERROR_CATEGORIES } from "./failure";
+import { PHASES, PROCESSING_STATES } from "./model";
+
+// The answers of the execution-plan capabilities (docs/execution-plans.md), declared once: the
+// coordinator's interfaces (coordinator.ts) spelt as schemas, for the OpenAPI document and MCP.
+
+export const PhaseSchema = z.enum(PHASES);
+export const ProcessingStateSchema = z.enum(PROCESSING_STATES);
+
+export const SubplanConfigSchema = z.object({
+  execution_mode: z.enum(EXECUTION_MODES),
+  merge_strategy: z.enum(MERGE_STRATEGIES),
+  max_parallel: z.number().int().min(1).max(50),
+  fail_fast: z.boolean(),
+  retry_failed: z.boolean(),
+  max_retries: z.number().int().min(0),
+  timeout: z.number().nullable(),
+});
+
+/** The CLI dict: every plan's key fields. */
+const cliDict = {
+  plan_id: z.string(),
+  phase: PhaseSchema,
+  processing_state: ProcessingStateSchema,
+  attempt: z.number().int(),
+  root_plan_id: z.string(),
+  automation_profile: z.string().nullable(),
+  parent_plan_id: z.string().optional(),
+  subplan_count: z.number().int().optional(),
+  subplan_config: SubplanConfigSchema.optional(),
+};
+
+export const PlanErrorSchema = z.object({ category: z.string(), message: z.string() });
+
+const planFields = z.object({
+  ...cliDict,
+  title: z.string(),
+  depth: z.number().int(),
+  issue: z.string().nullable(),
+  wave: z.number().int().nullable(),
+  branch: z.string().nullable(),
+  integration_branch: z.string().nullable(),
+  base_commit: z.string().nullable(),
+  last_error: PlanErrorSchema.nullable(),
+  cancel_reason: z.string().nullable(),
+  retry_of: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  processing_started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+
+/** The children, retries included, in creation order: each a plan view itself. */
+const children = () => z.array(z.lazy((): z.ZodType<PlanView> => ExecutionPlanSchema));
+
+export const ExecutionPlanSchema: z.ZodType<PlanView> = planFields.extend({ children: children() });
+
+export const ExecutionEventSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  plan_id: z.string(),
+  kind: z.string(),
+  reason: z.string(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const ExecutionPlanDetailSchema = planFields.extend({ children: children(), events: z.array(ExecutionEventSchema) });
+
+export const ExecutionPlanSummarySchema = z.object({
+  ...cliDict,
+  title: z.string(),
+  integration_branch: z.string().nullable(),
+  created_at: z.string(),
+  /** How many children are in each processing state (every state named, 0 included). */
+  children_by_state: z.object(Object.fromEntries(PROCESSING_STATES.map((s) => [s, z.number().int()])) as Record<(typeof PROCESSING_STATES)[number], z.ZodNumber>),
+});
+
+export const FailureDecisionSchema = z.object({
+  category: z.enum(ERROR_CATEGORIES),
+  attempt: z.number().int(),
+  retriable: z.boolean(),
+  retry: z.boolean(),
+  next_attempt: z.number().int().optional(),
+  final: z.boolean(),
+  stop_others: z.boolean(),
+  reason: z.string(),
+});
+
+export const FailResultSchema = z.object({
+  child: ExecutionPlanSchema,
+  decision: FailureDecisionSchema,
+  retry: ExecutionPlanSchema.nullable(),
+  cancelled: z.array(z.string()),
+});
+
+export const ExecutionClaimResultSchema = z.object({ claimed: ExecutionPlanSchema.nullable(), reason: z.string() });
+
+export const MergeOutcomeSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("merged"), commit: z.string(), tree: z.string(), previous: z.string() }),
+  z.object({ kind: z.literal("already"), commit: z.string() }),
+  z.object({ kind: z.literal("conflict"), files: z.array(z.string()), detail: z.string() }),
+  z.object({ kind: z.literal("error"), detail: z.string() }),
+]);
+
+export const AdvanceResultSchema = z.object({
+  child: ExecutionPlanSchema,
+  from: PhaseSchema,
+  to: PhaseSchema,
+  moved: z.boolean(),
+  issue_transition: TransitionResultSchema.optional(),
+  merge: MergeOutcomeSchema.optional(),
+  failure: FailResultSchema.optional(),
+});
+
+export const CompleteResultSchema = z.object({
+  child: ExecutionPlanSchema,
+  completed: z.boolean(),
+  evidence: z.array(z.string()),
+  issue_transition: TransitionResultSchema.optional(),
+  failure: FailResultSchema.optional(),
+});
+
+export const PlansListSchema = z.object({ plans: z.array(ExecutionPlanSummarySchema) });
+export const TickSchema = z.object({ timed_out: z.array(z.string()) });
