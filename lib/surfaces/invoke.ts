@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { Capability, CapabilityContext } from "../capabilities/capability";
 import { CapabilityError, type ErrorCode } from "../plan/errors";
 import { ioSettled } from "../server/state";
+import { followerOf, publishCommand } from "../server/follow";
 
 export type Invocation<T = unknown> =
   | { ok: true; value: T }
@@ -34,7 +35,10 @@ export async function invoke<I extends z.ZodType, O extends z.ZodType>(capabilit
   }
   try {
     if (capability.kind === "query") await ctx.prepare?.();
-    return { ok: true, value: await capability.handler(ctx, parsed.data) };
+    const run = async () => capability.handler(ctx, parsed.data);
+    // A following server commits and pushes what a command wrote before answering (lib/server/follow.ts).
+    const follows = capability.kind === "command" && capability.id !== "plan.commit" && followerOf(ctx.repo);
+    return { ok: true, value: follows ? await publishCommand(ctx.repo, { id: capability.id, by: ctx.by }, run) : await run() };
   } catch (error) {
     if (error instanceof CapabilityError) {
       return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
