@@ -4,6 +4,7 @@ import { CommitPanel } from "./CommitPanel";
 import { LiveUpdates } from "./LiveUpdates";
 import { PAGES } from "./pages";
 import { SignInLink } from "./SignInPrompt";
+import { SyncBadge } from "./SyncBadge";
 
 /**
  * The header: the project, the pages, the command palette's button (`children`), the uncommitted
@@ -49,6 +50,7 @@ export function Nav({
         {links && (
           <div className="ml-auto flex items-center gap-4">
             {children}
+            <SyncBadge />
             <CommitPanel count={uncommitted} />
           </div>
         )}

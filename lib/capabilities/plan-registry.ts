@@ -18,6 +18,7 @@ import { planRecordCapability } from "./plan-record";
 import { planReleaseCapability } from "./plan-release";
 import { planRoadmapCapability } from "./plan-roadmap";
 import { planStatusCapability } from "./plan-status";
+import { planSyncStatusCapability } from "./plan-sync-status";
 import { planTransitionCapability } from "./plan-transition";
 import { planValidateCapability } from "./plan-validate";
 import { planWavesCapability } from "./plan-waves";
@@ -49,4 +50,5 @@ export const planCapabilities: readonly AnyCapability[] = [
   planEditCapability,
   planImportCapability,
   planCommitCapability,
+  planSyncStatusCapability,
 ] as unknown as readonly AnyCapability[];
