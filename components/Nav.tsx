@@ -4,6 +4,7 @@ import { CommitPanel } from "./CommitPanel";
 import { LiveUpdates } from "./LiveUpdates";
 import { NavLinks } from "./NavLinks";
 import { SignInLink } from "./SignInPrompt";
+import { SyncBadge } from "./SyncBadge";
 
 /**
  * The header: the project, the pages, the command palette's button (`children`), the uncommitted
@@ -39,6 +40,7 @@ export function Nav({
         {links && (
           <div className="flex flex-wrap items-center gap-4 md:ml-auto">
             {children}
+            <SyncBadge />
             <CommitPanel count={uncommitted} />
           </div>
         )}

@@ -14,6 +14,7 @@ import { Card } from "@/components/Card";
 import { BlockedBy, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { BurnupChart } from "@/components/standup/BurnupChart";
+import { FetchedAt } from "@/components/standup/FetchedAt";
 import { SincePicker } from "@/components/standup/SincePicker";
 import type { IssueCode, PlanCode } from "@/lib/code/shapes";
 import { CapabilityError } from "@/lib/plan/errors";
@@ -301,6 +302,7 @@ function Shell({ projector, since, until, stuck, view, children }: { projector: 
           {projector ? "Leave projector mode" : "Projector mode"}
         </Link>
       </div>
+      <FetchedAt />
       {!projector && <SincePicker until={until} stuck={stuck} view={view} />}
       {children}
     </main>

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { RecordCache } from "../repo/load";
 import type { Plan } from "../plan/shapes";
 import type { WriteOptions } from "../repo/transition";
+import type { SyncStatus } from "../repo/sync-shapes";
 
 /** What a handler runs against: one repository, its plan derived from the files as they are now. */
 export interface CapabilityContext {
@@ -19,6 +20,8 @@ export interface CapabilityContext {
   wrote?: () => void;
   /** What a long-running surface lends the plan's commands: its derivation, its records as its watchers know them. */
   moves?: Pick<WriteOptions, "derive" | "current" | "written" | "before">;
+  /** How the clone follows its remote (plan.sync_status), lent by the surface that serves it. */
+  sync?: () => Promise<SyncStatus>;
 }
 
 export type CapabilityKind = "query" | "command";

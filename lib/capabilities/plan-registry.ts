@@ -19,6 +19,7 @@ import { planReleaseCapability } from "./plan-release";
 import { planRoadmapCapability } from "./plan-roadmap";
 import { planStandupCapability } from "./plan-standup";
 import { planStatusCapability } from "./plan-status";
+import { planSyncStatusCapability } from "./plan-sync-status";
 import { planTransitionCapability } from "./plan-transition";
 import { planValidateCapability } from "./plan-validate";
 import { planUndoCapability } from "./plan-undo";
@@ -53,4 +54,5 @@ export const planCapabilities: readonly AnyCapability[] = [
   planUndoCapability,
   planImportCapability,
   planCommitCapability,
+  planSyncStatusCapability,
 ] as unknown as readonly AnyCapability[];

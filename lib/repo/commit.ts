@@ -119,7 +119,7 @@ async function changedFiles(repo: string): Promise<{ path: string; status: Pendi
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function summarise(event: string, payload: Record<string, string>): string {
+export function summarise(event: string, payload: Record<string, string>): string {
   switch (event) {
     case "plan_start":
       return "start";

@@ -14,6 +14,18 @@ describe("cockpit serve's options", () => {
     for (const bad of ["a b", "a~1", "x:y", "a^"]) expect(() => parseServeArgs(["--repo", dir, "--default-branch", bad], {}), bad).toThrow(/--default-branch takes a branch name/);
   });
 
+  it("--follow [REMOTE/BRANCH] and --follow-interval S reach the server as COCKPIT_FOLLOW and COCKPIT_FOLLOW_INTERVAL", () => {
+    const env = (argv: string[]) => serveEnv(parseServeArgs(["--repo", dir, ...argv], {}), {});
+    expect(env([])).toMatchObject({ COCKPIT_FOLLOW: "", COCKPIT_FOLLOW_INTERVAL: "" });
+    expect(env(["--follow"])).toMatchObject({ COCKPIT_FOLLOW: "1", COCKPIT_FOLLOW_INTERVAL: "" });
+    expect(env(["--follow", "origin/main", "--follow-interval", "5"])).toMatchObject({ COCKPIT_FOLLOW: "origin/main", COCKPIT_FOLLOW_INTERVAL: "5" });
+    expect(env(["--follow=upstream/release/2"])).toMatchObject({ COCKPIT_FOLLOW: "upstream/release/2" });
+    expect(() => parseServeArgs(["--repo", dir, "--follow", "--follow-interval", "1"], {})).toThrow(/at least 2/);
+    expect(() => parseServeArgs(["--repo", dir, "--follow-interval", "5"], {})).toThrow(/give --follow too/);
+    expect(() => parseServeArgs(["--repo", dir, "--follow", "main"], {})).toThrow(/REMOTE\/BRANCH/);
+    expect(() => parseServeArgs(["--repo", dir, "origin/main"], {})).toThrow(/takes no argument/);
+  });
+
   it("binds to loopback with nothing else by default", () => {
     const o = parseServeArgs(["--repo", dir], {});
     expect(o).toMatchObject({ host: "127.0.0.1", port: 3000, allowedHosts: [], trustProxy: false, usersFile: undefined });

@@ -20,7 +20,7 @@ function findAppRoot(from: string): string {
   }
 }
 
-const SOURCES = ["app", "components", "lib", "public", "proxy.ts", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
+const SOURCES = ["app", "components", "lib", "public", "proxy.ts", "instrumentation.ts", "next.config.js", "postcss.config.mjs", "tsconfig.json", "package.json", "package-lock.json"];
 /** The build folder (`COCKPIT_DIST_DIR`, as next.config.js reads it; `.next` by default). */
 const distDir = () => process.env.COCKPIT_DIST_DIR || ".next";
 const stampPath = (root: string) => join(root, distDir(), "cockpit-build.json");
@@ -87,6 +87,10 @@ export interface ServeOptions {
   author?: string;
   /** The branch plan.code measures merges on (else origin/HEAD's branch, else HEAD's). */
   defaultBranch?: string;
+  /** `--follow [REMOTE/BRANCH]`: "" for the upstream (else origin/<branch>); absent: no following. */
+  follow?: string;
+  /** `--follow-interval S`: seconds between syncs (default 60, at least 2). */
+  followInterval?: number;
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -103,11 +107,28 @@ export const SERVE_OPTIONS = {
   database: "value",
   author: "value",
   "default-branch": "value",
+  follow: "flag",
+  "follow-interval": "value",
 } as const satisfies Record<string, OptionKind>;
 
 export function parseServeArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): ServeOptions {
-  const args = parseArgs(argv, SERVE_OPTIONS);
-  if (args.words.length) throw new UsageError(`cockpit serve takes no argument, but was given '${args.words[0]}'`);
+  // `--follow=origin/main` is `--follow origin/main`: the remote and branch are the word after it.
+  const split = argv.flatMap((a) => (a.startsWith("--follow=") ? ["--follow", a.slice("--follow=".length)] : [a]));
+  const args = parseArgs(split, SERVE_OPTIONS);
+  const following = args.options.has("follow");
+  if (args.words.length > (following ? 1 : 0)) {
+    throw new UsageError(`cockpit serve takes no argument${following ? " but the REMOTE/BRANCH --follow follows" : ""}, but was given '${args.words[following ? 1 : 0]}'`);
+  }
+  const follow = following ? (args.words[0] ?? "") : undefined;
+  if (follow && (!/^[^/\s]+\/[^\s]+$/.test(follow) || follow.startsWith("-") || /[\0-\x20~^:?*[\\]|\.\.|@\{/.test(follow))) {
+    throw new UsageError(`--follow takes REMOTE/BRANCH (origin/main), or nothing for the branch's upstream, not '${follow}'`);
+  }
+  const intervalText = args.options.get("follow-interval");
+  if (intervalText !== undefined && !following) throw new UsageError("--follow-interval is the pace of --follow; give --follow too");
+  const followInterval = intervalText === undefined ? undefined : Number(intervalText);
+  if (followInterval !== undefined && (!/^[0-9]+(\.[0-9]+)?$/.test(intervalText!) || followInterval < 2)) {
+    throw new UsageError(`--follow-interval takes seconds, at least 2 (default 60), not '${intervalText}'`);
+  }
   const port = args.options.get("port") ?? env.PORT ?? "3000";
   if (!/^[0-9]{1,5}$/.test(port) || Number(port) > 65535) throw new UsageError(`--port takes a port number (0-65535), not '${port}'`);
   const host = args.options.get("host") ?? "127.0.0.1";
@@ -147,6 +168,8 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     ...(args.options.has("database") ? { database: args.options.get("database") } : {}),
     ...(author !== undefined ? { author } : {}),
     ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+    ...(follow !== undefined ? { follow } : {}),
+    ...(followInterval !== undefined ? { followInterval } : {}),
   };
 }
 
@@ -163,6 +186,9 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
     ...(options.database !== undefined ? { COCKPIT_DATABASE_URL: options.database } : {}),
     COCKPIT_AUTHOR: options.author ?? env.COCKPIT_AUTHOR ?? "",
     COCKPIT_DEFAULT_BRANCH: options.defaultBranch ?? env.COCKPIT_DEFAULT_BRANCH ?? "",
+    // "1": the upstream; otherwise the REMOTE/BRANCH given (lib/server/follow.ts reads both).
+    COCKPIT_FOLLOW: options.follow === undefined ? "" : options.follow || "1",
+    COCKPIT_FOLLOW_INTERVAL: options.followInterval === undefined ? "" : String(options.followInterval),
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }

@@ -3,6 +3,7 @@ import type { AnyCapability, Capability, CapabilityContext } from "../capabiliti
 import { CapabilityError, type ErrorCode } from "../plan/errors";
 import { ioSettled } from "../server/state";
 import { runOnce } from "../server/idempotency";
+import { followerOf, publishCommand, syncStatus } from "../server/follow";
 
 export type Invocation<T = unknown> =
   | { ok: true; value: T }
@@ -47,7 +48,12 @@ export async function invoke<I extends z.ZodType, O extends z.ZodType>(capabilit
 async function run(capability: AnyCapability, ctx: CapabilityContext, data: unknown): Promise<Invocation> {
   try {
     if (capability.kind === "query") await ctx.prepare?.();
-    return { ok: true, value: await capability.handler(ctx, data) };
+    // Every surface lends the capabilities how this process follows its remote (plan.sync_status).
+    const lent: CapabilityContext = ctx.sync ? ctx : { ...ctx, sync: () => syncStatus(ctx.repo) };
+    const handle = async () => capability.handler(lent, data);
+    // A following server commits and pushes what a command wrote before answering (lib/server/follow.ts).
+    const follows = capability.kind === "command" && capability.id !== "plan.commit" && followerOf(ctx.repo);
+    return { ok: true, value: follows ? await publishCommand(ctx.repo, { id: capability.id, by: ctx.by }, handle) : await handle() };
   } catch (error) {
     if (error instanceof CapabilityError) {
       return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };

@@ -168,6 +168,8 @@ const TIME_CASES: Case[] = [
   { name: "forecast of a milestone, seeded", capability: "plan.forecast", input: { milestone: CHANGED_ISSUE.milestone, seed: 3 }, expect: "ok" },
   { name: "forecast of the active milestone", capability: "plan.forecast", input: { milestone: ACTIVE }, expect: "ok" },
   { name: "forecast of an unknown milestone", capability: "plan.forecast", input: { milestone: "no-such-milestone" }, expect: "not_found" },
+  { name: "sync status of a clone not followed (off)", capability: "plan.sync_status", input: {}, expect: "ok" },
+  { name: "sync status with an unknown field", capability: "plan.sync_status", input: { remote: "origin" }, expect: "invalid_input", cliCodeOnly: true },
   // This history is the plan's only (every commit changes .ai/ alone): nothing is code, nothing links.
   { name: "code of an issue", capability: "plan.code", input: { id: CHANGED_ISSUE.id }, expect: "ok" },
   { name: "code of every issue, with the stale days", capability: "plan.code", input: { stale_days: 1 }, expect: "ok" },
@@ -387,6 +389,8 @@ function cliWords(c: Case): string[] {
       return [String(input.transition), String(input.issue)];
     case "plan.critical_path":
       return ["critical-path", ...options(Object.keys(input))];
+    case "plan.sync_status":
+      return ["sync-status", ...options(Object.keys(input))];
     case "plan.evidence":
       return ["evidence", String(input.record), ...options(["covers", "type", "command", "artifact", "result"])];
     case "plan.release":

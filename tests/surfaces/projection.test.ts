@@ -62,6 +62,7 @@ const TABLE: readonly Row[] = [
   { id: "plan.undo", kind: "command", method: "POST", route: "/api/v1/plan/undo", tool: "majordomus_plan_undo", cli: "cockpit plan undo", verbs: ["undo"] },
   { id: "plan.import", kind: "command", method: "POST", route: "/api/v1/plan/import", tool: "majordomus_plan_import", cli: "cockpit plan import", verbs: ["import"] },
   { id: "plan.commit", kind: "command", method: "POST", route: "/api/v1/plan/commit", tool: "majordomus_plan_commit", cli: "cockpit plan commit", verbs: ["commit"] },
+  { id: "plan.sync_status", kind: "query", method: "GET", route: "/api/v1/plan/sync_status", tool: "majordomus_plan_sync_status", cli: "cockpit plan sync-status", verbs: ["sync-status"] },
 ];
 
 /** A valid input of each capability (against the demo plan, or any plan: validity is the schema's). */
@@ -89,6 +90,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.undo": { ledger_id: 1, idempotency_key: "k" },
   "plan.import": { format: "github", files: { "issues.json": "[]" }, source: "issues.json", prefix: "GH", dependencies: "[]", dry_run: true },
   "plan.commit": { message: "m", push: false, pull_rebase: true, dry_run: true },
+  "plan.sync_status": {},
 };
 
 let repo: string;

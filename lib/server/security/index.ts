@@ -2,9 +2,10 @@
 // caller is (a bearer token, or a sealed session cookie issued at sign-in), and the sign-in rate
 // limit. Plain Node: the proxy, the route handlers and the server actions all call it.
 //
-// One file per concern: settings, hosts, users, sessions and the guess limit.
+// One file per concern: settings, hosts, users, sessions, the guess limit and the webhooks.
 export * from "./hosts";
 export * from "./limit";
 export * from "./sessions";
 export * from "./settings";
 export * from "./users";
+export * from "./webhooks";

@@ -4,6 +4,7 @@ import { planChangesCapability } from "../../capabilities/plan-changes";
 import { planClaimCapability } from "../../capabilities/plan-claim";
 import { planCodeCapability } from "../../capabilities/plan-code";
 import { planCommitCapability } from "../../capabilities/plan-commit";
+import { planSyncStatusCapability } from "../../capabilities/plan-sync-status";
 import { planCreateCapability } from "../../capabilities/plan-create";
 import { planCriticalPathCapability } from "../../capabilities/plan-critical-path";
 import { planEditCapability } from "../../capabilities/plan-edit";
@@ -406,6 +407,13 @@ const VERBS: Record<string, Verb> = {
     usage: "beads|backlog|taskmaster|github SOURCE [--prefix P] [--dependencies FILE] [--dry-run]",
     input: importInput,
     text: (v) => renderImport(v),
+  }),
+  "sync-status": capabilityVerb(planSyncStatusCapability, {
+    summary: "how a served clone follows its remote (cockpit serve --follow): the state, what is behind, ahead and waiting",
+    options: { ...COMMON },
+    input: () => ({}),
+    text: (v) =>
+      `${v.state}${v.remote ? ` (${v.remote}/${v.branch})` : ""}: ${v.message}\nlast fetch: ${v.last_fetch_at ?? "never"}${v.last_fetch_ok === false ? " (failed)" : ""}\nbehind ${v.behind}, ahead ${v.ahead}, waiting ${v.waiting}\n`,
   }),
   commit: capabilityVerb(planCommitCapability, {
     summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",

@@ -33,6 +33,8 @@ const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
   database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
   author: "`Name <email>`: the author of the commits `cockpit plan commit` makes (default: `COCKPIT_AUTHOR`, else git's config)",
   "default-branch": "the branch `cockpit plan code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
+  follow: "follow the remote: `--follow [REMOTE/BRANCH]` (default: the branch's upstream, else origin/<branch>); each command is a commit pushed there ([team-server.md](team-server.md))",
+  "follow-interval": "seconds between two fetches while following (default 60, at least 2)",
 };
 
 const MCP_HELP: Record<keyof typeof MCP_OPTIONS, string> = {
@@ -48,6 +50,7 @@ export const ENVIRONMENT: Record<string, string> = {
   COCKPIT_TOKEN: "a server's shared bearer token ([security.md](security.md))",
   COCKPIT_USERS: "the users file, when `--users` is not given",
   COCKPIT_DATABASE_URL: "the shared PostgreSQL, when `--database` is not given ([many-machines.md](many-machines.md))",
+  COCKPIT_WEBHOOK_SECRET: "the secret a GitHub or GitLab push webhook is checked with on `POST /api/v1/sync` ([team-server.md](team-server.md))",
   COCKPIT_AUTHOR: "`Name <email>`: the author of `cockpit plan commit`'s commits, when `--author` is not given",
   COCKPIT_DEFAULT_BRANCH: "the branch `cockpit plan code` measures merges on, when `--default-branch` is not given",
   COCKPIT_LOCK_WAIT_MS: "how long a writer waits for the plan lock before it is refused (default 60000)",
@@ -63,6 +66,8 @@ export const SERVER_SET_ENVIRONMENT = [
   "COCKPIT_ALLOWED_HOSTS",
   "COCKPIT_TRUST_PROXY",
   "COCKPIT_FRONT_NONCE",
+  "COCKPIT_FOLLOW",
+  "COCKPIT_FOLLOW_INTERVAL",
 ] as const;
 
 function optionTable(options: Record<string, OptionKind>, help: Record<string, string>): string[] {

@@ -1,0 +1,87 @@
+"use client";
+
+import { useCallback, useEffect, useState } from "react";
+
+/** GET /api/v1/sync's answer (plan.sync_status). */
+export interface SyncAnswer {
+  following: boolean;
+  remote: string;
+  branch: string;
+  state: "following" | "held" | "conflict" | "offline" | "off";
+  last_fetch_at: string | null;
+  last_fetch_ok: boolean | null;
+  behind: number;
+  ahead: number;
+  waiting: number;
+  message: string;
+}
+
+/** How long ago, in a few words: `12 s`, `4 min`, `2 h`. */
+export function agoText(iso: string | null, now: number): string {
+  if (!iso) return "never";
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  return s < 90 ? `${s} s ago` : s < 5400 ? `${Math.round(s / 60)} min ago` : `${Math.round(s / 3600)} h ago`;
+}
+
+/** The sync state of a following server, read every few seconds (nothing when it does not follow). */
+export function useSyncStatus(everyMs = 5000): { sync?: SyncAnswer; now: number; refresh: () => Promise<void> } {
+  const [sync, setSync] = useState<SyncAnswer>();
+  const [now, setNow] = useState(() => Date.now());
+  const refresh = useCallback(async () => {
+    try {
+      const r = await fetch("/api/v1/sync", { cache: "no-store" });
+      if (r.ok) setSync((await r.json()) as SyncAnswer);
+    } catch {
+      /* the next tick tries again */
+    }
+    setNow(Date.now());
+  }, []);
+  useEffect(() => {
+    void refresh();
+    const poll = setInterval(() => void refresh(), everyMs);
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    return () => {
+      clearInterval(poll);
+      clearInterval(tick);
+    };
+  }, [refresh, everyMs]);
+  return { sync, now, refresh };
+}
+
+const TONE: Record<SyncAnswer["state"], string> = {
+  following: "border-emerald-400 bg-emerald-50 text-emerald-900 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-200",
+  held: "border-amber-400 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200",
+  offline: "border-amber-400 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200",
+  conflict: "border-red-400 bg-red-50 text-red-900 dark:border-red-700 dark:bg-red-950 dark:text-red-200",
+  off: "",
+};
+
+/** The header's line: "synced with origin/main 12 s ago", or the state and its reason; Sync now; what waits. */
+export function SyncBadge() {
+  const { sync, now, refresh } = useSyncStatus();
+  const [asking, setAsking] = useState(false);
+  if (!sync?.following) return null;
+  const where = `${sync.remote}/${sync.branch}`;
+  const text = sync.state === "following" ? `synced with ${where} ${agoText(sync.last_fetch_at, now)}` : `${sync.state}: ${sync.message}`;
+  const syncNow = async () => {
+    setAsking(true);
+    try {
+      await fetch("/api/v1/sync", { method: "POST" });
+      await new Promise((done) => setTimeout(done, 800));
+      await refresh();
+    } finally {
+      setAsking(false);
+    }
+  };
+  return (
+    <div data-testid="sync-status" className="flex items-center gap-2 text-sm">
+      <span title={sync.message} className={`max-w-[22rem] truncate rounded border px-2 py-1 ${TONE[sync.state]}`}>
+        {text}
+      </span>
+      {sync.waiting > 0 && <span data-testid="sync-waiting" className="text-amber-800 dark:text-amber-300">{sync.waiting} waiting to push</span>}
+      <button type="button" disabled={asking} onClick={() => void syncNow()} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800">
+        {asking ? "Syncing…" : "Sync now"}
+      </button>
+    </div>
+  );
+}

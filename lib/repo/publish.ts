@@ -1,0 +1,302 @@
+import { closeSync, constants, fstatSync, ftruncateSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { CapabilityError, refused } from "../plan/errors";
+import { LEDGER_FILE, PROJECT_DIR } from "../plan/constants";
+import { escapeControls } from "../plan/control-chars";
+import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
+import { readLedger } from "./ledger";
+import { openStateFile } from "./state-path";
+import { summarise } from "./commit";
+
+// A following server's commands, each one a commit on the remote: the records a command wrote are
+// committed at once (that file only, the move as its message, the person as its author), then
+// fetched, rebased and pushed. The remote decides: when it already changed the same record, the
+// command is undone byte for byte (record, ledger line and commit) and refused. Rebasing is done on
+// a private index, never in the work tree, so nobody's uncommitted changes are touched.
+
+export interface FollowTarget {
+  remote: string;
+  branch: string;
+}
+
+export interface PushOutcome {
+  /** pushed: the remote has every commit; offline: the remote could not be reached (they wait); conflict: the remote changed a record a waiting commit changes. */
+  status: "pushed" | "offline" | "conflict" | "failed";
+  message: string;
+  /** Commits the remote lacks after this try. */
+  waiting: number;
+  /** The conflicting waiting commit, and the remote commit that changed its record first. */
+  conflict?: { local: string; remote_commit: string; remote_author: string; record: string };
+}
+
+interface Out {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+const REMOTE_VERBS = new Set(["fetch", "push"]);
+
+async function git(repo: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Out> {
+  const r = await runGit(repo, args, { env, input, ...(REMOTE_VERBS.has(args[0]) ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
+  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
+}
+
+async function must(repo: string, args: string[], env?: Record<string, string>, input?: string): Promise<string> {
+  const r = await git(repo, args, env, input);
+  if (r.status !== 0) throw refused(`git ${args[0]} failed: ${r.stderr || r.stdout.trim()}`);
+  return r.stdout;
+}
+
+const lines = (s: string) => s.split("\n").filter(Boolean);
+const remoteRef = (t: FollowTarget) => `refs/remotes/${t.remote}/${t.branch}`;
+
+/** The remote and branch to follow: `REMOTE/BRANCH` as given, else the upstream, else `origin/<branch>`. */
+export async function followTarget(repo: string, spec?: string): Promise<FollowTarget> {
+  const remotes = lines((await git(repo, ["remote"])).stdout);
+  if (spec) {
+    const remote = remotes.filter((r) => spec.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+    if (!remote) throw refused(`--follow ${spec}: no remote of this clone is named by it (remotes: ${remotes.join(", ") || "none"})`);
+    return { remote, branch: spec.slice(remote.length + 1) };
+  }
+  const upstream = await git(repo, ["rev-parse", "--abbrev-ref", "--symbolic-full-name", "@{u}"]);
+  if (upstream.status === 0) {
+    const name = upstream.stdout.trim();
+    const remote = remotes.filter((r) => name.startsWith(`${r}/`)).sort((a, b) => b.length - a.length)[0];
+    if (remote) return { remote, branch: name.slice(remote.length + 1) };
+  }
+  const branch = (await git(repo, ["symbolic-ref", "--short", "-q", "HEAD"])).stdout.trim();
+  if (!branch) throw refused("--follow needs a branch checked out (HEAD is detached)");
+  return { remote: "origin", branch };
+}
+
+/** The record files that differ from HEAD (paths relative to the repository). */
+export async function dirtyRecords(repo: string): Promise<Set<string>> {
+  const r = await git(repo, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", PROJECT_DIR]);
+  if (r.status !== 0) throw refused(`this is not a git work tree (${r.stderr}); a following server commits with git`);
+  const out = new Set<string>();
+  const parts = r.stdout.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].length < 4) continue;
+    out.add(parts[i].slice(3));
+    if (parts[i][0] === "R" || parts[i][0] === "C") i++;
+  }
+  return out;
+}
+
+/** The ledger's length in bytes (0 when there is none yet). */
+export function ledgerSize(repo: string): number {
+  let fd: number;
+  try {
+    fd = openStateFile(repo, LEDGER_FILE, constants.O_RDONLY);
+  } catch {
+    return 0;
+  }
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Cut the ledger back to `size` bytes: the lines an undone command wrote are gone, byte for byte. */
+export function truncateLedger(repo: string, size: number): void {
+  if (ledgerSize(repo) <= size) return;
+  const fd = openStateFile(repo, LEDGER_FILE, constants.O_RDWR);
+  try {
+    ftruncateSync(fd, size);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const oneLine = (text: string) => escapeControls(text).replaceAll("\n", "\\x0a");
+
+/** `BK-020: start`, then each ledger line's details on indented lines. */
+export function publishMessage(repo: string, ledgerFrom: number, files: readonly string[]): string {
+  const rows = readLedger(repo, ledgerFrom).entries as Record<string, string>[];
+  const subjects: string[] = [];
+  const details: string[] = [];
+  for (const row of rows) {
+    const { ts, event, head: _h, branch: _b, by, session: _s, ...payload } = row;
+    const record = row.record ?? row.issue ?? "";
+    subjects.push(`${oneLine(record)}${record ? ": " : ""}${oneLine(summarise(event, payload))}`);
+    details.push(`    ${oneLine(event)} at ${oneLine(ts)} by ${oneLine(by ?? "")}`);
+    for (const [k, v] of Object.entries(payload)) details.push(`      ${oneLine(k)}: ${oneLine(String(v))}`);
+  }
+  const subject = subjects.length === 0 ? `plan: ${files.length} record file${files.length === 1 ? "" : "s"}` : subjects.length <= 3 ? subjects.join("; ") : `${subjects.slice(0, 3).join("; ")}; …`;
+  return [subject, "", ...(details.length ? details : files.map((f) => `    ${oneLine(f)}`))].join("\n") + "\n";
+}
+
+/** Commit exactly `files` (added, changed or deleted) with `message`; the new commit's name. */
+export async function commitFiles(repo: string, files: readonly string[], message: string, env: Record<string, string>): Promise<string> {
+  await must(repo, ["add", "-A", "--", ...files], env);
+  const done = await git(repo, ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-", "--", ...files], env, message);
+  if (done.status !== 0) {
+    if (/Please tell me who you are|empty ident|user\.email/.test(done.stderr)) {
+      throw refused("git knows no author here: set user.name and user.email (git config), or start the server with cockpit serve --author 'Name <email>'");
+    }
+    throw refused(`git commit failed: ${done.stderr || done.stdout.trim()}`);
+  }
+  return (await must(repo, ["rev-parse", "HEAD"])).trim();
+}
+
+/** Undo `commit` (HEAD, whose parent is `parent`): HEAD, index and the files back as they were before it. */
+export async function undoCommit(repo: string, commit: string, parent: string, files: readonly string[]): Promise<void> {
+  await must(repo, ["update-ref", "-m", "cockpit: undo a command the remote refused", "HEAD", parent, commit]);
+  const inParent = new Set(lines(await must(repo, ["ls-tree", "-r", "--name-only", parent, "--", ...files])));
+  const kept = files.filter((f) => inParent.has(f));
+  if (kept.length) await must(repo, ["checkout", "-q", parent, "--", ...kept]);
+  const gone = files.filter((f) => !inParent.has(f));
+  if (gone.length) {
+    await must(repo, ["rm", "-q", "--cached", "--ignore-unmatch", "--", ...gone]);
+    for (const f of gone) {
+      try {
+        unlinkSync(join(repo, f));
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+}
+
+/** Fetch the followed branch; false when the remote cannot be reached. */
+export async function fetchTarget(repo: string, t: FollowTarget): Promise<{ ok: boolean; message: string }> {
+  try {
+    const r = await git(repo, ["fetch", "--quiet", "--no-tags", "--end-of-options", t.remote, `+refs/heads/${t.branch}:${remoteRef(t)}`]);
+    if (r.status === 0) return { ok: true, message: `fetched ${t.remote}/${t.branch}` };
+    return { ok: false, message: `git fetch ${t.remote} failed: ${r.stderr || r.stdout.trim()}` };
+  } catch (error) {
+    if (error instanceof CapabilityError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+export async function revParse(repo: string, rev: string): Promise<string | undefined> {
+  const r = await git(repo, ["rev-parse", "--verify", "-q", `${rev}^{commit}`]);
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+/** Commits HEAD has that the remote branch (as last fetched) lacks, oldest first. */
+export async function waitingCommits(repo: string, t: FollowTarget): Promise<string[]> {
+  const remote = await revParse(repo, remoteRef(t));
+  return lines(await must(repo, ["rev-list", "--reverse", "HEAD", ...(remote ? ["--not", remote] : [])]));
+}
+
+/** Behind and ahead counts of HEAD against the fetched remote branch. */
+export async function aheadBehind(repo: string, t: FollowTarget): Promise<{ ahead: number; behind: number }> {
+  const remote = await revParse(repo, remoteRef(t));
+  if (!remote) return { ahead: (await waitingCommits(repo, t)).length, behind: 0 };
+  const [ahead, behind] = (await must(repo, ["rev-list", "--left-right", "--count", `HEAD...${remote}`])).trim().split(/\s+/).map(Number);
+  return { ahead, behind };
+}
+
+/** Move HEAD (and the files it changes) to `to`; refused by git when that would overwrite an uncommitted change. */
+export async function moveHead(repo: string, to: string): Promise<{ ok: boolean; message: string }> {
+  const head = await revParse(repo, "HEAD");
+  if (head === to) return { ok: true, message: "up to date" };
+  const r = await git(repo, ["read-tree", "-m", "-u", "HEAD", to]);
+  if (r.status !== 0) return { ok: false, message: r.stderr || r.stdout.trim() };
+  await must(repo, ["update-ref", "-m", "cockpit: follow the remote", "HEAD", to, ...(head ? [head] : [])]);
+  return { ok: true, message: `moved to ${to.slice(0, 7)}` };
+}
+
+const changedBy = async (repo: string, commit: string) => lines(await must(repo, ["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", commit]));
+
+/** Replay `commits` on `onto` through a private index, keeping each one's author, date and message. */
+async function replay(repo: string, commits: readonly string[], onto: string): Promise<string> {
+  let tip = onto;
+  const index = join(repo, ".git", `cockpit-follow-index-${process.pid}`);
+  const gitDir = (await must(repo, ["rev-parse", "--absolute-git-dir"])).trim();
+  const env = { GIT_INDEX_FILE: index.replace(join(repo, ".git"), gitDir) };
+  try {
+    for (const c of commits) {
+      await must(repo, ["read-tree", tip], env);
+      for (const f of await changedBy(repo, c)) {
+        const entry = (await must(repo, ["ls-tree", c, "--", f])).trim();
+        if (entry) {
+          const [meta] = entry.split("\t");
+          const [mode, , blob] = meta.split(" ");
+          await must(repo, ["update-index", "--add", "--cacheinfo", `${mode},${blob},${f}`], env);
+        } else await must(repo, ["update-index", "--force-remove", "--", f], env);
+      }
+      const tree = (await must(repo, ["write-tree"], env)).trim();
+      const [an, ae, ad, cn, ce] = (await must(repo, ["log", "-1", "--format=%an%x00%ae%x00%ad%x00%cn%x00%ce", c])).split("\0").map((s) => s.replace(/\n$/, ""));
+      const message = await must(repo, ["log", "-1", "--format=%B", c]);
+      const who = { GIT_AUTHOR_NAME: an, GIT_AUTHOR_EMAIL: ae, GIT_AUTHOR_DATE: ad, GIT_COMMITTER_NAME: cn, GIT_COMMITTER_EMAIL: ce };
+      tip = (await must(repo, ["commit-tree", tree, "-p", tip, "-F", "-"], who, message.replace(/\n+$/, "\n"))).trim();
+    }
+  } finally {
+    try {
+      unlinkSync(env.GIT_INDEX_FILE);
+    } catch {
+      /* none made */
+    }
+  }
+  return tip;
+}
+
+/** The remote commit (after `base`) that last changed one of `files`, with its author. */
+async function remoteChange(repo: string, base: string | undefined, remote: string, files: readonly string[]): Promise<{ commit: string; author: string; file: string } | undefined> {
+  const range = base ? [`${base}..${remote}`] : [remote];
+  const changed = new Set(lines(await must(repo, ["diff", "--name-only", base ?? (await emptyTree(repo)), remote, "--", ...files])));
+  const file = files.find((f) => changed.has(f));
+  if (!file) return undefined;
+  const [commit, author] = (await must(repo, ["log", "-1", "--format=%H%x00%an <%ae>", ...range, "--", file])).trim().split("\0");
+  return { commit, author, file };
+}
+
+const emptyTree = async (repo: string) => (await must(repo, ["hash-object", "-t", "tree", "/dev/null"])).trim();
+
+/**
+ * Push what waits: up to 3 tries of fetch, rebase (on a private index), push. A remote that
+ * cannot be reached leaves the commits waiting; a remote that changed a record a waiting commit
+ * changes is a conflict, and nothing is pushed.
+ */
+export async function pushWaiting(repo: string, t: FollowTarget): Promise<PushOutcome> {
+  let last = "";
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const fetched = await fetchTarget(repo, t);
+    if (!fetched.ok) return { status: "offline", message: `${fetched.message}; waiting to be pushed at the next sync`, waiting: (await waitingCommits(repo, t)).length };
+    const remote = await revParse(repo, remoteRef(t));
+    const waiting = await waitingCommits(repo, t);
+    if (waiting.length === 0) return { status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 };
+    const head = (await revParse(repo, "HEAD"))!;
+    const base = remote ? (await git(repo, ["merge-base", "HEAD", remote])).stdout.trim() || undefined : undefined;
+    let tip = head;
+    if (remote && base !== remote) {
+      for (const c of waiting) {
+        const files = await changedBy(repo, c);
+        const theirs = await remoteChange(repo, base, remote, files);
+        if (theirs) {
+          return {
+            status: "conflict",
+            message: `${t.remote}/${t.branch} changed ${theirs.file} first, in ${theirs.commit.slice(0, 7)} by ${theirs.author}`,
+            waiting: waiting.length,
+            conflict: { local: c, remote_commit: theirs.commit, remote_author: theirs.author, record: theirs.file },
+          };
+        }
+      }
+      tip = await replay(repo, waiting, remote);
+    }
+    let pushed: Out;
+    try {
+      pushed = await git(repo, ["push", "--porcelain", "--end-of-options", t.remote, `${tip}:refs/heads/${t.branch}`]);
+    } catch (error) {
+      if (!(error instanceof CapabilityError)) throw error;
+      return { status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting: waiting.length };
+    }
+    if (pushed.status === 0) {
+      await must(repo, ["update-ref", remoteRef(t), tip]);
+      const moved = tip === head ? { ok: true, message: "" } : await moveHead(repo, tip);
+      const note = moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`;
+      return { status: "pushed", message: `pushed to ${t.remote}/${t.branch}${note}`, waiting: 0 };
+    }
+    last = pushed.stderr || pushed.stdout.trim();
+    // Rejected, or beaten to the ref by another push landing at the same moment: fetch and try again.
+    if (!/\[rejected\]|non-fast-forward|fetch first|stale info|\(behind\)|failed to (?:update|lock) ref|cannot lock ref|but expected/.test(pushed.stdout + pushed.stderr)) {
+      return { status: "offline", message: `git push ${t.remote} failed: ${last}; waiting to be pushed at the next sync`, waiting: waiting.length };
+    }
+  }
+  return { status: "failed", message: `the push to ${t.remote}/${t.branch} was rejected 3 times (${last})`, waiting: (await waitingCommits(repo, t)).length };
+}

@@ -1,0 +1,302 @@
+import { resolve } from "node:path";
+import { CapabilityError } from "../plan/errors";
+import { processWide } from "../process-wide";
+import type { SyncStatus } from "../repo/sync-shapes";
+import {
+  aheadBehind,
+  commitFiles,
+  dirtyRecords,
+  fetchTarget,
+  followTarget,
+  ledgerSize,
+  moveHead,
+  publishMessage,
+  pushWaiting,
+  revParse,
+  truncateLedger,
+  undoCommit,
+  waitingCommits,
+  type FollowTarget,
+  type PushOutcome,
+} from "../repo/publish";
+import { noteWrite } from "./state";
+
+// `cockpit serve --follow`: the served clone follows its remote. Every interval (and when asked,
+// POST /api/v1/sync) it fetches, fast-forwards when the records have no uncommitted change, and
+// pushes its own waiting commits; it never resolves a conflict and never touches a hand edit. Each
+// command through the server is committed and pushed before it is answered (lib/repo/publish.ts).
+// All git work is git-run's child processes: the event loop only waits.
+
+export type SyncStateName = "following" | "held" | "conflict" | "offline" | "off";
+
+export type { SyncStatus };
+
+/** Seconds between syncs by default, and the least allowed. */
+export const FOLLOW_INTERVAL_DEFAULT_S = 60;
+export const FOLLOW_INTERVAL_MIN_S = 2;
+
+interface Follower {
+  repo: string;
+  spec: string;
+  intervalMs: number;
+  target?: FollowTarget;
+  status: SyncStatus;
+  timer?: NodeJS.Timeout;
+  /** The sync running now, or the one already asked for: calls in between share it. */
+  pending?: Promise<SyncStatus>;
+  /** The one sync asked for while another runs. */
+  queued?: Promise<SyncStatus>;
+}
+
+const followers = processWide("followers", () => new Map<string, Follower>());
+const chains = processWide("follow-chains", () => new Map<string, Promise<unknown>>());
+
+/** One git-writing job at a time per repository in this process: commands and syncs queue. */
+export function serial<T>(repo: string, job: () => Promise<T>): Promise<T> {
+  const before = chains.get(repo) ?? Promise.resolve();
+  const run = before.then(job, job);
+  chains.set(
+    repo,
+    run.catch(() => undefined),
+  );
+  return run;
+}
+
+/** What the environment asks of this process: the repository followed and how (COCKPIT_FOLLOW, set by cockpit serve --follow). */
+function settingsFromEnv(env = process.env): { repo: string; spec: string; intervalMs: number } | undefined {
+  const follow = env.COCKPIT_FOLLOW;
+  if (!follow || !env.COCKPIT_REPO) return undefined;
+  const seconds = Math.max(FOLLOW_INTERVAL_MIN_S, Number(env.COCKPIT_FOLLOW_INTERVAL) || FOLLOW_INTERVAL_DEFAULT_S);
+  return { repo: resolve(env.COCKPIT_REPO), spec: follow === "1" ? "" : follow, intervalMs: seconds * 1000 };
+}
+
+const offStatus = (): SyncStatus => ({
+  following: false,
+  remote: "",
+  branch: "",
+  state: "off",
+  last_fetch_at: null,
+  last_fetch_ok: null,
+  behind: 0,
+  ahead: 0,
+  waiting: 0,
+  message: "this server does not follow a remote (cockpit serve --follow)",
+});
+
+/** The follower of `repo` when this process follows it (cockpit serve --follow), started on first ask. */
+export function followerOf(repo: string): Follower | undefined {
+  const key = resolve(repo);
+  const known = followers.get(key);
+  if (known) return known;
+  const settings = settingsFromEnv();
+  return settings && settings.repo === key ? follow(key, settings) : undefined;
+}
+
+/** Follow `repo`'s remote from now on in this process: a sync at once, then one every interval. */
+export function follow(repo: string, settings: { spec?: string; intervalMs?: number } = {}): Follower {
+  const key = resolve(repo);
+  const intervalMs = Math.max(FOLLOW_INTERVAL_MIN_S * 1000, settings.intervalMs ?? FOLLOW_INTERVAL_DEFAULT_S * 1000);
+  const f: Follower = { repo: key, spec: settings.spec ?? "", intervalMs, status: { ...offStatus(), following: true, state: "following", message: "not fetched yet" } };
+  followers.set(key, f);
+  f.timer = setInterval(() => void sync(f), intervalMs);
+  f.timer.unref();
+  void sync(f);
+  return f;
+}
+
+/** Stop following `repo` (the tests' servers in one process); waits for the sync under way. */
+export async function unfollow(repo: string): Promise<void> {
+  const f = followers.get(resolve(repo));
+  if (!f) return;
+  clearInterval(f.timer);
+  followers.delete(f.repo);
+  await f.queued;
+  await f.pending;
+}
+
+/** Start following when this process is asked to (the server's start calls it). */
+export function startFollowing(): void {
+  const settings = settingsFromEnv();
+  if (settings) followerOf(settings.repo);
+}
+
+async function targetOf(f: Follower): Promise<FollowTarget> {
+  f.target ??= await followTarget(f.repo, f.spec || undefined);
+  f.status.remote = f.target.remote;
+  f.status.branch = f.target.branch;
+  return f.target;
+}
+
+async function counts(f: Follower, t: FollowTarget): Promise<void> {
+  const { ahead, behind } = await aheadBehind(f.repo, t);
+  f.status.ahead = ahead;
+  f.status.behind = behind;
+  f.status.waiting = ahead;
+}
+
+function outcomeState(f: Follower, outcome: PushOutcome): void {
+  f.status.waiting = outcome.waiting;
+  if (outcome.status === "conflict") {
+    f.status.state = "conflict";
+    f.status.message = `following is paused: ${outcome.message}; a waiting commit of this server changes the same record. Resolve it by hand in the clone (git pull --rebase), then sync`;
+  } else if (outcome.status === "offline") {
+    f.status.state = "offline";
+    f.status.message = outcome.message;
+  }
+}
+
+/** One sync: fetch, push what waits, fast-forward when nothing uncommitted holds it. */
+async function syncOnce(f: Follower): Promise<SyncStatus> {
+  const t = await targetOf(f);
+  const fetched = await fetchTarget(f.repo, t);
+  f.status.last_fetch_at = new Date().toISOString();
+  f.status.last_fetch_ok = fetched.ok;
+  if (!fetched.ok) {
+    f.status.state = "offline";
+    f.status.message = fetched.message;
+    f.status.waiting = (await waitingCommits(f.repo, t)).length;
+    return f.status;
+  }
+  if ((await waitingCommits(f.repo, t)).length) {
+    const outcome = await pushWaiting(f.repo, t);
+    outcomeState(f, outcome);
+    if (outcome.status !== "pushed") return f.status;
+    noteWrite(f.repo);
+  }
+  await counts(f, t);
+  if (f.status.behind > 0 && f.status.ahead === 0) {
+    const dirty = [...(await dirtyRecords(f.repo))];
+    if (dirty.length) {
+      f.status.state = "held";
+      f.status.message = `uncommitted changes hold the fast-forward (${dirty.slice(0, 3).join(", ")}${dirty.length > 3 ? ", …" : ""}); commit or discard them`;
+      return f.status;
+    }
+    const remote = (await revParse(f.repo, `refs/remotes/${t.remote}/${t.branch}`))!;
+    const moved = await moveHead(f.repo, remote);
+    if (!moved.ok) {
+      f.status.state = "held";
+      f.status.message = `the fast-forward is held: ${moved.message}`;
+      return f.status;
+    }
+    noteWrite(f.repo);
+    await counts(f, t);
+  }
+  f.status.state = "following";
+  f.status.message = `synced with ${t.remote}/${t.branch}`;
+  return f.status;
+}
+
+/**
+ * Sync now, or join one: while a sync runs, every call in the meantime shares one more sync that
+ * starts when it ends (so a push announced mid-fetch is not missed), and no call makes a third.
+ */
+export function sync(f: Follower): Promise<SyncStatus> {
+  if (f.queued) return f.queued;
+  const start = (): Promise<SyncStatus> =>
+    serial(f.repo, () => syncOnce(f)).catch((error: unknown) => {
+      f.status.state = "offline";
+      f.status.message = error instanceof Error ? error.message : String(error);
+      return f.status;
+    });
+  if (!f.pending) {
+    f.pending = start().finally(() => (f.pending = undefined));
+    return f.pending;
+  }
+  f.queued = f.pending.then(() => {
+    f.queued = undefined;
+    f.pending = start().finally(() => (f.pending = undefined));
+    return f.pending;
+  });
+  return f.queued;
+}
+
+/** Ask for a sync (POST /api/v1/sync): started, not awaited; the state as it is now. */
+export function requestSync(repo: string): SyncStatus {
+  const f = followerOf(repo);
+  if (!f) return offStatus();
+  void sync(f);
+  return { ...f.status };
+}
+
+/** The state of following (plan.sync_status); outside a following server, what git says of the clone without fetching. */
+export async function syncStatus(repo: string): Promise<SyncStatus> {
+  const f = followerOf(repo);
+  if (f) return { ...f.status };
+  const out = offStatus();
+  try {
+    const t = await followTarget(repo);
+    out.remote = t.remote;
+    out.branch = t.branch;
+    const { ahead, behind } = await aheadBehind(repo, t);
+    Object.assign(out, { ahead, behind });
+  } catch {
+    /* not a clone with a remote: off, with nothing to count */
+  }
+  return out;
+}
+
+const AUTHOR = /^\s*([^<>]+?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/;
+
+/** The commit's author: the signed-in person (name, and email when known), else --author, else git's config. */
+export function authorEnv(by: string | undefined, email: string | undefined, env = process.env): Record<string, string> {
+  const configured = AUTHOR.exec(env.COCKPIT_AUTHOR ?? "");
+  const out: Record<string, string> = {};
+  if (configured) Object.assign(out, { GIT_AUTHOR_NAME: configured[1], GIT_AUTHOR_EMAIL: configured[2], GIT_COMMITTER_NAME: configured[1], GIT_COMMITTER_EMAIL: configured[2] });
+  if (by && !by.startsWith("cockpit/")) out.GIT_AUTHOR_NAME = by;
+  if (by && email) out.GIT_AUTHOR_EMAIL = email;
+  return out;
+}
+
+function withPushed<T>(value: T, pushed: boolean, message: string): T {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return { ...value, pushed, ...(pushed ? {} : { sync_message: message }) };
+}
+
+/**
+ * Run a command on a following server: what it writes is committed (only those files) and pushed
+ * before it is answered. When the remote changed the same record first, the command is undone
+ * (record, ledger, commit) and refused; a claim then takes the next ready issue, up to 3 issues.
+ */
+export function publishCommand<T>(repo: string, command: { id: string; by?: string; email?: string }, run: () => Promise<T>): Promise<T> {
+  const f = followerOf(repo)!;
+  return serial(f.repo, async () => {
+    const t = await targetOf(f);
+    for (let issue = 1; ; issue++) {
+      const dirty = await dirtyRecords(f.repo);
+      const ledgerBefore = ledgerSize(f.repo);
+      const parent = await revParse(f.repo, "HEAD");
+      const value = await run();
+      const files = [...(await dirtyRecords(f.repo))].filter((p) => !dirty.has(p)).sort();
+      if (files.length === 0) return value;
+      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files), authorEnv(command.by, command.email));
+      const outcome = await pushWaiting(f.repo, t);
+      outcomeState(f, outcome);
+      if (outcome.status === "pushed") {
+        await counts(f, t).catch(() => undefined);
+        if (f.status.state !== "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
+        return withPushed(value, true, outcome.message);
+      }
+      if (outcome.status === "offline") return withPushed(value, false, `${outcome.message}; written here, it will be pushed at the next sync`);
+      const ours = outcome.status === "failed" || outcome.conflict?.local === commit;
+      if (!ours || !parent) return withPushed(value, false, outcome.message);
+      await undoCommit(f.repo, commit, parent, files);
+      truncateLedger(f.repo, ledgerBefore);
+      noteWrite(f.repo);
+      if (f.status.state === "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
+      f.status.waiting = (await waitingCommits(f.repo, t)).length;
+      const remote = await revParse(f.repo, `refs/remotes/${t.remote}/${t.branch}`);
+      if (command.id === "plan.claim" && outcome.status === "conflict" && issue < 3 && remote && f.status.waiting === 0 && (await moveHead(f.repo, remote)).ok) {
+        noteWrite(f.repo);
+        continue; // the issue is started on the remote now: the claim takes the next ready one
+      }
+      const c = outcome.conflict;
+      throw new CapabilityError(
+        "refused",
+        c
+          ? `${t.remote}/${t.branch} changed ${c.record} first, in ${c.remote_commit.slice(0, 7)} by ${c.remote_author}; this command was undone and nothing was written`
+          : `${outcome.message}; this command was undone and nothing was written`,
+        c ? { remote_commit: c.remote_commit, remote_author: c.remote_author, record: c.record } : undefined,
+      );
+    }
+  });
+}

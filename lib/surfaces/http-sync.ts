@@ -1,0 +1,28 @@
+import { planSyncStatusCapability } from "../capabilities/plan-sync-status";
+import { judgeWebhook, securityFromEnv } from "../server/security";
+import { requestSync } from "../server/follow";
+import { admit, handleCapabilityRequest, settingsFromEnv, type HttpSettings } from "./http";
+import { httpPath } from "../capabilities/projection";
+import { errorResponse, jsonResponse } from "./responses";
+
+// `/api/v1/sync`: GET is plan.sync_status; POST asks a following server to sync now (202, with the
+// state), from any caller that may run commands or from a git host's signed push webhook.
+
+const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
+
+export function handleSyncStatus(request: Request, settings: HttpSettings = settingsFromEnv()): Promise<Response> {
+  return handleCapabilityRequest(request, httpPath(planSyncStatusCapability), settings);
+}
+
+export async function handleSyncRequest(request: Request, settings: HttpSettings = settingsFromEnv()): Promise<Response> {
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > MAX_WEBHOOK_BYTES) return errorResponse("too_large", 413, `the body is over ${MAX_WEBHOOK_BYTES / (1024 * 1024)} MiB`);
+  const body = Buffer.from(await request.arrayBuffer());
+  const verdict = judgeWebhook(request.headers, body);
+  if (verdict.kind === "refused") return errorResponse("unauthorized", 401, `${verdict.why}; nothing was fetched`);
+  if (verdict.kind === "none") {
+    const { denied } = await admit(request, settings.security ?? securityFromEnv(), "command");
+    if (denied) return denied;
+  }
+  return jsonResponse(202, requestSync(settings.repo));
+}
