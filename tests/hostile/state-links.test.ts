@@ -106,7 +106,7 @@ describe("the command line refuses every write through a committed link, and wri
       expect(readFileSync(join(h.home, ".bashrc"), "utf8")).toBe(RC);
       // Reads still answer, without the ledger.
       expect((await cli(h, ["status"])).code).toBe(0);
-      const history = await cli(h, ["history", "I0001"]);
+      const history = await cli(h, ["history", "I0001", "--json"]);
       expect(history.code, history.stderr).toBe(0);
       expect(history.stdout).toContain("a plan from somebody else");
       expect(h.state()).toEqual(before);

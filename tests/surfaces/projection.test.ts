@@ -45,6 +45,7 @@ const TABLE: readonly Row[] = [
   { id: "plan.burnup", kind: "query", method: "GET", route: "/api/v1/plan/burnup", tool: "majordomus_plan_burnup", cli: "cockpit plan burnup", verbs: ["burnup"] },
   { id: "plan.forecast", kind: "query", method: "GET", route: "/api/v1/plan/forecast", tool: "majordomus_plan_forecast", cli: "cockpit plan forecast", verbs: ["forecast"] },
   { id: "plan.code", kind: "query", method: "GET", route: "/api/v1/plan/code", tool: "majordomus_plan_code", cli: "cockpit plan code", verbs: ["code"] },
+  { id: "plan.standup", kind: "query", method: "GET", route: "/api/v1/plan/standup", tool: "majordomus_plan_standup", cli: "cockpit plan standup", verbs: ["standup"] },
   {
     id: "plan.transition",
     kind: "command",
@@ -81,6 +82,7 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.burnup": { milestone: "m", since: "2026-11-01", until: "2026-11-30" },
   "plan.forecast": { milestone: "m", seed: 42 },
   "plan.code": { id: "I0001", default_branch: "main", stale_days: 3 },
+  "plan.standup": { since: "HEAD~1", until: "HEAD", stuck: 3 },
   "plan.transition": { issue: "I0001", transition: "start" },
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },

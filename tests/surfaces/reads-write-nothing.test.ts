@@ -32,7 +32,7 @@ function tree(dir: string): string[] {
 
 /** The input each query is read with: ids that exist where one is needed, and one that does not. */
 /** The queries that read the git history. */
-const TIME_QUERIES = new Set(["plan.changes", "plan.history", "plan.burnup"]);
+const TIME_QUERIES = new Set(["plan.changes", "plan.history", "plan.burnup", "plan.standup"]);
 
 function inputsOf(c: AnyCapability): Record<string, string>[] {
   switch (c.id) {
@@ -46,6 +46,7 @@ function inputsOf(c: AnyCapability): Record<string, string>[] {
     case "plan.critical_path":
       return [{}, { milestone: MILESTONE }];
     case "plan.changes":
+    case "plan.standup":
       return [{ since: "HEAD" }];
     case "plan.history":
       return [{ id: ISSUE }];
