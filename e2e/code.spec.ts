@@ -59,7 +59,7 @@ test.describe("the code @demo", () => {
   });
 
   test("the standup: BK-010 landed yesterday with its merge commit, and the code findings beside the plan's", async ({ page, visit }) => {
-    await visit("/standup");
+    await visit("/standup?view=change");
     const landed = page.locator("#section-landed");
     await expect(landed.getByTestId("landed-BK-010")).toContainText("Roles: owner, staff and viewer");
     await expect(landed.getByTestId("landed-BK-010")).toContainText("merged into main by");
@@ -95,7 +95,7 @@ test.describe("the code @demo", () => {
       await expect(page.getByTestId("suggested-before-after")).toHaveText("BK-015: ACTIVE → VERIFY");
       await shot(`code panel ${scheme}`);
       await page.getByTestId("suggested-cancel").click();
-      await visit("/standup");
+      await visit("/standup?view=change");
       await page.locator("#section-landed").scrollIntoViewIfNeeded();
       await shot(`standup landed ${scheme}`);
     });
