@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes the demo plan into a folder as a git repository with a past: about six weeks of commits,
 // the code's branches and merges among them
-// (scripts/make-demo.mjs `demoHistory`) dated back so that the last one is yesterday, so the
+// (scripts/demo/history.mjs `demoHistory`) dated back so that the last one is yesterday, so the
 // standup, the burn-up and the forecast have something real to show on the first run.
 // Usage: node scripts/demo-history.mjs DIR [--today YYYY-MM-DD]
 // `npm run demo` (scripts/demo.mjs) and the e2e setup (playwright.config.ts) both call it.
@@ -10,7 +10,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEMO_TODAY, demoHistory } from "./make-demo.mjs";
+import { demoHistory } from "./demo/history.mjs";
+import { DEMO_TODAY } from "./demo/plan.mjs";
 
 const DAY_MS = 86_400_000;
 

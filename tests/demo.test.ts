@@ -104,6 +104,12 @@ describe("the demo plan", () => {
         expect(readFileSync(join(out, rel)).equals(readFileSync(join(demo, rel))), `${rel} differs`).toBe(true);
       }
     });
+
+    it("seals with lib/plan/seal.ts itself: no script holds a copy of the formula", () => {
+      const scripts = join(root, "scripts");
+      const copies = filesUnder(scripts).filter((rel) => readFileSync(join(scripts, rel), "utf8").includes("majordomus.plan-event/v1\\n"));
+      expect(copies).toEqual([]);
+    });
   });
 });
 

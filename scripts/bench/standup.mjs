@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { BENCH_TMP, ROOT, environment, fmtMs, freePort, median, round, table, writeReport } from "./lib.mjs";
 import { fastImportStream } from "../demo-history.mjs";
-import { sealOf } from "../make-demo.mjs";
+import { sealOf } from "../demo/seal.mjs";
 
 export const name = "standup";
 export const description = "/standup on a 1k-issue plan with 90 days and 200 commits: cold and warm time to interactive";
