@@ -109,13 +109,20 @@ describe("the layers", () => {
     expect(problems).toEqual([]);
   });
 
+  test("configuration travels as a value: no source file writes the environment (lib/config.ts reads it)", () => {
+    const writes = /\bprocess\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|\bdelete\s+process\.env\b|Object\.assign\(\s*process\.env\b/;
+    expect(writes.test("process.env.COCKPIT_DATABASE_URL = url") && writes.test("delete process.env[X]") && !writes.test("process.env.X === y")).toBe(true);
+    const problems = files.filter((f) => !isTest(f)).filter((f) => writes.test(readFileSync(join(root, f), "utf8")));
+    expect(problems).toEqual([]);
+  });
+
   test("no import cycle between files, type-only imports included", () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
   test("each layer of docs/architecture.md imports only from itself and the layers below it", () => {
     const LAYERS: [RegExp, number][] = [
-      [/^lib\/(plan\/|process-wide\.ts$|version\.ts$)/, 0],
+      [/^lib\/(plan\/|process-wide\.ts$|version\.ts$|config\.ts$)/, 0],
       [/^lib\/repo\//, 1],
       [/^lib\/(history|graph|coordination|execution|code|import|standup|people|results)\//, 2],
       [/^lib\/capabilities\//, 3],

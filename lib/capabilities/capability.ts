@@ -1,3 +1,4 @@
+import { resolveConfig, type CockpitConfig } from "../config";
 import type { z } from "zod";
 import type { RecordCache } from "../repo/load";
 import type { Plan } from "../plan/shapes";
@@ -22,6 +23,13 @@ export interface CapabilityContext {
   moves?: Pick<WriteOptions, "derive" | "current" | "written" | "before">;
   /** How the clone follows its remote (plan.sync_status), lent by the surface that serves it. */
   sync?: () => Promise<SyncStatus>;
+  /** What the surface was started with (lib/config.ts): the database, the commits' author. Absent: the environment's. */
+  config?: CockpitConfig;
+}
+
+/** The context's configuration, else the environment's (a caller that was started with none). */
+export function configOf(ctx: Pick<CapabilityContext, "config">): CockpitConfig {
+  return ctx.config ?? resolveConfig();
 }
 
 export type CapabilityKind = "query" | "command";

@@ -1,7 +1,7 @@
 import { codeFindingsOf } from "../code/answer";
 import { leaseWriteOptions } from "../coordination/plan-leases";
 import { claim } from "../repo/transition";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { ClaimInput } from "./inputs";
 import { ClaimResultSchema } from "../results/outputs";
 
@@ -16,7 +16,7 @@ export const planClaimCapability = defineCapability({
   handler: async (ctx, input) => {
     // The code findings are of the issue as it stood before the claim: "never started, yet worked on".
     const before = ctx.plan();
-    const result = await claim(ctx.repo, input.milestone, { by: ctx.by, cache: ctx.cache, ...ctx.moves, ...leaseWriteOptions(ctx.repo, ctx.plan) });
+    const result = await claim(ctx.repo, input.milestone, { by: ctx.by, cache: ctx.cache, ...ctx.moves, ...leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx)) });
     return { ...result, code_findings: await codeFindingsOf(ctx.repo, before, result.issue) };
   },
 });

@@ -1,5 +1,5 @@
 import { commitRecords } from "../repo/commit";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { CommitInput, CommitResultSchema } from "./edit-shapes";
 
 export const planCommitCapability = defineCapability({
@@ -10,5 +10,5 @@ export const planCommitCapability = defineCapability({
     "Commits the records' folder only, with a message listing the moves and edits behind each change, then pushes when a remote is configured (a push that is behind says so). dry_run lists the uncommitted changes.",
   input: CommitInput,
   output: CommitResultSchema,
-  handler: (ctx, input) => commitRecords(ctx.repo, input, { author: process.env.COCKPIT_AUTHOR || undefined, by: ctx.by, actor: ctx.by }),
+  handler: (ctx, input) => commitRecords(ctx.repo, input, { author: configOf(ctx).author, by: ctx.by, actor: ctx.by }),
 });

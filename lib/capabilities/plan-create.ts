@@ -1,6 +1,6 @@
 import { idReserver } from "../coordination/record-ids";
 import { createRecord } from "../repo/plan-edit";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { CreateInput, RecordWriteResultSchema } from "./edit-shapes";
 
 export const planCreateCapability = defineCapability({
@@ -11,5 +11,5 @@ export const planCreateCapability = defineCapability({
     "Writes a new record (an issue needs milestone and title; the id is minted in the plan's pattern, the slug made from the title) and answers with what it changes in the derived plan. Refused if it adds a FAIL finding unless allow_findings; dry_run writes nothing.",
   input: CreateInput,
   output: RecordWriteResultSchema,
-  handler: (ctx, input) => createRecord(ctx.repo, input, { by: ctx.by, cache: ctx.cache, ids: idReserver(ctx.repo, ctx.plan) }),
+  handler: (ctx, input) => createRecord(ctx.repo, input, { by: ctx.by, cache: ctx.cache, ids: idReserver(ctx.repo, ctx.plan, configOf(ctx)) }),
 });

@@ -1,6 +1,6 @@
 import { afterIssueWrite } from "../coordination/plan-leases";
 import { recordEvidence } from "../repo/transition";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { EvidenceInput } from "./inputs";
 import { EvidenceResultSchema } from "../results/outputs";
 
@@ -14,7 +14,7 @@ export const planEvidenceCapability = defineCapability({
   output: EvidenceResultSchema,
   handler: async (ctx, input) => {
     const result = await recordEvidence(ctx.repo, input, { by: ctx.by, cache: ctx.cache, ...ctx.moves });
-    await afterIssueWrite(ctx.repo, ctx.plan, input.record, "evidence"); // work on an issue renews its lease
+    await afterIssueWrite(ctx.repo, ctx.plan, input.record, "evidence", configOf(ctx)); // work on an issue renews its lease
     return result;
   },
 });

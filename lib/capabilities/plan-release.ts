@@ -1,7 +1,7 @@
-import { databaseUrl, DATABASE_ENV } from "../coordination/database";
+import { DATABASE_ENV } from "../config";
 import { holderOf, projectKey, readHolder, releaseLease, requireIssue } from "../coordination/leases";
 import { refused } from "../plan/errors";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { ReleaseInput } from "./inputs";
 import { ReleaseResultSchema } from "../results/outputs";
 
@@ -14,7 +14,7 @@ export const planReleaseCapability = defineCapability({
   input: ReleaseInput,
   output: ReleaseResultSchema,
   handler: async (ctx, input) => {
-    const url = databaseUrl();
+    const url = configOf(ctx).database;
     if (!url) throw refused(`leases live in a shared database, and none is configured (set ${DATABASE_ENV} or pass --database)`);
     const plan = ctx.plan();
     requireIssue(plan, input.issue);

@@ -1,6 +1,6 @@
 import { afterIssueWrite, leaseWriteOptions } from "../coordination/plan-leases";
 import { transition } from "../repo/transition";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { TransitionInput } from "./inputs";
 import { TransitionResultSchema } from "../results/outputs";
 
@@ -13,8 +13,8 @@ export const planTransitionCapability = defineCapability({
   input: TransitionInput,
   output: TransitionResultSchema,
   handler: async (ctx, input) => {
-    const result = await transition(ctx.repo, input.issue, input.transition, { by: ctx.by, cache: ctx.cache, ...ctx.moves, ...leaseWriteOptions(ctx.repo, ctx.plan) });
-    if (input.transition !== "start") await afterIssueWrite(ctx.repo, ctx.plan, input.issue, input.transition);
+    const result = await transition(ctx.repo, input.issue, input.transition, { by: ctx.by, cache: ctx.cache, ...ctx.moves, ...leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx)) });
+    if (input.transition !== "start") await afterIssueWrite(ctx.repo, ctx.plan, input.issue, input.transition, configOf(ctx));
     return result;
   },
 });

@@ -1,6 +1,6 @@
 import { ExecutionClaimResultSchema } from "../execution/shapes";
 import { claimNext } from "../execution/coordinator";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { RootInput, open } from "./plans-inputs";
 
 export const plansClaimCapability = defineCapability({
@@ -11,5 +11,5 @@ export const plansClaimCapability = defineCapability({
     "Move the next claimable child to processing: its issue's dependencies are DONE, the concurrency limit allows it, and no processing sibling shares its scope. claimed is null, with the reason, when none can run.",
   input: RootInput,
   output: ExecutionClaimResultSchema,
-  handler: async (ctx, input) => open(await claimNext(ctx.repo, input.root)),
+  handler: async (ctx, input) => open(await claimNext(ctx.repo, input.root, { config: configOf(ctx) })),
 });

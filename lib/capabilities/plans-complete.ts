@@ -1,6 +1,6 @@
 import { CompleteResultSchema } from "../execution/shapes";
 import { complete } from "../execution/coordinator";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { PlansCompleteInput, open } from "./plans-inputs";
 
 export const plansCompleteCapability = defineCapability({
@@ -10,5 +10,5 @@ export const plansCompleteCapability = defineCapability({
   description: "Record the evidence its issue requires and move the issue to DONE, which lets the next wave's dependents start.",
   input: PlansCompleteInput,
   output: CompleteResultSchema,
-  handler: async (ctx, input) => open(await complete(ctx.repo, input.child, input.evidence)),
+  handler: async (ctx, input) => open(await complete(ctx.repo, input.child, input.evidence, { config: configOf(ctx) })),
 });

@@ -1,6 +1,6 @@
 import { ExecutionPlanDetailSchema } from "../execution/shapes";
 import { createExecutionPlan } from "../execution/coordinator";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { PlansCreateInput, open } from "./plans-inputs";
 
 export const plansCreateCapability = defineCapability({
@@ -13,11 +13,11 @@ export const plansCreateCapability = defineCapability({
   output: ExecutionPlanDetailSchema,
   handler: async (ctx, input) =>
     open(
-    await createExecutionPlan(
-      ctx.repo,
-      input.milestone !== undefined ? { milestone: input.milestone } : { issues: input.issues! },
-      input.config ?? {},
-      { automation_profile: input.automation_profile ?? null },
-    ),
+      await createExecutionPlan(
+        ctx.repo,
+        input.milestone !== undefined ? { milestone: input.milestone } : { issues: input.issues! },
+        input.config ?? {},
+        { automation_profile: input.automation_profile ?? null, config: configOf(ctx) },
+      ),
     ),
 });

@@ -1,6 +1,6 @@
 import { FailResultSchema } from "../execution/shapes";
 import { fail } from "../execution/coordinator";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { PlansFailInput, open } from "./plans-inputs";
 
 export const plansFailCapability = defineCapability({
@@ -11,5 +11,5 @@ export const plansFailCapability = defineCapability({
     "The failure handler decides: a retriable failure within max_retries becomes a new attempt; a final one stops the others under fail_fast or in sequential mode.",
   input: PlansFailInput,
   output: FailResultSchema,
-  handler: async (ctx, input) => open(await fail(ctx.repo, input.child, input.category, input.message)),
+  handler: async (ctx, input) => open(await fail(ctx.repo, input.child, input.category, input.message, { config: configOf(ctx) })),
 });

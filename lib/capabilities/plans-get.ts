@@ -1,6 +1,6 @@
 import { ExecutionPlanDetailSchema } from "../execution/shapes";
 import { getPlan } from "../execution/coordinator";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { PlanIdInput, open } from "./plans-inputs";
 
 export const plansGetCapability = defineCapability({
@@ -10,5 +10,5 @@ export const plansGetCapability = defineCapability({
   description: "The plan as the CLI dict, its children (retries included) and every decision with its reason.",
   input: PlanIdInput,
   output: ExecutionPlanDetailSchema,
-  handler: async (ctx, input) => open(await getPlan(ctx.repo, input.id)),
+  handler: async (ctx, input) => open(await getPlan(ctx.repo, input.id, { config: configOf(ctx) })),
 });

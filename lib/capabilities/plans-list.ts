@@ -1,6 +1,6 @@
 import { PlansListSchema } from "../execution/shapes";
 import { listPlans } from "../execution/coordinator";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { EmptyInput } from "./inputs";
 import { open } from "./plans-inputs";
 
@@ -11,5 +11,5 @@ export const plansListCapability = defineCapability({
   description: "The root plans of this repository, newest first, with their children counted by state.",
   input: EmptyInput,
   output: PlansListSchema,
-  handler: async (ctx) => ({ plans: (await listPlans(ctx.repo)).map(open) }),
+  handler: async (ctx) => ({ plans: (await listPlans(ctx.repo, { config: configOf(ctx) })).map(open) }),
 });

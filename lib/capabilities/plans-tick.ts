@@ -1,6 +1,6 @@
 import { TickSchema } from "../execution/shapes";
 import { tick } from "../execution/coordinator";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { EmptyInput } from "./inputs";
 
 
@@ -11,5 +11,5 @@ export const plansTickCapability = defineCapability({
   description: "Every child processing longer than its plan's timeout fails with category timeout (and may be retried).",
   input: EmptyInput,
   output: TickSchema,
-  handler: async (ctx) => ({ timed_out: await tick(ctx.repo) }),
+  handler: async (ctx) => ({ timed_out: await tick(ctx.repo, { config: configOf(ctx) }) }),
 });

@@ -1,16 +1,19 @@
 import pg from "pg";
 import { CapabilityError, refused } from "../plan/errors";
+import { DATABASE_ENV, resolveConfig, type CockpitConfig } from "../config";
 import { processWide } from "../process-wide";
 
 // The shared coordination database (PostgreSQL): what every clone must decide once for all
 // clones (who holds which issue, which child plan runs where). Git still carries the records.
 
-export const DATABASE_ENV = "COCKPIT_DATABASE_URL";
+export { DATABASE_ENV };
 
-/** The configured database URL, or undefined: then the file lock and SQLite are the coordination. */
-export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const url = env[DATABASE_ENV]?.trim();
-  return url ? url : undefined;
+/**
+ * The configured database URL, or undefined: then the file lock and SQLite are the coordination.
+ * Without a configuration (a caller below the surfaces, a test), the environment's.
+ */
+export function databaseUrl(config?: CockpitConfig): string | undefined {
+  return (config ?? resolveConfig()).database;
 }
 
 /** The URL without its password, for messages and logs. */

@@ -1,3 +1,4 @@
+import type { CockpitConfig } from "../config";
 import { processWide } from "../process-wide";
 import { loadPlan } from "../repo";
 import type { Move } from "../plan/seal";
@@ -10,8 +11,8 @@ import { endOwnLease, holderOf, leaseTtlSeconds, liveLeases, overlayLeases, proj
 // ended when the holder's record reaches VERIFY or DONE. Without a database, all of this is inert.
 
 /** The lease hooks of `start` and `claim` for a repository; empty when no database is configured. */
-export function leaseWriteOptions(repo: string, plan: () => Plan): Pick<WriteOptions, "beforeWrite" | "choose"> {
-  const url = databaseUrl();
+export function leaseWriteOptions(repo: string, plan: () => Plan, config?: CockpitConfig): Pick<WriteOptions, "beforeWrite" | "choose"> {
+  const url = databaseUrl(config);
   if (!url) return {};
   return {
     beforeWrite: async (issue, move) => {
@@ -29,8 +30,8 @@ export function leaseWriteOptions(repo: string, plan: () => Plan): Pick<WriteOpt
  * The record is already written, so a database that cannot be reached is reported, not thrown:
  * the lease then ends at its expiry.
  */
-export async function afterIssueWrite(repo: string, plan: () => Plan, issue: string, move: Move | "evidence"): Promise<void> {
-  const url = databaseUrl();
+export async function afterIssueWrite(repo: string, plan: () => Plan, issue: string, move: Move | "evidence", config?: CockpitConfig): Promise<void> {
+  const url = databaseUrl(config);
   const holder = readHolder(repo);
   if (!url || !holder) return;
   try {
@@ -47,8 +48,8 @@ const warned = processWide("lease-warnings", () => new Set<string>());
  * The live leases for a read, or undefined: no database configured, or one that cannot be reached
  * (then reads answer from the files alone, and the first failure is logged).
  */
-export async function leasesForRead(plan: Plan): Promise<Map<string, Lease> | undefined> {
-  const url = databaseUrl();
+export async function leasesForRead(plan: Plan, config?: CockpitConfig): Promise<Map<string, Lease> | undefined> {
+  const url = databaseUrl(config);
   if (!url) return undefined;
   try {
     return await liveLeases(url, projectKey(plan));
@@ -63,19 +64,19 @@ export async function leasesForRead(plan: Plan): Promise<Map<string, Lease> | un
 }
 
 /** A plan getter with the leases laid over it, and the `prepare` that fetches them. */
-export function leasedPlan(derived: () => Plan): { plan: () => Plan; prepare: () => Promise<void> } {
+export function leasedPlan(derived: () => Plan, config?: CockpitConfig): { plan: () => Plan; prepare: () => Promise<void> } {
   let leases: Map<string, Lease> | undefined;
   return {
     plan: () => (leases ? overlayLeases(derived(), leases) : derived()),
     prepare: async () => {
-      leases = await leasesForRead(derived());
+      leases = await leasesForRead(derived(), config);
     },
   };
 }
 
 /** Renew this clone's leases on the issues its files show ACTIVE (a server or agent at work). */
-export async function renewActiveLeases(repo: string, plan: Plan): Promise<number> {
-  const url = databaseUrl();
+export async function renewActiveLeases(repo: string, plan: Plan, config?: CockpitConfig): Promise<number> {
+  const url = databaseUrl(config);
   const holder = readHolder(repo);
   if (!url || !holder) return 0;
   const active = plan.issues.filter((i) => i.status === "ACTIVE").map((i) => i.id);
@@ -87,12 +88,12 @@ export async function renewActiveLeases(repo: string, plan: Plan): Promise<numbe
  * its files show ACTIVE: every quarter of the lease's life, at most every 10 minutes. Returns the
  * stop. Nothing runs without a database.
  */
-export function startLeaseRenewal(repo: string): () => void {
-  if (!databaseUrl()) return () => undefined;
+export function startLeaseRenewal(repo: string, config?: CockpitConfig): () => void {
+  if (!databaseUrl(config)) return () => undefined;
   const every = Math.min(leaseTtlSeconds() / 4, 600) * 1000;
   let failing = false;
   const timer = setInterval(() => {
-    renewActiveLeases(repo, loadPlan(repo)).then(
+    renewActiveLeases(repo, loadPlan(repo), config).then(
       () => (failing = false),
       (error: unknown) => {
         if (!failing) console.error(`[cockpit] lease renewal: ${error instanceof Error ? error.message : String(error)}`);

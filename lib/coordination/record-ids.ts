@@ -1,3 +1,4 @@
+import type { CockpitConfig } from "../config";
 import { refused } from "../plan/errors";
 import { nextId, type IdReserver } from "../repo/plan-edit";
 import type { Plan } from "../plan/shapes";
@@ -69,8 +70,8 @@ export async function releaseReservedId(url: string, project: string, id: string
 }
 
 /** plan.create's id reservations for a repository; undefined when no database is configured. */
-export function idReserver(repo: string, plan: () => Plan): IdReserver | undefined {
-  const url = databaseUrl();
+export function idReserver(repo: string, plan: () => Plan, config?: CockpitConfig): IdReserver | undefined {
+  const url = databaseUrl(config);
   if (!url) return undefined;
   return {
     mint: async (fileIds, fallbackPrefix) => mintReservedId(url, projectKey(plan()), await holderOf(repo), fileIds, fallbackPrefix),

@@ -186,10 +186,10 @@ describe("the SQLite store", () => {
   it("is not created by a read: with no store, a read answers from `absent` and leaves the folder empty", async () => {
     const r = repo();
     expect(await openExistingStore(r)).toBeUndefined();
-    expect(await withExistingStore(r, async () => "store", () => "absent")).toBe("absent");
+    expect(await withExistingStore(r, undefined, async () => "store", () => "absent")).toBe("absent");
     expect(readdirSync(r)).toEqual([]);
-    await withStore(r, async () => undefined);
-    expect(await withExistingStore(r, async (store) => store.where, () => "absent")).toBe(join(r, STORE_FILE));
+    await withStore(r, undefined, async () => undefined);
+    expect(await withExistingStore(r, undefined, async (store) => store.where, () => "absent")).toBe(join(r, STORE_FILE));
   });
 
   it("applies each migration once, however often it is opened", async () => {

@@ -1,3 +1,4 @@
+import type { CockpitConfig } from "../config";
 import { databaseUrl } from "../coordination/database";
 import { requireState, stateProblem, warnOnce } from "../repo/state-path";
 import { STORE_FILE, STORE_STATE, closeSqliteStores, openExistingSqliteStore, openSqliteStore } from "./store-sqlite";
@@ -5,7 +6,7 @@ import { openPostgresStore } from "./store-postgres";
 import type { ExecutionStore } from "./store-rows";
 
 // The execution store, one interface over two backends: the SQLite file of the clone
-// (store-sqlite.ts, the default) or, when COCKPIT_DATABASE_URL is set, the shared PostgreSQL
+// (store-sqlite.ts, the default) or, when the configuration names a database, the shared PostgreSQL
 // (store-postgres.ts). Every access runs in a transaction: `write` is a serialised
 // read-modify-write, `read` one snapshot, `preview` a write that is rolled back.
 
@@ -13,8 +14,8 @@ export * from "./store-rows";
 export { STORE_FILE };
 
 /** The repository's store, opened (and migrated) on first use in this process: the database when one is configured. */
-export async function openStore(repo: string): Promise<ExecutionStore> {
-  const url = databaseUrl();
+export async function openStore(repo: string, config?: CockpitConfig): Promise<ExecutionStore> {
+  const url = databaseUrl(config);
   if (url) return openPostgresStore(url, repo);
   await requireState(repo, STORE_STATE);
   return openSqliteStore(repo);
@@ -24,8 +25,8 @@ export async function openStore(repo: string): Promise<ExecutionStore> {
  * The repository's store if it exists, else undefined: a read never creates the SQLite file (nor
  * its folder). A configured database always exists (and one that cannot be reached refuses).
  */
-export async function openExistingStore(repo: string): Promise<ExecutionStore | undefined> {
-  const url = databaseUrl();
+export async function openExistingStore(repo: string, config?: CockpitConfig): Promise<ExecutionStore | undefined> {
+  const url = databaseUrl(config);
   if (url) return openPostgresStore(url, repo);
   // Opening a SQLite file writes beside it: one reached through a link, or tracked, is not opened.
   for (const rel of STORE_STATE) {
@@ -44,12 +45,12 @@ export function closeStores(): void {
 }
 
 /** Run `fn` with the repository's store (created on first use: for commands). */
-export async function withStore<T>(repo: string, fn: (store: ExecutionStore) => Promise<T>): Promise<T> {
-  return fn(await openStore(repo));
+export async function withStore<T>(repo: string, config: CockpitConfig | undefined, fn: (store: ExecutionStore) => Promise<T>): Promise<T> {
+  return fn(await openStore(repo, config));
 }
 
 /** Run `fn` with the repository's store if it exists; `absent()` answers a read when it does not. */
-export async function withExistingStore<T>(repo: string, fn: (store: ExecutionStore) => Promise<T>, absent: () => T): Promise<T> {
-  const store = await openExistingStore(repo);
+export async function withExistingStore<T>(repo: string, config: CockpitConfig | undefined, fn: (store: ExecutionStore) => Promise<T>, absent: () => T): Promise<T> {
+  const store = await openExistingStore(repo, config);
   return store ? fn(store) : absent();
 }

@@ -1,3 +1,4 @@
+import { configEnvironment, resolveConfig } from "../config";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -183,8 +184,8 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
     COCKPIT_USERS: options.usersFile ?? "",
     COCKPIT_ALLOWED_HOSTS: options.allowedHosts.join(","),
     COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
-    ...(options.database !== undefined ? { COCKPIT_DATABASE_URL: options.database } : {}),
-    COCKPIT_AUTHOR: options.author ?? env.COCKPIT_AUTHOR ?? "",
+    // The configuration crosses into the front's process as its environment, resolved once here.
+    ...configEnvironment(resolveConfig({ database: options.database, author: options.author }, env)),
     COCKPIT_DEFAULT_BRANCH: options.defaultBranch ?? env.COCKPIT_DEFAULT_BRANCH ?? "",
     // "1": the upstream; otherwise the REMOTE/BRANCH given (lib/server/follow.ts reads both).
     COCKPIT_FOLLOW: options.follow === undefined ? "" : options.follow || "1",
@@ -216,7 +217,6 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     env: serveEnv(options) as NodeJS.ProcessEnv,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-  if (options.database !== undefined) process.env.COCKPIT_DATABASE_URL = options.database;
-  startLeaseRenewal(options.repo);
+  startLeaseRenewal(options.repo, resolveConfig({ database: options.database, author: options.author }));
   return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));
 }

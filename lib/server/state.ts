@@ -1,3 +1,4 @@
+import { resolveConfig, type CockpitConfig } from "../config";
 import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
@@ -372,13 +373,15 @@ function stateOf(repo: string): RepoState {
   return state;
 }
 
-export function contextFor(repo: string, by?: string): CapabilityContext {
+/** The context of one call on a served clone; `config` is what the surface was started with (default: the environment's). */
+export function contextFor(repo: string, by?: string, config: CockpitConfig = resolveConfig()): CapabilityContext {
   // A move that says which file it wrote spares the next read a look at every file.
   let reported = false;
-  const { plan, prepare } = leasedPlan(() => currentPlan(repo));
+  const { plan, prepare } = leasedPlan(() => currentPlan(repo), config);
   return {
     repo,
     by,
+    config,
     cache: stateOf(repo).cache,
     plan,
     prepare,

@@ -1,6 +1,7 @@
+import type { CockpitConfig } from "../config";
+import { configOfArgs } from "./cli/args";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolve } from "node:path";
-import { DATABASE_ENV } from "../coordination/database";
 import { startLeaseRenewal } from "../coordination/plan-leases";
 import { parseArgs, UsageError, type OptionKind } from "./cli/args";
 import { contextFor } from "../server/state";
@@ -29,21 +30,21 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
 /** `cockpit mcp --repo DIR [--database URL]`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */
 export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   let repo: string;
+  let config: CockpitConfig;
   try {
     const args = parseArgs(argv, MCP_OPTIONS);
-    const database = args.options.get("database");
-    if (database !== undefined) process.env[DATABASE_ENV] = database;
+    config = configOfArgs(args);
     if (args.words.length) throw new UsageError(`cockpit mcp takes no argument, but was given '${args.words[0]}'`);
     repo = resolve(args.options.get("repo") ?? ".");
   } catch (error) {
     process.stderr.write(`cockpit mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const server = createMcpServer(() => contextFor(repo));
+  const server = createMcpServer(() => contextFor(repo, undefined, config));
   const transport = new StdioServerTransport();
   await server.connect(transport);
   answerUnreadableLines(transport);
-  const stopRenewal = startLeaseRenewal(repo);
+  const stopRenewal = startLeaseRenewal(repo, config);
   process.stderr.write(`cockpit mcp: serving ${repo} on stdio\n`);
   return new Promise<number>((done) => {
     server.server.onclose = () => {

@@ -17,7 +17,7 @@ import { type AdvanceOptions, type AdvanceResult, view } from "./views";
 export async function advance(repo: string, childId: string, to: Phase, o: AdvanceOptions = {}): Promise<AdvanceResult> {
   const now = clock(o);
   const at = iso(now);
-  return withStore(repo, async (store) => {
+  return withStore(repo, o.config, async (store) => {
     const { child, lock } = await beginReport(store, repo, childId, `move to ${to}`, now, async (c, tx) => {
       const problem = phaseMoveProblem(c.phase, to);
       if (problem) return `${childName(c)}: ${problem}`;

@@ -18,7 +18,7 @@ import { type ClaimResult, type CoordinatorOptions, view } from "./views";
 export async function claimNext(repo: string, rootId: string, o: CoordinatorOptions = {}): Promise<ClaimResult> {
   const now = clock(o);
   const at = iso(now);
-  return withStore(repo, (store) =>
+  return withStore(repo, o.config, (store) =>
     store.write(async (tx) => {
       await tickInTx(tx, repo, now);
       const root = await tx.plan(rootId);

@@ -17,7 +17,7 @@ export async function complete(repo: string, childId: string, evidence: readonly
   if (!Array.isArray(evidence)) throw invalidInput("evidence is a list of { covers, type, command | artifact, result? }");
   const now = clock(o);
   const at = iso(now);
-  return withStore(repo, async (store) => {
+  return withStore(repo, o.config, async (store) => {
     const { child, lock } = await beginReport(store, repo, childId, "completion", now, async (c) =>
       c.phase === "apply" ? undefined : `${childName(c)} is in ${c.phase}; it completes from apply (advance it first)`,
     );

@@ -62,7 +62,7 @@ export async function createExecutionPlan(repo: string, target: ExecutionTarget,
       throw refused(`cannot create the integration branch ${integration} at ${head}`);
     }
   }
-  return withStore(repo, (store) =>
+  return withStore(repo, o.config, (store) =>
     store.write(async (tx) => {
       await tickInTx(tx, repo, now);
       const root = await tx.insertPlan(

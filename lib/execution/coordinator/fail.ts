@@ -19,7 +19,7 @@ export async function fail(repo: string, childId: string, category: string, text
   if (typeof text !== "string" || text.trim() === "") throw invalidInput("a failure says what went wrong (message)");
   const now = clock(o);
   const at = iso(now);
-  return withStore(repo, async (store) => {
+  return withStore(repo, o.config, async (store) => {
     const outcome = await store.write(async (tx): Promise<{ child: PlanRow; problem: string } | { result: FailResult }> => {
       await tickInTx(tx, repo, now);
       const child = await requireChild(tx, childId);

@@ -13,6 +13,7 @@ export async function getPlan(repo: string, id: string, o: CoordinatorOptions = 
   const missing = () => notFound(`no execution plan '${id}'`);
   return withExistingStore(
     repo,
+    o.config,
     (store) =>
       store.preview(async (tx) => {
         await tickInTx(tx, repo, now);
@@ -31,6 +32,7 @@ export async function listPlans(repo: string, o: CoordinatorOptions = {}): Promi
   // No store yet: no plan was ever created here, and a read does not create one.
   return withExistingStore(
     repo,
+    o.config,
     (store) =>
       store.preview(async (tx) => {
         await tickInTx(tx, repo, now);

@@ -38,5 +38,5 @@ export async function tickInTx(tx: PlanTx, repo: string, now: number): Promise<s
 /** Fail (with `timeout`) every child processing longer than its root's timeout; returns their ids. */
 export async function tick(repo: string, o: CoordinatorOptions = {}): Promise<string[]> {
   const now = clock(o);
-  return withStore(repo, (store) => store.write((tx) => tickInTx(tx, repo, now)));
+  return withStore(repo, o.config, (store) => store.write((tx) => tickInTx(tx, repo, now)));
 }

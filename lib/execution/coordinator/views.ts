@@ -1,4 +1,5 @@
 // What the coordinator answers: the views of a plan, its events and each operation's result.
+import type { CockpitConfig } from "../../config";
 import { type EvidenceInput, type TransitionResult } from "../../repo/transition";
 import { toCliDict, type CliDict } from "../cli-dict";
 import { type FailureDecision } from "../failure";
@@ -11,6 +12,8 @@ export type ExecutionTarget = { milestone: string } | { issues: string[] };
 export interface CoordinatorOptions {
   /** The clock, in ms since the epoch (tests move it to trigger timeouts). */
   now?: () => number;
+  /** Where the store lives (the configured database, else the clone's SQLite file); absent: the environment's. */
+  config?: CockpitConfig;
 }
 
 export interface CreateOptions extends CoordinatorOptions {

@@ -1,4 +1,5 @@
 import { parseArgs as parseNodeArgs } from "node:util";
+import { resolveConfig, type CockpitConfig } from "../../config";
 import { nearest } from "./nearest";
 
 /**
@@ -87,4 +88,9 @@ export interface VerbDoc {
 function describeAccepted(accepted: Record<string, OptionKind>): string {
   const names = Object.entries(accepted).map(([n, k]) => optionForm(n, k));
   return names.length ? `this command accepts ${names.join(", ")}` : "this command accepts no option";
+}
+
+/** The configuration of a command: its `--database` and `--author` over the environment. */
+export function configOfArgs(args: ParsedArgs): CockpitConfig {
+  return resolveConfig({ database: args.options.get("database"), author: args.options.get("author") });
 }

@@ -45,7 +45,7 @@ import { adoptLegacyStamps, type AdoptResult, type EvidenceResult, type Transiti
 import type { ReleaseResultSchema } from "../../results/outputs";
 import type { z } from "zod";
 import { COCKPIT_VERSION } from "../../version";
-import { UsageError, parseArgs, type OptionKind, type ParsedArgs, type VerbDoc } from "./args";
+import { UsageError, configOfArgs, parseArgs, type OptionKind, type ParsedArgs, type VerbDoc } from "./args";
 import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
 import { importInput, renderImport } from "./import";
 import type { ImportResult } from "../../import/shapes";
@@ -66,7 +66,8 @@ import {
 } from "./text";
 import { EXIT, EXIT_FOR_ERROR } from "../exit-codes";
 import { leasedPlan } from "../../coordination/plan-leases";
-import { closeDatabases, DATABASE_ENV } from "../../coordination/database";
+import { DATABASE_ENV } from "../../config";
+import { closeDatabases } from "../../coordination/database";
 import { invoke } from "../invoke";
 import { RevisionField } from "../../capabilities/inputs";
 import { planAt } from "../../history/plan-at";
@@ -141,7 +142,8 @@ function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
     async run(repo, args) {
       let plan: Plan | undefined;
       const planNow = () => (plan ??= loadPlan(repo));
-      const ctx = { repo, ...leasedPlan(planNow) };
+      const config = configOfArgs(args);
+      const ctx = { repo, config, ...leasedPlan(planNow, config) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
       const shown = () => escapeFields(result.value);
@@ -548,8 +550,6 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
       throw new UsageError(`cockpit plan ${verb} takes no argument, but was given '${args.words[0]}'`);
     }
     const repo = resolve(cwd, args.options.get("repo") ?? ".");
-    const database = args.options.get("database");
-    if (database !== undefined) process.env[DATABASE_ENV] = database;
     const result = await spec.run(repo, args);
     if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
     else io.out(spec.raw ? result.text() : fitLines(result.text(), terminalWidth()));

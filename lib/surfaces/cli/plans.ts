@@ -1,9 +1,10 @@
 import { resolve } from "node:path";
 import { findCapability } from "../../capabilities/index";
 import type { PlanDetail, PlanSummary, PlanView } from "../../execution/coordinator";
-import { closeDatabases, DATABASE_ENV } from "../../coordination/database";
+import { DATABASE_ENV } from "../../config";
+import { closeDatabases } from "../../coordination/database";
 import { closeStores } from "../../execution/store";
-import { parseArgs, UsageError, type ParsedArgs, type VerbDoc } from "./args";
+import { configOfArgs, parseArgs, UsageError, type ParsedArgs, type VerbDoc } from "./args";
 import { contextFor } from "../../server/state";
 import { EXIT_FOR_ERROR } from "../exit-codes";
 import { invoke } from "../invoke";
@@ -193,9 +194,7 @@ export async function runPlansCommand(argv: readonly string[], terminal: { out(s
     if (spec.takesId && args.words.length !== 1) throw new UsageError(`cockpit plans ${verb} takes one ${spec.takesId}`);
     if (!spec.takesId && args.words.length) throw new UsageError(`cockpit plans ${verb} takes no argument, but was given '${args.words[0]}'`);
     const repo = resolve(args.options.get("repo") ?? ".");
-    const database = args.options.get("database");
-    if (database !== undefined) process.env[DATABASE_ENV] = database;
-    const result = await invoke(findCapability(spec.capability)!, contextFor(repo), spec.input(args));
+    const result = await invoke(findCapability(spec.capability)!, contextFor(repo, undefined, configOfArgs(args)), spec.input(args));
     if (!result.ok) {
       io.err(`cockpit plans ${verb}: ${result.error.message}`);
       return EXIT_FOR_ERROR[result.error.code];
