@@ -1,0 +1,115 @@
+import type { Capability } from "../../capabilities/capability";
+import { CapabilityError } from "../../plan/errors";
+import { loadPlan } from "../../repo";
+import type { Plan } from "../../plan/shapes";
+import type { z } from "zod";
+import { UsageError, configOfArgs, type OptionKind, type ParsedArgs } from "./args";
+import { leasedPlan } from "../../coordination/plan-leases";
+import { invoke } from "../invoke";
+import { RevisionField } from "../../capabilities/inputs";
+import { planAt } from "../../history/plan-at";
+import type { Revision } from "../../history/revision";
+import { escapeFields } from "./terminal-text";
+
+// What a plan verb is, and the helpers the verbs share.
+
+export interface Outcome {
+  value: unknown;
+  /** The answer for a person; rendered only when no --json was asked for. */
+  text(): string;
+  exit?: number;
+}
+
+export interface Verb {
+  summary: string;
+  options: Record<string, OptionKind>;
+  /** Whether the verb takes one ID after it. */
+  takesId?: boolean;
+  /** Its positional words, when not none or one ID. */
+  usage?: string;
+  /** Its text is data (a graph's Mermaid or DOT): printed as it is, never wrapped to the width. */
+  raw?: boolean;
+  run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
+}
+
+export const COMMON = { repo: "value", json: "flag", database: "value" } as const;
+/** The options of a read: the common ones and `--at REV`. */
+export const READ = { ...COMMON, at: "value" } as const;
+
+/** Options given on the command line, as input fields (absent options are absent fields). */
+export function fields(args: ParsedArgs, names: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [option, field] of Object.entries(names)) {
+    const v = args.options.get(option);
+    if (v !== undefined) out[field] = v;
+  }
+  return out;
+}
+
+/**
+ * A verb that projects one capability: its input is built from the command line, validated and
+ * answered by the registry exactly as over HTTP and MCP; a failure maps to the exit codes.
+ */
+/**
+ * A verb that runs one capability: the declaration itself is passed, so `text` and `exit` get its
+ * output type and no verb names it by hand.
+ */
+export function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
+  capability: Capability<I, O>,
+  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>, args: ParsedArgs, plan: () => Plan): string; exit?(value: z.infer<O>): number },
+): Verb {
+  return {
+    ...spec,
+    async run(repo, args) {
+      let plan: Plan | undefined;
+      const planNow = () => (plan ??= loadPlan(repo));
+      const config = configOfArgs(args);
+      const ctx = { repo, config, ...leasedPlan(planNow, config) };
+      const result = await invoke(capability, ctx, spec.input(args));
+      if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
+      const shown = () => escapeFields(result.value);
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow)), exit: spec.exit?.(result.value) };
+    },
+  };
+}
+
+/** The plan at a revision for a verb outside the registry (graph), refused as every read refuses. */
+export async function readAt(repo: string, at: string): Promise<Plan> {
+  const parsed = RevisionField.safeParse(at);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "--at needs a revision");
+  return (await planAt(repo, at)).plan;
+}
+
+/** A read answered from a revision says so on its first line. */
+export function withRevisionLine(value: unknown, text: string): string {
+  const at = (value as { at?: Revision } | null)?.at;
+  if (!at || typeof at !== "object") return text;
+  return `at ${at.rev}: ${at.commit === null ? "before the first commit (the empty plan)" : `${at.commit} (${at.committed_at})`}\n${text}`;
+}
+
+/** The code findings an answer carries about the issue it names, one warning line each. */
+export function withCodeFindings(text: string, value: unknown): string {
+  const findings = (value as { code_findings?: { level: string; code: string; message: string }[] }).code_findings ?? [];
+  const warnings = (value as { warnings?: { code: string; message: string }[] }).warnings ?? [];
+  return [text, ...findings.map((f) => `${f.level} ${f.code}: ${f.message}`), ...warnings.map((w) => `WARN ${w.code}: ${w.message}`)].join("\n");
+}
+
+export function parseCount(option: string, text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`${option} must be 0 or more, not '${text}'`);
+  if (!/^[0-9]{1,10}$/.test(text)) throw new UsageError(`${option} takes a whole number, not '${text}'`);
+  return Number(text);
+}
+
+/** `--limit N` of a listing: how many it shows (the rest are counted); undefined: all. */
+export function limitOf(a: ParsedArgs): number | undefined {
+  const limit = a.options.get("limit");
+  return limit === undefined ? undefined : parseCount("--limit", limit);
+}
+
+export function parseWave(text: string): number {
+  if (/^-[0-9]+$/.test(text)) throw new UsageError(`--wave must be 0 or more, not '${text}'`);
+  if (!/^[0-9]+$/.test(text) || Number(text) > 4294967295) {
+    throw new UsageError(`--wave takes a wave number (0, 1, 2, …), not '${text}'`);
+  }
+  return Number(text);
+}

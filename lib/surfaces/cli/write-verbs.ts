@@ -1,0 +1,179 @@
+import { COMMON, capabilityVerb, fields, parseCount, withCodeFindings, type Verb } from "./verb";
+import { planClaimCapability } from "../../capabilities/plan-claim";
+import { planCommitCapability } from "../../capabilities/plan-commit";
+import { planSyncStatusCapability } from "../../capabilities/plan-sync-status";
+import { planCreateCapability } from "../../capabilities/plan-create";
+import { planEditCapability } from "../../capabilities/plan-edit";
+import { planEvidenceCapability } from "../../capabilities/plan-evidence";
+import { planImportCapability } from "../../capabilities/plan-import";
+import { planReleaseCapability } from "../../capabilities/plan-release";
+import { planTransitionCapability } from "../../capabilities/plan-transition";
+import type { Move } from "../../plan/seal";
+import { adoptLegacyStamps, type AdoptResult, type TransitionResult } from "../../repo/transition";
+import { UsageError } from "./args";
+import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
+import { importInput, renderImport } from "./import";
+import { EXIT } from "../exit-codes";
+import { planUndoCapability } from "../../capabilities/plan-undo";
+import { escapeFields } from "./terminal-text";
+
+// The verbs that write: moves, evidence, leases, records, undo, import, commit and adopt, in the order the help lists them.
+
+const NEW_VERB: Verb = {
+  summary: "create an issue (--milestone M --title T) or a milestone (--title T), with the preview",
+  options: { ...COMMON, id: "value", title: "value", milestone: "value", set: "values", add: "values", "dry-run": "flag", "allow-findings": "flag" },
+  usage: "issue|milestone --title T [--milestone M] [--id ID] [--set FIELD=VALUE]… [--add FIELD=VALUE]… [--dry-run] [--allow-findings]",
+  run: (repo, args) => {
+    if (args.words.length !== 1 || (args.words[0] !== "issue" && args.words[0] !== "milestone")) {
+      throw new UsageError("cockpit plan new takes what to create: issue or milestone");
+    }
+    return capabilityVerb(planCreateCapability, {
+      summary: "",
+      options: {},
+      input: createInput,
+      text: (v) => renderRecordWrite(v),
+    }).run(repo, args);
+  },
+};
+
+export const WRITE_VERBS: Record<string, Verb> = {
+  transition: {
+    summary: "move an issue (the same as start, verify and done)",
+    options: { ...COMMON },
+    usage: "ID start|verify|done",
+    run: (repo, args) => {
+      if (args.words.length !== 2) throw new UsageError("cockpit plan transition takes an ID and a move (start, verify or done)");
+      return capabilityVerb(planTransitionCapability, {
+        summary: "",
+        options: {},
+        input: () => ({ issue: args.words[0], transition: args.words[1] }),
+        text: (v) => renderTransition(v),
+      }).run(repo, args);
+    },
+  },
+  start: moveVerb("start", "start a READY issue (stamps started_at)"),
+  verify: moveVerb("verify", "mark an ACTIVE issue as implemented, evidence outstanding"),
+  done: moveVerb("done", "finish an ACTIVE or VERIFY issue whose evidence is complete"),
+  evidence: capabilityVerb(planEvidenceCapability, {
+    summary: "record evidence on an issue or a milestone",
+    options: { ...COMMON, covers: "value", type: "value", command: "value", artifact: "value", result: "value" },
+    takesId: true,
+    input: (a) => {
+      for (const required of ["covers", "type"]) {
+        if (!a.options.has(required)) throw new UsageError(`--${required} is required`);
+      }
+      return { record: a.words[0], ...fields(a, { covers: "covers", type: "type", command: "command", artifact: "artifact", result: "result" }) };
+    },
+    text: (v) => {
+      const r = v;
+      const covered = r.evidence_need - r.evidence_missing.length;
+      const left = r.evidence_missing.length ? `; still missing: ${r.evidence_missing.join(", ")}` : "";
+      return `plan: ${r.record} evidence recorded for ${r.covers} (${covered} of ${r.evidence_need} required token(s) covered${left})`;
+    },
+  }),
+  claim: capabilityVerb(planClaimCapability, {
+    summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
+    options: { ...COMMON, milestone: "value" },
+    input: (a) => fields(a, { milestone: "milestone" }),
+    text: (v) => withCodeFindings(renderTransition(v), v),
+  }),
+  release: capabilityVerb(planReleaseCapability, {
+    summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
+    options: { ...COMMON, force: "flag" },
+    takesId: true,
+    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
+    text: (v) => {
+      const r = v;
+      return r.released ? `plan: ${r.issue} released (it was held by ${r.holder})` : `plan: ${r.issue} was not leased; nothing to release`;
+    },
+  }),
+  new: NEW_VERB,
+  create: { ...NEW_VERB, summary: "the same as new" },
+  edit: capabilityVerb(planEditCapability, {
+    summary: "change a milestone's or an issue's fields, with the preview of what it changes",
+    options: {
+      ...COMMON,
+      set: "values",
+      unset: "values",
+      add: "values",
+      remove: "values",
+      "if-version": "value",
+      "dry-run": "flag",
+      "allow-findings": "flag",
+    },
+    takesId: true,
+    input: editInput,
+    text: (v) => renderRecordWrite(v),
+  }),
+  undo: capabilityVerb(planUndoCapability, {
+    summary: "put a record back as it was before one of your moves or edits (its ledger id, from the move's answer)",
+    options: { ...COMMON },
+    usage: "LEDGER_ID",
+    input: (a) => {
+      if (a.words.length !== 1) throw new UsageError("cockpit plan undo takes one ledger id (the number a move's answer gave)");
+      return { ledger_id: parseCount("LEDGER_ID", a.words[0]) };
+    },
+    text: (v) => {
+      const r = v;
+      return `plan: undid ledger line ${r.undoes} (${r.undone}): ${r.record} ${r.from || "(none)"} → ${r.to || "(removed)"}; logged as line ${r.ledger_id}`;
+    },
+  }),
+  import: capabilityVerb(planImportCapability, {
+    summary: "import a plan from beads, Backlog.md, Task Master or GitHub Issues (--dry-run: the answer, nothing written)",
+    options: { ...COMMON, prefix: "value", dependencies: "value", "dry-run": "flag" },
+    usage: "beads|backlog|taskmaster|github SOURCE [--prefix P] [--dependencies FILE] [--dry-run]",
+    input: importInput,
+    text: (v) => renderImport(v),
+  }),
+  "sync-status": capabilityVerb(planSyncStatusCapability, {
+    summary: "how a served clone follows its remote (cockpit serve --follow): the state, what is behind, ahead and waiting",
+    options: { ...COMMON },
+    input: () => ({}),
+    text: (v) =>
+      `${v.state}${v.remote ? ` (${v.remote}/${v.branch})` : ""}: ${v.message}\nlast fetch: ${v.last_fetch_at ?? "never"}${v.last_fetch_ok === false ? " (failed)" : ""}\nbehind ${v.behind}, ahead ${v.ahead}, waiting ${v.waiting}\n`,
+  }),
+  commit: capabilityVerb(planCommitCapability, {
+    summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",
+    options: { ...COMMON, message: "value", "no-push": "flag", "pull-rebase": "flag", "dry-run": "flag" },
+    input: (a) => ({
+      ...fields(a, { message: "message" }),
+      ...(a.options.has("no-push") ? { push: false } : {}),
+      ...(a.options.has("pull-rebase") ? { pull_rebase: true } : {}),
+      ...(a.options.has("dry-run") ? { dry_run: true } : {}),
+    }),
+    text: (v) => renderCommit(v),
+    exit: (v) => (v.push && v.push!.status !== "pushed" ? EXIT.refused : EXIT.ok),
+  }),
+  adopt: {
+    summary: "admit a plan written before seals: list its pre-seal stamps in unsealed_stamps",
+    options: { ...COMMON, "dry-run": "flag" },
+    run: async (repo, args) => {
+      const r = await adoptLegacyStamps(repo, { dryRun: args.options.has("dry-run") });
+      return { value: r, text: () => renderAdoption(escapeFields(r)) };
+    },
+  },
+};
+
+function moveVerb(move: Move, summary: string): Verb {
+  return capabilityVerb(planTransitionCapability, {
+    summary,
+    options: { ...COMMON },
+    takesId: true,
+    input: (a) => ({ issue: a.words[0], transition: move }),
+    text: (v) => renderTransition(v),
+  });
+}
+
+function renderTransition(r: TransitionResult): string {
+  const undo = r.ledger_id !== undefined ? `\nundo: cockpit plan undo ${r.ledger_id}` : "";
+  return `plan: ${r.issue} ${r.from} → ${r.to} (${r.field} ${r.at})\nnext ready issue: ${r.next_ready ?? "none"}${undo}`;
+}
+
+function renderAdoption(r: AdoptResult): string {
+  if (r.records === 0) return "adopt: every pre-seal stamp is already sealed or listed; nothing to do";
+  const verb = r.dry_run ? "would list" : "listed";
+  return [
+    ...r.adopted.map((a) => `${a.issue}: ${verb} ${a.stamps.join(", ")}`),
+    `adopt: ${verb} ${r.stamps} stamp(s) in ${r.records} record(s)`,
+  ].join("\n");
+}
