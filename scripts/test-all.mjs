@@ -1,7 +1,7 @@
 // `npm test`: every runner (unit, cucumber, end-to-end), then one closing line that sums them.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -12,11 +12,16 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 function run(label, command, args) {
   process.stdout.write(`\n== ${label}: ${command} ${args.join(" ")}\n`);
   const r = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
+  if ((r.status ?? 1) !== 0) stepsFailed.push(label);
   return r.status ?? 1;
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 let broken = false;
+// What failed, by name, repeated just above the closing line: a log read from its end shows it.
+const failures = [];
+const stepsFailed = [];
+const firstLine = (text) => String(text ?? "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim())?.trim().slice(0, 240) ?? "";
 
 // 1. The command line's bundle, so tests run against the current sources.
 if (run("build", "npm", ["run", "--silent", "build:cli"]) !== 0) broken = true;
@@ -36,6 +41,12 @@ if (existsSync(vitestJson)) {
   totals.passed += v.numPassedTests;
   totals.failed += v.numFailedTests;
   totals.skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+  for (const file of v.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === "failed") failures.push(`unit ${relative(root, file.name)} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+    }
+    if ((file.assertionResults ?? []).length === 0 && file.status === "failed") failures.push(`unit ${relative(root, file.name)}: ${firstLine(file.message)}`);
+  }
   if (vitestStatus !== 0 && v.numFailedTests === 0) broken = true;
 } else broken = true;
 
@@ -48,7 +59,11 @@ if (existsSync(join(root, "features")) && existsSync(join(root, "cucumber.js")))
       for (const el of feature.elements ?? []) {
         const statuses = (el.steps ?? []).map((s) => s.result?.status);
         if (statuses.every((s) => s === "passed")) totals.passed++;
-        else if (statuses.some((s) => s === "failed" || s === "undefined" || s === "ambiguous")) totals.failed++;
+        else if (statuses.some((s) => s === "failed" || s === "undefined" || s === "ambiguous")) {
+          totals.failed++;
+          const step = (el.steps ?? []).find((st) => st.result?.status !== "passed");
+          failures.push(`cucumber ${feature.uri} › ${el.name}: ${step?.keyword ?? ""}${step?.name ?? ""} ${firstLine(step?.result?.error_message)}`);
+        }
         else totals.skipped++;
       }
     }
@@ -66,7 +81,19 @@ if (existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts")
       env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
     }).status;
     if (existsSync(e2eJson)) {
-      const s = JSON.parse(readFileSync(e2eJson, "utf8")).stats;
+      const report = JSON.parse(readFileSync(e2eJson, "utf8"));
+      const s = report.stats;
+      const walk = (suite) => {
+        for (const spec of suite.specs ?? []) {
+          for (const t of spec.tests ?? []) {
+            if (t.status !== "unexpected") continue;
+            const last = t.results?.at(-1);
+            failures.push(`e2e [${t.projectName}] ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(last?.error?.message)}`);
+          }
+        }
+        for (const child of suite.suites ?? []) walk(child);
+      };
+      for (const suite of report.suites ?? []) walk(suite);
       totals.passed += s.expected + s.flaky;
       totals.failed += s.unexpected;
       totals.skipped += s.skipped;
@@ -76,5 +103,9 @@ if (existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts")
 }
 
 if (broken && totals.failed === 0) totals.failed = 1;
+if (failures.length > 0 || broken) {
+  console.log(`\nfailed: ${failures.length} test(s)${stepsFailed.length ? `; steps that exited non-zero: ${stepsFailed.join(", ")}` : ""}`);
+  for (const f of failures) console.log(`  ${f}`);
+}
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed` + (totals.skipped ? `, ${totals.skipped} skipped` : ""));
 process.exit(totals.failed > 0 ? 1 : 0);
