@@ -1,3 +1,4 @@
+import type { Plan } from "../lib/plan/shapes";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -232,11 +233,8 @@ export async function waitForPlan(page: Page, check: (plan: PlanJson) => boolean
     .toBe(true);
 }
 
-export interface PlanJson {
-  issues: { id: string; status: string; milestone: string; depends_on: string[] }[];
-  milestones: { id: string; status: string }[];
-  findings: { level: string; code: string; subject: string; message: string }[];
-}
+/** The plan as GET /api/v1/plan answers it: the product's own type, never a copy of it. */
+export type PlanJson = Plan;
 
 export interface SeriousViolation {
   rule: string;

@@ -4,12 +4,8 @@ import { expect, seriousViolations, test, type PlanJson } from "./fixtures";
 
 // The waves graph: search, keyboard, the selected issue's chain, scope conflicts, filters, export.
 
-interface WavesPlan extends PlanJson {
-  waves: { wave: number; issues: string[] }[];
-}
-
-async function planOf(page: Page): Promise<WavesPlan> {
-  return (await (await page.request.get("/api/v1/plan")).json()) as WavesPlan;
+async function planOf(page: Page): Promise<PlanJson> {
+  return (await (await page.request.get("/api/v1/plan")).json()) as PlanJson;
 }
 
 function closure(start: string, next: Map<string, string[]>): Set<string> {
