@@ -17,7 +17,7 @@ import { personHref } from "./PeopleView";
 // under 24 px, each person's lists cut to one screen with "+N more".
 
 /** The rows one column of a person's screen holds at 1920×1080 (a title, an entry: one row). */
-export const PROJECTOR_ROWS = 15;
+const PROJECTOR_ROWS = 15;
 
 function Entry({ item }: { item: StandupEntry }) {
   const stuck = "stuck_days" in item && item.stuck_days !== null ? item.stuck_days : null;

@@ -135,7 +135,8 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
     redirect(`/standup?${q}`);
   }
 
-  const range = await rangeOf(sinceCommit, day, today);
+  // Projector mode shows no picker.
+  const range = projector ? undefined : await rangeOf(sinceCommit, day, today);
   if (standup) {
     const head = standup.until.commit ?? ((await gitWhere(servedRepo())).head || undefined);
     const pinnedNow = hrefOf(sinceCommit, head, projector, stuckParam, view, day);
