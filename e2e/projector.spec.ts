@@ -141,6 +141,11 @@ test.describe("standup projector mode @demo", () => {
     const timer = page.getByTestId("projector-timer");
     await expect(timer).toHaveAttribute("data-over", "", { timeout: 5_000 });
     await expect(timer).toContainText(/\/ 0:01 · over by \d:\d\d/);
+    // The way out by the mouse: the standup by person, the window kept, the run's own settings dropped.
+    await quiet(page);
+    await page.getByTestId("projector-exit").click();
+    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);
+    await expect(page.getByTestId("standup-people")).toBeVisible();
   });
 
   test("the view by change keeps its own projector mode", async ({ page, visit }) => {

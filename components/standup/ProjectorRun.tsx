@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import Link from "../Link";
 import { isTyping } from "../pages";
 import { clock, timerText } from "@/lib/standup/projector";
 
@@ -101,9 +102,9 @@ export function ProjectorRun({ screens, start, timebox, exitHref, heading }: { s
           <button type="button" className={button} onClick={() => go(index + 1)} disabled={index === count - 1} aria-label="Next screen">
             ▶
           </button>
-          <a href={exitHref} className="text-blue-700 underline dark:text-blue-300" data-testid="projector-exit" onClick={(e) => (e.preventDefault(), router.push(exitHref))}>
+          <Link href={exitHref} className="text-blue-700 underline dark:text-blue-300" data-testid="projector-exit">
             Leave (Esc)
-          </a>
+          </Link>
         </div>
       </div>
       {screens.map((s, i) => (
