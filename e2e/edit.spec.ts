@@ -10,7 +10,7 @@ const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd:
 test.describe("editing @demo", () => {
   test("create an issue, edit a field with its preview, undo it, and commit the records", async ({ page, visit, repo }) => {
     const issue = repo.issue("BK-005");
-    const created = repo.issue("BK-034");
+    const created = repo.issue("BK-037");
     repo.restore(issue);
     git(repo.dir, "config", "user.name", "Lead in a browser");
     git(repo.dir, "config", "user.email", "lead@cockpit.invalid");
@@ -24,12 +24,12 @@ test.describe("editing @demo", () => {
       await form.getByLabel("Validation command").fill("pnpm test refunds");
       await form.getByLabel("Evidence required").fill("refund_test");
       await page.getByTestId("new-issue-preview").click();
-      await expect(page.getByTestId("new-issue-id")).toHaveText("Would create BK-034.");
-      await expect(page.getByTestId("new-issue-changes")).toContainText("BK-034: added, status – → ");
+      await expect(page.getByTestId("new-issue-id")).toHaveText("Would create BK-037.");
+      await expect(page.getByTestId("new-issue-changes")).toContainText("BK-037: added, status – → ");
       expect(existsSync(created)).toBe(false);
       await page.getByTestId("new-issue-confirm").click();
-      await expect(page.getByTestId("new-issue-id")).toHaveText("Created BK-034.");
-      expect(readFileSync(created, "utf8")).toMatch(/^id: BK-034\nmilestone: booking\ntitle: Refund a booking\n/);
+      await expect(page.getByTestId("new-issue-id")).toHaveText("Created BK-037.");
+      expect(readFileSync(created, "utf8")).toMatch(/^id: BK-037\nmilestone: booking\ntitle: Refund a booking\n/);
 
       // An inline edit: preview first, nothing written, then confirm.
       await visit("/issues/BK-005");
@@ -70,8 +70,8 @@ test.describe("editing @demo", () => {
       await expect(page.getByTestId("commit-outcome")).toContainText("Committed 1 change(s)");
       const message = git(repo.dir, "log", "-1", "--format=%an%n%B");
       expect(message).toContain("Lead in a browser");
-      expect(message).toContain("- BK-034: create:");
-      expect(git(repo.dir, "show", "--name-only", "--format=", "HEAD").split("\n").sort()).toEqual([".ai/repo/project/issues/BK-034.yaml"]);
+      expect(message).toContain("- BK-037: create:");
+      expect(git(repo.dir, "show", "--name-only", "--format=", "HEAD").split("\n").sort()).toEqual([".ai/repo/project/issues/BK-037.yaml"]);
     } finally {
       // The copy back as it was: its commit, the new issue gone.
       git(repo.dir, "reset", "-q", "--hard", start);

@@ -24,7 +24,8 @@ test.describe("standup by person @demo", () => {
         const p = answer.people.find((x) => x.person === owner)!;
         expect(p.active.length + p.verify.length + p.blocked.length).toBeGreaterThan(0);
         for (const i of [...p.active, ...p.verify, ...p.blocked]) {
-          await expect(card.getByTestId(`person-issue-${i.id}`).getByRole("link", { name: i.id })).toHaveAttribute("href", `/issues/${i.id}`);
+          // An issue started in the window and still in progress is in two of the card's lists.
+          await expect(card.getByTestId(`person-issue-${i.id}`).first().getByRole("link", { name: i.id })).toHaveAttribute("href", `/issues/${i.id}`);
         }
       }
       // Marek's BK-015 is in progress and stuck; Priya's BK-013 waits in VERIFY.

@@ -45,7 +45,8 @@ test.describe("standup @demo", () => {
     const url = new URL(page.url());
     expect(url.searchParams.get("until")).toBe(shaOf(repo.dir, "HEAD"));
     expect(url.searchParams.get("projector")).toBe("1");
-    await expect(page.getByTestId("standup-range")).toContainText(`until commit ${shaOf(repo.dir, "HEAD").slice(0, 10)}`);
+    // The end is named by its commit's date and subject, the sha small beside them.
+    await expect(page.getByTestId("standup-range")).toContainText(new RegExp(`until \\w{3} \\d{1,2} \\w{3} \\d{4}, \\d\\d:\\d\\d UTC “.+” \\(commit ${shaOf(repo.dir, "HEAD").slice(0, 10)}\\)`));
     await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
     // A pinned end has nothing uncommitted to show.
     await expect(page.locator("#section-uncommitted")).toHaveCount(0);
@@ -71,11 +72,12 @@ test.describe("standup @demo", () => {
     const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
     await page.getByLabel("Since the start of a day").fill(threeDaysAgo);
     await page.getByLabel("Since the start of a day").press("Enter");
-    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}&view=change$/);
+    await expect(page).toHaveURL(new RegExp(`/standup\\?since=[0-9a-f]{40}&from=${threeDaysAgo}&view=change$`));
     await expect(page.locator("#section-added").getByTestId("change-BK-027")).toBeVisible();
     // A day later, the runbook was already there.
-    await visit(`/standup?from=${new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10)}&view=change`);
-    await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}&view=change$/);
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    await visit(`/standup?from=${twoDaysAgo}&view=change`);
+    await expect(page).toHaveURL(new RegExp(`/standup\\?since=[0-9a-f]{40}&from=${twoDaysAgo}&view=change$`));
     await expect(page.locator("#section-done").getByTestId("change-BK-010")).toBeVisible();
     await expect(page.getByTestId("change-BK-027")).toHaveCount(0);
   });
@@ -177,4 +179,64 @@ test("on a copy committed today, the standup lists every issue as added and pass
   const plan = (await (await page.request.get("/api/v1/plan")).json()) as { issues: { id: string }[] };
   await expect(page.locator("#section-added [data-testid^=change-]")).toHaveCount(plan.issues.length);
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test.describe("standup picker @demo", () => {
+  test("the range shown is highlighted, and the day asked stays in the picker", async ({ page, visit, shot }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const scheme of ["dark", "light"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await visit("/standup");
+      await shot(`standup-picker-${scheme}`);
+    }
+    await expect(page.getByTestId("since-yesterday")).toHaveAttribute("aria-current", "true");
+    await expect(page.getByTestId("since-week")).not.toHaveAttribute("aria-current");
+    await page.getByTestId("since-week").click();
+    await expect(page.getByTestId("since-week")).toHaveAttribute("aria-current", "true");
+    await expect(page.getByTestId("since-yesterday")).not.toHaveAttribute("aria-current");
+
+    const day = new Date(Date.now() - 4 * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("Since the start of a day").fill(day);
+    await page.getByLabel("Since the start of a day").press("Enter");
+    await expect(page).toHaveURL(new RegExp(`since=[0-9a-f]{40}&from=${day}$`));
+    await expect(page.getByLabel("Since the start of a day")).toHaveValue(day);
+    await expect(page.getByTestId("since-day")).toHaveAttribute("aria-current", "true");
+    await expect(page.getByTestId("since-week")).not.toHaveAttribute("aria-current");
+
+    await page.getByLabel("Since a revision").fill("HEAD~2");
+    await page.getByLabel("Since a revision").press("Enter");
+    await expect(page.getByTestId("since-revision")).toHaveAttribute("aria-current", "true");
+    await expect(page.getByLabel("Since the start of a day")).toHaveValue("");
+  });
+
+  test("since is named by its commit's date and subject, not a bare sha", async ({ page, visit, repo }) => {
+    await visit("/standup");
+    const since = new URL(page.url()).searchParams.get("since")!;
+    const subject = execFileSync("git", ["show", "-s", "--format=%s", since], { cwd: repo.dir, encoding: "utf8" }).trim();
+    const rev = page.getByTestId("standup-range").getByTestId("standup-rev").first();
+    await expect(rev.locator("strong")).toHaveText(/^\w{3} \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC$/);
+    await expect(rev).toContainText(`“${subject}”`);
+    await expect(rev.locator("[title]")).toHaveAttribute("title", since);
+  });
+
+  test("since last week keeps the page shown, marked as loading, until the new one arrives", async ({ page, visit }) => {
+    await visit("/standup");
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(
+      (url) => url.pathname === "/standup",
+      async (route) => {
+        if (route.request().headers()["rsc"] === "1") await held;
+        await route.continue();
+      },
+    );
+    await page.getByTestId("since-week").click();
+    await expect(page.getByTestId("standup-pending")).toBeVisible();
+    await expect(page.getByTestId("standup-people")).toBeVisible();
+    await expect(page.getByTestId("person-marek")).toBeVisible();
+    release();
+    await expect(page.getByTestId("since-week")).toHaveAttribute("aria-current", "true");
+    await expect(page.getByTestId("standup-pending")).toHaveCount(0);
+    await page.unroute((url) => url.pathname === "/standup");
+  });
 });

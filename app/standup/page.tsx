@@ -6,6 +6,8 @@ import { planForecastCapability } from "@/lib/capabilities/plan-forecast";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { PeopleView } from "./PeopleView";
+import { Projector } from "./Projector";
+import { Rev } from "./Rev";
 import type { PlanStandup } from "@/lib/people/shapes";
 import Link from "@/components/Link";
 import { redirect } from "next/navigation";
@@ -13,9 +15,10 @@ import { type ReactNode, Suspense } from "react";
 import { Card } from "@/components/Card";
 import { BlockedBy, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
-import { BurnupChart } from "@/components/standup/BurnupChart";
+import { BurnupChart, type BurnupSize } from "@/components/standup/BurnupChart";
 import { FetchedAt } from "@/components/standup/FetchedAt";
-import { SincePicker } from "@/components/standup/SincePicker";
+import { SincePicker, type SinceRange } from "@/components/standup/SincePicker";
+import { resolveRevision } from "@/lib/history/revision";
 import type { IssueCode, PlanCode } from "@/lib/code/shapes";
 import { CapabilityError } from "@/lib/plan/errors";
 import type { Forecast, PlanBurnup } from "@/lib/plan/history-shapes";
@@ -32,9 +35,11 @@ import {
   landedIn,
   defaultSince,
   groupChanges,
+  lastWeekSince,
   stuckIssues,
 } from "@/lib/standup/standup";
 import { call, servedRepo } from "@/lib/surfaces/pages";
+import { timeboxSeconds } from "@/lib/standup/projector";
 import { gitWhere } from "@/lib/repo/git";
 
 export const dynamic = "force-dynamic";
@@ -63,8 +68,9 @@ function one(v: string | string[] | undefined): string | undefined {
 type View = "people" | "change";
 
 /** The standup's own URL with these ends (and the projector flag and the view kept). */
-function hrefOf(since: string, until: string | undefined, projector: boolean, stuck?: string, view: View = "people"): string {
+function hrefOf(since: string, until: string | undefined, projector: boolean, stuck?: string, view: View = "people", from?: string): string {
   const q = new URLSearchParams({ since });
+  if (from) q.set("from", from);
   if (until) q.set("until", until);
   if (stuck) q.set("stuck", stuck);
   if (projector) q.set("projector", "1");
@@ -83,6 +89,8 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const from = one(sp.from);
   const sinceAsked = one(sp.since) ?? (from && /^\d{4}-\d{2}-\d{2}$/.test(from) ? dayBefore(from) : defaultSince(today));
   const untilAsked = one(sp.until);
+  // The day asked in the picker rides along once the window is pinned, so the picker keeps it.
+  const day = from && /^\d{4}-\d{2}-\d{2}$/.test(from) ? from : undefined;
 
   if (stuckParam !== undefined && !/^\d{1,3}$/.test(stuckParam)) {
     return (
@@ -121,14 +129,34 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const sinceCommit = ends.since.commit ?? sinceAsked;
   const untilCommit = untilAsked === undefined ? undefined : (ends.until.commit ?? untilAsked);
   if (sinceCommit !== one(sp.since) || untilCommit !== untilAsked) {
-    redirect(hrefOf(sinceCommit, untilCommit, projector, stuckParam, view));
+    // The projector's screen and timebox ride along.
+    const q = new URLSearchParams(hrefOf(sinceCommit, untilCommit, projector, stuckParam, view, day).slice("/standup?".length));
+    for (const k of ["screen", "timebox"]) if (projector && one(sp[k])) q.set(k, one(sp[k])!);
+    redirect(`/standup?${q}`);
   }
 
+  // Projector mode shows no picker.
+  const range = projector ? undefined : await rangeOf(sinceCommit, day, today);
   if (standup) {
     const head = standup.until.commit ?? ((await gitWhere(servedRepo())).head || undefined);
-    const pinnedNow = hrefOf(sinceCommit, head, projector, stuckParam, view);
+    const pinnedNow = hrefOf(sinceCommit, head, projector, stuckParam, view, day);
+    if (projector) {
+      return (
+        <Projector
+          standup={standup}
+          screen={one(sp.screen)}
+          timebox={timeboxSeconds(one(sp.timebox))}
+          exitHref={hrefOf(sinceCommit, untilCommit, false, stuckParam, view, day)}
+          heading={
+            <>
+              since <Rev r={standup.since} small={false} />
+            </>
+          }
+        />
+      );
+    }
     return (
-      <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view}>
+      <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view} from={day} range={range}>
         <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="standup-range">
           Since <Rev r={standup.since} /> until {untilAsked === undefined ? <strong>now</strong> : <Rev r={standup.until} />} · {standup.people.length} people ·{" "}
           <Link href={pinnedNow} className="text-blue-700 underline dark:text-blue-300" data-testid="standup-permalink">
@@ -163,10 +191,10 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const activity = new Map(perIssue.map((c) => [c.id, activityIn(c.commits, windowStart, asOf)]));
   const active = model.milestones.filter((m) => m.status === "ACTIVE");
   // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
-  const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam, view);
+  const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam, view, day);
 
   return (
-    <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view}>
+    <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view} from={day} range={range}>
       <p className={projector ? "text-xl" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-range">
         Since <Rev r={changes.since} /> until {isNow ? <strong>now</strong> : <Rev r={changes.until} />} ·{" "}
         {changes.issues.length} issue{changes.issues.length === 1 ? "" : "s"} changed ·{" "}
@@ -268,7 +296,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
           </h2>
           {/* The burn-up reads a commit per day: the sections above are shown while it is measured. */}
           <Suspense fallback={<p className="text-sm text-slate-600 dark:text-slate-400">Measuring the burn-up at each day&apos;s last commit…</p>}>
-            <Burnup milestone={m.id} title={m.title || m.id} large={projector} />
+            <Burnup milestone={m.id} title={m.title || m.id} size={projector ? "large" : "page"} today={asOf.slice(0, 10)} todayLabel={isNow ? "today" : "until"} />
           </Suspense>
         </section>
       ))}
@@ -276,7 +304,25 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   );
 }
 
-function Shell({ projector, since, until, stuck, view, children }: { projector: boolean; since: string; until?: string; stuck?: string; view: View; children: ReactNode }) {
+function Shell({
+  projector,
+  since,
+  until,
+  stuck,
+  view,
+  from,
+  range,
+  children,
+}: {
+  projector: boolean;
+  since: string;
+  until?: string;
+  stuck?: string;
+  view: View;
+  from?: string;
+  range?: SinceRange;
+  children: ReactNode;
+}) {
   return (
     <main className={`flex flex-col gap-6 ${projector ? "text-xl" : ""}`} data-projector={projector ? "" : undefined}>
       <div className="flex flex-wrap items-end justify-between gap-4">
@@ -288,14 +334,14 @@ function Shell({ projector, since, until, stuck, view, children }: { projector: 
                 {v === "people" ? "By person" : "By change"}
               </strong>
             ) : (
-              <Link key={v} href={hrefOf(since, until, projector, stuck, v)} className="px-2 py-0.5 text-blue-700 underline dark:text-blue-300">
+              <Link key={v} href={hrefOf(since, until, projector, stuck, v, from)} className="px-2 py-0.5 text-blue-700 underline dark:text-blue-300">
                 {v === "people" ? "By person" : "By change"}
               </Link>
             ),
           )}
         </nav>
         <Link
-          href={hrefOf(since, until, !projector, stuck, view)}
+          href={hrefOf(since, until, !projector, stuck, view, from)}
           className="text-sm text-blue-700 underline dark:text-blue-300"
           data-testid="projector-toggle"
         >
@@ -303,19 +349,18 @@ function Shell({ projector, since, until, stuck, view, children }: { projector: 
         </Link>
       </div>
       <FetchedAt />
-      {!projector && <SincePicker until={until} stuck={stuck} view={view} />}
+      {!projector && <SincePicker until={until} stuck={stuck} view={view} range={range} from={from} since={since} />}
       {children}
     </main>
   );
 }
 
-function Rev({ r }: { r: { rev: string; commit: string | null; committed_at: string | null } }) {
-  if (!r.commit) return <strong>the empty plan</strong>;
-  return (
-    <strong title={r.commit}>
-      commit <code>{r.commit.slice(0, 10)}</code> ({r.committed_at ? when(r.committed_at) : "no time"})
-    </strong>
-  );
+/** Which of the picker's ranges the window is: the day asked, else yesterday's or last week's commit, else a revision. */
+async function rangeOf(since: string, day: string | undefined, today: string): Promise<SinceRange> {
+  if (day) return "day";
+  const commitOf = (rev: string) => resolveRevision(servedRepo(), rev).then((r) => r.commit ?? rev, () => null);
+  const [yesterday, lastWeek] = await Promise.all([commitOf(defaultSince(today)), commitOf(lastWeekSince(today))]);
+  return since === yesterday ? "yesterday" : since === lastWeek ? "week" : "revision";
 }
 
 function Section({ id, title, count, projector, children }: { id: string; title: string; count: number; projector: boolean; children: ReactNode }) {
@@ -416,7 +461,7 @@ async function sinceHead(): Promise<{ issues: IssueChange[]; head: string | null
   }
 }
 
-async function Burnup({ milestone, title, large }: { milestone: string; title: string; large: boolean }) {
+async function Burnup({ milestone, title, size, today, todayLabel }: { milestone: string; title: string; size: BurnupSize; today: string; todayLabel: string }) {
   const burnup = await call(planBurnupCapability, { milestone });
   const forecast = await call(planForecastCapability, { milestone });
   return (
@@ -426,7 +471,9 @@ async function Burnup({ milestone, title, large }: { milestone: string; title: s
       points={burnup.points}
       forecast={forecast.dates ?? undefined}
       forecastNote={forecast.message}
-      large={large}
+      size={size}
+      today={today}
+      todayLabel={todayLabel}
     />
   );
 }

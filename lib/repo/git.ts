@@ -82,3 +82,9 @@ export async function gitWhere(repo: string): Promise<GitWhere> {
   }
   return where;
 }
+
+/** A commit's subject (its message's first line), by its full sha; undefined when git has none. */
+export async function gitCommitSubject(repo: string, sha: string): Promise<string | undefined> {
+  if (!/^[0-9a-f]{40,64}$/.test(sha)) return undefined;
+  return ask(repo, ["show", "-s", "--no-show-signature", "--format=%s", "--end-of-options", sha]);
+}

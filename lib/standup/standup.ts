@@ -156,15 +156,35 @@ export interface ChartGeometry {
   lastDate: string;
   /** Dates to label on the x axis. */
   ticks: string[];
+  /** The room around the plot. */
+  pad: ChartPad;
 }
 
-const PAD = { left: 40, right: 16, top: 12, bottom: 28 };
+export interface ChartPad {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
 
-/** Scales for a burn-up over `points`, widened to the forecast's last date when there is one. */
-export function chartGeometry(points: readonly BurnupPoint[], forecast: ForecastDates | undefined, width = 640, height = 260): ChartGeometry {
+const PAD_DEFAULT: ChartPad = { left: 40, right: 16, top: 12, bottom: 28 };
+
+/**
+ * Scales for a burn-up over `points`, widened to the forecast's last date when there is one, and
+ * to `today` (YYYY-MM-DD) when it is later; `pad` is the room kept around the plot for labels.
+ */
+export function chartGeometry(
+  points: readonly BurnupPoint[],
+  forecast: ForecastDates | undefined,
+  width = 640,
+  height = 260,
+  { today, pad: padGiven }: { today?: string; pad?: Partial<ChartPad> } = {},
+): ChartGeometry {
+  const PAD = { ...PAD_DEFAULT, ...padGiven };
   const firstDate = points[0]?.date ?? new Date().toISOString().slice(0, 10);
   const lastPoint = points.at(-1)?.date ?? firstDate;
-  const lastDate = forecast && forecast.p95 > lastPoint ? forecast.p95 : lastPoint;
+  const lastSeen = today && today > lastPoint ? today : lastPoint;
+  const lastDate = forecast && forecast.p95 > lastSeen ? forecast.p95 : lastSeen;
   const t0 = Date.parse(`${firstDate}T00:00:00Z`);
   const span = Math.max(1, (Date.parse(`${lastDate}T00:00:00Z`) - t0) / DAY_MS);
   const maxCount = Math.max(1, ...points.map((p) => p.scope));
@@ -173,7 +193,7 @@ export function chartGeometry(points: readonly BurnupPoint[], forecast: Forecast
   const ticks: string[] = [];
   const step = Math.max(1, Math.ceil(span / 6));
   for (let d = 0; d <= span; d += step) ticks.push(new Date(t0 + d * DAY_MS).toISOString().slice(0, 10));
-  return { width, height, x, y, maxCount, firstDate, lastDate, ticks };
+  return { width, height, x, y, maxCount, firstDate, lastDate, ticks, pad: PAD };
 }
 
 /** An SVG polyline's points for one series, as a step line (a count holds until the next day). */

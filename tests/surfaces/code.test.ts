@@ -159,6 +159,10 @@ describe("plan.code on a known history, the same on every surface", () => {
       "BK-016 work_without_start",
       "BK-020 work_without_start",
       "BK-024 work_without_start",
+      // ACTIVE since the demo's last day, with no code: stalled at this test's today.
+      "BK-034 stalled",
+      "BK-035 stalled",
+      "BK-036 stalled",
     ]);
   });
 
