@@ -19,6 +19,7 @@ import {
   type FollowTarget,
   type PushOutcome,
 } from "../repo/publish";
+import { currentUsers } from "./security";
 import { noteWrite } from "./state";
 
 // `cockpit serve --follow`: the served clone follows its remote. Every interval (and when asked,
@@ -247,6 +248,12 @@ export function authorEnv(by: string | undefined, email: string | undefined, env
   return out;
 }
 
+/** The signed-in person's address, from the users file this server reads (cockpit users add NAME --email ADDR). */
+export function emailOf(by: string | undefined, file = process.env.COCKPIT_USERS): string | undefined {
+  if (!by || !file) return undefined;
+  return currentUsers(file).users.find((u) => u.name === by)?.email;
+}
+
 function withPushed<T>(value: T, pushed: boolean, message: string): T {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   return { ...value, pushed, ...(pushed ? {} : { sync_message: message }) };
@@ -259,6 +266,7 @@ function withPushed<T>(value: T, pushed: boolean, message: string): T {
  */
 export function publishCommand<T>(repo: string, command: { id: string; by?: string; email?: string }, run: () => Promise<T>): Promise<T> {
   const f = followerOf(repo)!;
+  const email = command.email ?? emailOf(command.by);
   return serial(f.repo, async () => {
     const t = await targetOf(f);
     for (let issue = 1; ; issue++) {
@@ -268,7 +276,7 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
       const value = await run();
       const files = [...(await dirtyRecords(f.repo))].filter((p) => !dirty.has(p)).sort();
       if (files.length === 0) return value;
-      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files), authorEnv(command.by, command.email));
+      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files), authorEnv(command.by, email));
       const outcome = await pushWaiting(f.repo, t);
       outcomeState(f, outcome);
       if (outcome.status === "pushed") {
