@@ -47,6 +47,14 @@ interface Follower {
   pending?: Promise<SyncStatus>;
   /** The one sync asked for while another runs. */
   queued?: Promise<SyncStatus>;
+  /** When the last sync started (ms): the loop's next one is an interval after it. */
+  startedAt: number;
+  /** When the last sync a call asked for (POST /api/v1/sync) started. */
+  calledAt?: number;
+  /** The one sync the calls of this interval are merged into, due at its end. */
+  called?: { promise: Promise<SyncStatus>; timer: NodeJS.Timeout; lastAt: number };
+  /** Fetches made by syncs since following began. */
+  fetches: number;
 }
 
 const followers = processWide("followers", () => new Map<string, Follower>());
@@ -97,19 +105,29 @@ export function followerOf(repo: string): Follower | undefined {
 export function follow(repo: string, settings: { spec?: string; intervalMs?: number } = {}): Follower {
   const key = resolve(repo);
   const intervalMs = Math.max(FOLLOW_INTERVAL_MIN_S * 1000, settings.intervalMs ?? FOLLOW_INTERVAL_DEFAULT_S * 1000);
-  const f: Follower = { repo: key, spec: settings.spec ?? "", intervalMs, status: { ...offStatus(), following: true, state: "following", message: "not fetched yet" } };
+  const f: Follower = { repo: key, spec: settings.spec ?? "", intervalMs, startedAt: 0, fetches: 0, status: { ...offStatus(), following: true, state: "following", message: "not fetched yet" } };
   followers.set(key, f);
-  f.timer = setInterval(() => void sync(f), intervalMs);
-  f.timer.unref();
   void sync(f);
+  loop(f);
   return f;
+}
+
+/** The loop: a sync an interval after the last one started (a call's sync puts the next one off). */
+function loop(f: Follower): void {
+  f.timer = setTimeout(() => {
+    if (followers.get(f.repo) !== f) return;
+    if (Date.now() - f.startedAt >= f.intervalMs) void sync(f);
+    loop(f);
+  }, Math.max(50, f.startedAt + f.intervalMs - Date.now()));
+  f.timer.unref();
 }
 
 /** Stop following `repo` (the tests' servers in one process); waits for the sync under way. */
 export async function unfollow(repo: string): Promise<void> {
   const f = followers.get(resolve(repo));
   if (!f) return;
-  clearInterval(f.timer);
+  clearTimeout(f.timer);
+  if (f.called) clearTimeout(f.called.timer);
   followers.delete(f.repo);
   await f.queued;
   await f.pending;
@@ -149,6 +167,7 @@ function outcomeState(f: Follower, outcome: PushOutcome): void {
 /** One sync: fetch, push what waits, fast-forward when nothing uncommitted holds it. */
 async function syncOnce(f: Follower): Promise<SyncStatus> {
   const t = await targetOf(f);
+  f.fetches++;
   const fetched = await fetchTarget(f.repo, t);
   f.status.last_fetch_at = new Date().toISOString();
   f.status.last_fetch_ok = fetched.ok;
@@ -193,12 +212,14 @@ async function syncOnce(f: Follower): Promise<SyncStatus> {
  */
 export function sync(f: Follower): Promise<SyncStatus> {
   if (f.queued) return f.queued;
-  const start = (): Promise<SyncStatus> =>
-    serial(f.repo, () => syncOnce(f)).catch((error: unknown) => {
+  const start = (): Promise<SyncStatus> => {
+    f.startedAt = Date.now();
+    return serial(f.repo, () => syncOnce(f)).catch((error: unknown) => {
       f.status.state = "offline";
       f.status.message = error instanceof Error ? error.message : String(error);
       return f.status;
     });
+  };
   if (!f.pending) {
     f.pending = start().finally(() => (f.pending = undefined));
     return f.pending;
@@ -211,11 +232,41 @@ export function sync(f: Follower): Promise<SyncStatus> {
   return f.queued;
 }
 
-/** Ask for a sync (POST /api/v1/sync): started, not awaited; the state as it is now. */
+/**
+ * A sync a call asks for, merged with the others of one interval: the first call after a quiet
+ * interval syncs at once (or right after the sync under way); the calls within an interval of it
+ * share one more sync at that interval's end. A webhook storm makes one fetch an interval.
+ */
+export function callSync(f: Follower): Promise<SyncStatus> {
+  const now = Date.now();
+  if (f.called) {
+    f.called.lastAt = now;
+    return f.called.promise;
+  }
+  const wait = (f.calledAt ?? -Infinity) + f.intervalMs - now;
+  if (wait <= 0) {
+    f.calledAt = now;
+    return sync(f);
+  }
+  const called = { lastAt: now } as NonNullable<Follower["called"]>;
+  called.promise = new Promise<SyncStatus>((done) => {
+    called.timer = setTimeout(() => {
+      f.called = undefined;
+      f.calledAt = Date.now();
+      // The loop's sync may have started since the last of these calls: that one serves them.
+      done(f.startedAt >= called.lastAt ? (f.pending ?? Promise.resolve({ ...f.status })) : sync(f));
+    }, wait);
+  });
+  called.timer.unref();
+  f.called = called;
+  return called.promise;
+}
+
+/** Ask for a sync (POST /api/v1/sync): started or merged (callSync), not awaited; the state as it is now. */
 export function requestSync(repo: string): SyncStatus {
   const f = followerOf(repo);
   if (!f) return offStatus();
-  void sync(f);
+  void callSync(f);
   return { ...f.status };
 }
 
