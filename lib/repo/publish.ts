@@ -246,6 +246,13 @@ async function remoteChange(repo: string, base: string | undefined, remote: stri
   return { commit, author, file };
 }
 
+/** Commits of HEAD the remote lacks by name but has by content (the same change, rebased): `git cherry`'s `-` lines. */
+async function landedCopies(repo: string, remote: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const line of lines(await must(repo, ["cherry", remote, "HEAD"]))) if (line.startsWith("- ")) out.add(line.slice(2).trim());
+  return out;
+}
+
 const emptyTree = async (repo: string) => (await must(repo, ["hash-object", "-t", "tree", "/dev/null"])).trim();
 
 /**
@@ -259,8 +266,15 @@ export async function pushWaiting(repo: string, t: FollowTarget): Promise<PushOu
     const fetched = await fetchTarget(repo, t);
     if (!fetched.ok) return { status: "offline", message: `${fetched.message}; waiting to be pushed at the next sync`, waiting: (await waitingCommits(repo, t)).length };
     const remote = await revParse(repo, remoteRef(t));
-    const waiting = await waitingCommits(repo, t);
+    let waiting = await waitingCommits(repo, t);
     if (waiting.length === 0) return { status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 };
+    // A push that landed after its server died (killed mid-push) left its commit here, rebased there.
+    const landed = remote ? await landedCopies(repo, remote) : new Set<string>();
+    waiting = waiting.filter((c) => !landed.has(c));
+    if (waiting.length === 0) {
+      const moved = await moveHead(repo, remote!);
+      return { status: "pushed", message: `${t.remote}/${t.branch} already has every change waiting here${moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`}`, waiting: 0 };
+    }
     const head = (await revParse(repo, "HEAD"))!;
     const base = remote ? (await git(repo, ["merge-base", "HEAD", remote])).stdout.trim() || undefined : undefined;
     let tip = head;

@@ -177,7 +177,9 @@ async function syncOnce(f: Follower): Promise<SyncStatus> {
     f.status.waiting = (await waitingCommits(f.repo, t)).length;
     return f.status;
   }
-  if ((await waitingCommits(f.repo, t)).length) {
+  // Said before the push is tried, so a state read meanwhile counts what waits.
+  f.status.waiting = (await waitingCommits(f.repo, t)).length;
+  if (f.status.waiting) {
     const outcome = await pushWaiting(f.repo, t);
     outcomeState(f, outcome);
     if (outcome.status !== "pushed") return f.status;
