@@ -13,6 +13,7 @@ import {
   publishMessage,
   pushWaiting,
   revParse,
+  tidy,
   truncateLedger,
   undoCommit,
   waitingCommits,
@@ -205,6 +206,7 @@ async function syncOnce(f: Follower): Promise<SyncStatus> {
   }
   f.status.state = "following";
   f.status.message = `synced with ${t.remote}/${t.branch}`;
+  await tidy(f.repo).catch(() => undefined);
   return f.status;
 }
 
@@ -333,7 +335,8 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
       const outcome = await pushWaiting(f.repo, t);
       outcomeState(f, outcome);
       if (outcome.status === "pushed") {
-        await counts(f, t).catch(() => undefined);
+        if (outcome.level) Object.assign(f.status, { ahead: 0, behind: 0 });
+        else await counts(f, t).catch(() => undefined);
         if (f.status.state !== "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
         return withPushed(value, true, outcome.message);
       }

@@ -159,6 +159,28 @@ describe("the follow loop", () => {
   });
 });
 
+describe("a waiting commit the remote seems to have", () => {
+  it("is pushed already only when the remote has that very command (its trailer), rebased; the same change made by another is a conflict", async () => {
+    const origin = makeOrigin(3);
+    const a = following(cloneOf(origin, "a"));
+    const b = cloneOf(origin, "b");
+    // The same bytes, the same author and date, in both clones: only the command trailer differs.
+    const edit = (clone: string, trailer: string) => {
+      writeFileSync(join(clone, ISSUES_DIR, "I0001.yaml"), readFileSync(join(clone, ISSUES_DIR, "I0001.yaml"), "utf8") + "# the same edit\n");
+      git(clone, "-c", "user.name=Same", "-c", "user.email=same@team.example", "commit", "-qam", `I0001: start\n\nCockpit-Command: ${trailer}`, "--date=2026-12-01T10:00:00Z");
+    };
+    // a's way to the origin is cut until b's commit is there, so its loop cannot push first.
+    git(a, "remote", "set-url", "origin", `${origin.bare}.gone`);
+    edit(a, "aaaaaaaaaaaaaaaa");
+    edit(b, "bbbbbbbbbbbbbbbb");
+    git(b, "push", "-q", "origin", "HEAD:main");
+    git(a, "remote", "set-url", "origin", origin.bare);
+    const s = await sync(followerOf(a)!);
+    expect(s).toMatchObject({ state: "conflict", waiting: 1 });
+    expect(git(a, "log", "-1", "--format=%(trailers:key=Cockpit-Command,valueonly)")).toBe("aaaaaaaaaaaaaaaa");
+  });
+});
+
 describe("the race: two following servers on one origin", () => {
   /** 2 × 20 claims at once on 40 ready issues; the origin's history, claim by claim. */
   async function race(cut?: { clone: number }): Promise<{ started: string[]; answered: string[]; refusals: string[]; pushed: string[]; states: SyncStatus[] }> {
