@@ -144,7 +144,11 @@ export function publishMessage(repo: string, ledgerFrom: number, files: readonly
 /** Commit exactly `files` (added, changed or deleted) with `message`; the new commit's name. */
 export async function commitFiles(repo: string, files: readonly string[], message: string, env: Record<string, string>): Promise<string> {
   await must(repo, ["add", "-A", "--", ...files], env);
-  const done = await git(repo, ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-", "--", ...files], env, message);
+  // Only these files staged (the usual case): commit the index as it is, without the temporary
+  // index a commit of named paths writes (about twice as fast on 10k records).
+  const staged = (await must(repo, ["diff", "--cached", "--name-only", "-z"])).split("\0").filter(Boolean);
+  const only = staged.every((f) => files.includes(f)) ? [] : ["--", ...files];
+  const done = await git(repo, ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-", ...only], env, message);
   if (done.status !== 0) {
     if (/Please tell me who you are|empty ident|user\.email/.test(done.stderr)) {
       throw refused("git knows no author here: set user.name and user.email (git config), or start the server with cockpit serve --author 'Name <email>'");

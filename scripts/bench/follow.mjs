@@ -35,6 +35,8 @@ function origin(label, issues, n) {
   const { base } = benchClones(label, issues, 0);
   const bare = join(base, "origin.git");
   git(base, "clone", "-q", "--bare", join(base, "seed"), bare);
+  // The remote keeps house apart, as a hosted one does: no `gc --auto` inside each push.
+  git(bare, "config", "receive.autogc", "false");
   const clones = Array.from({ length: n }, (_, k) => {
     const dir = join(base, `server-${k}`);
     git(base, "clone", "-q", bare, dir);

@@ -16,7 +16,7 @@ import { ISSUES_DIR, cloneOf, makeOrigin, type Origin } from "../coordination/cl
 import { ensureCliBuilt } from "../support/processes";
 import { cleanupRepos, git } from "../support/repo";
 import { startServe, type ServeProcess } from "../support/serve-process";
-import { ensureBuild } from "../surfaces/helpers";
+import { cleanup, ensureBuild } from "../surfaces/helpers";
 
 let dist = "";
 beforeAll(async () => {
@@ -27,7 +27,10 @@ const running: ServeProcess[] = [];
 afterEach(async () => {
   for (const s of running.splice(0)) await s.stop();
 });
-afterAll(cleanupRepos);
+afterAll(() => {
+  cleanupRepos();
+  cleanup(); // the copy of the build
+});
 
 /** The origin's pre-receive hook: the first push after `slow` is made waits in it, saying so in `in-push` with its process group. */
 function holdNextPush(origin: Origin, seconds: number): void {

@@ -57,6 +57,16 @@ describe("a following server's commands", () => {
     expect((await syncStatus(a)).waiting).toBe(0);
   });
 
+  it("commits only the record even when someone staged a change by hand, which stays staged", async () => {
+    const origin = makeOrigin(3);
+    const a = following(cloneOf(origin, "a"));
+    writeFileSync(join(a, "NOTES.md"), "staged by hand\n");
+    git(a, "add", "NOTES.md");
+    expect((await invoke(planTransitionCapability, contextFor(a, "Alice"), { issue: "I0002", transition: "start" })).ok).toBe(true);
+    expect(git(origin.bare, "show", "--name-only", "--format=", "main")).toBe(`${ISSUES_DIR}/I0002.yaml`);
+    expect(git(a, "status", "--porcelain")).toBe("A  NOTES.md");
+  });
+
   it("authors a signed-in user's move 'Name <email>' from the users file; without an address, the name with --author's, else git's config", async () => {
     const origin = makeOrigin(3);
     const a = following(cloneOf(origin, "a"));
