@@ -56,6 +56,8 @@ interface Follower {
   called?: { promise: Promise<SyncStatus>; timer: NodeJS.Timeout; lastAt: number };
   /** Fetches made by syncs since following began. */
   fetches: number;
+  /** `git maintenance run --auto` under way. */
+  tidying?: Promise<void>;
 }
 
 const followers = processWide("followers", () => new Map<string, Follower>());
@@ -132,6 +134,7 @@ export async function unfollow(repo: string): Promise<void> {
   followers.delete(f.repo);
   await f.queued;
   await f.pending;
+  await f.tidying;
 }
 
 /** Start following when this process is asked to (the server's start calls it). */
@@ -206,8 +209,15 @@ async function syncOnce(f: Follower): Promise<SyncStatus> {
   }
   f.status.state = "following";
   f.status.message = `synced with ${t.remote}/${t.branch}`;
-  await tidy(f.repo).catch(() => undefined);
   return f.status;
+}
+
+/** git's housekeeping after a sync, outside the queue of commands (git's own locks keep it apart); one at a time. */
+function tidyAfter(f: Follower): void {
+  if (f.tidying || followers.get(f.repo) !== f) return;
+  f.tidying = tidy(f.repo)
+    .catch(() => undefined)
+    .finally(() => (f.tidying = undefined));
 }
 
 /**
@@ -218,11 +228,13 @@ export function sync(f: Follower): Promise<SyncStatus> {
   if (f.queued) return f.queued;
   const start = (): Promise<SyncStatus> => {
     f.startedAt = Date.now();
-    return serial(f.repo, () => syncOnce(f)).catch((error: unknown) => {
+    const run = serial(f.repo, () => syncOnce(f)).catch((error: unknown) => {
       f.status.state = "offline";
       f.status.message = error instanceof Error ? error.message : String(error);
       return f.status;
     });
+    void run.then(() => tidyAfter(f));
+    return run;
   };
   if (!f.pending) {
     f.pending = start().finally(() => (f.pending = undefined));
