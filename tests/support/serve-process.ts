@@ -2,7 +2,7 @@
 // own so a test can kill it and everything it started, as a crash would. Shared by the follow
 // crash test, the follow e2e spec and the bench.
 import { spawn, type ChildProcess } from "node:child_process";
-import { CLI } from "./processes";
+import { CLI, watchChild } from "./processes";
 import { freePort } from "./ports";
 import { ROOT } from "./repo";
 
@@ -29,16 +29,8 @@ export async function startServe(repo: string, args: readonly string[], options:
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", COCKPIT_TOKEN: "", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  let exited = false;
-  const exit = new Promise<void>((resolve) =>
-    child.on("exit", () => {
-      exited = true;
-      resolve();
-    }),
-  );
+  const watched = watchChild(child);
+  const { exit } = watched;
   const signal = (s: NodeJS.Signals) => {
     try {
       process.kill(-child.pid!, s);
@@ -50,13 +42,13 @@ export async function startServe(repo: string, args: readonly string[], options:
     url: `http://127.0.0.1:${port}`,
     port,
     pid: child.pid!,
-    log: () => output,
+    log: watched.output,
     async kill() {
       signal("SIGKILL");
       await exit;
     },
     async stop() {
-      if (exited) return;
+      if (watched.exited()) return;
       signal("SIGTERM");
       const timer = setTimeout(() => signal("SIGKILL"), 5_000);
       await exit;
@@ -66,7 +58,7 @@ export async function startServe(repo: string, args: readonly string[], options:
   };
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (exited) throw new Error(`cockpit serve exited before it answered:\n${output}`);
+    if (watched.exited()) throw new Error(`cockpit serve exited before it answered:\n${watched.output()}`);
     try {
       const r = await fetch(`${server.url}/api/v1/plan`);
       await r.arrayBuffer();
@@ -76,7 +68,7 @@ export async function startServe(repo: string, args: readonly string[], options:
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`cockpit serve did not answer within 120 s:\n${output}`);
+      throw new Error(`cockpit serve did not answer within 120 s:\n${watched.output()}`);
     }
     await sleep(150);
   }
