@@ -29,7 +29,7 @@ export const REPOS = {
 
 /** The specs that only their own project runs (each over its own copy), and the others do not. */
 const OWN_SPECS: Partial<Record<string, RegExp>> = { plans: /[\\/]plans\.spec\.ts$/, doors: /[\\/]doors\.spec\.ts$/ };
-const ANY_OWN_SPEC = /[\\/](plans|doors)\.spec\.ts$/;
+const ANY_OWN_SPEC = /[\\/](plans|doors|follow)\.spec\.ts$/;
 
 /** The shared token and the users of the doors project's server (bound beyond loopback). */
 export const DOORS_TOKEN = "e2e-doors-shared-token";
@@ -145,13 +145,17 @@ export default defineConfig({
     stderr: "pipe",
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
   })),
-  projects: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
-    name,
-    ...(OWN_SPECS[name]
-      ? { testMatch: OWN_SPECS[name] }
-      : // A test tagged with the other repository's name is not run here.
-        { testIgnore: ANY_OWN_SPEC, grepInvert: name === "demo" ? /@majordomus/ : /@demo/ }),
-    use: { baseURL: `http://127.0.0.1:${port}` },
-    metadata: { repo: join(E2E_ROOT, name) },
-  })),
+  projects: [
+    ...(Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
+      name,
+      ...(OWN_SPECS[name]
+        ? { testMatch: OWN_SPECS[name] }
+        : // A test tagged with the other repository's name is not run here.
+          { testIgnore: ANY_OWN_SPEC, grepInvert: name === "demo" ? /@majordomus/ : /@demo/ }),
+      use: { baseURL: `http://127.0.0.1:${port}` },
+      metadata: { repo: join(E2E_ROOT, name) },
+    })),
+    // e2e/follow.spec.ts starts its own `cockpit serve --follow` servers over a bare origin and clones.
+    { name: "follow", testMatch: /[\\/]follow\.spec\.ts$/ },
+  ],
 });

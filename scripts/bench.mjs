@@ -10,6 +10,7 @@
 
 import * as code from "./bench/code.mjs";
 import * as doors from "./bench/doors.mjs";
+import * as following from "./bench/follow.mjs";
 import * as http from "./bench/http.mjs";
 import * as importing from "./bench/import.mjs";
 import * as leases from "./bench/leases.mjs";
@@ -20,7 +21,7 @@ import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, doors, waves, standup, time, code, leases, plans, importing];
+const SECTIONS = [plan, transitions, http, doors, waves, standup, time, code, leases, plans, importing, following];
 
 function parseOptions(argv) {
   const options = { strict: false };

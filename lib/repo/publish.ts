@@ -1,4 +1,5 @@
 import { closeSync, constants, fstatSync, ftruncateSync, unlinkSync } from "node:fs";
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { CapabilityError, refused } from "../plan/errors";
 import { LEDGER_FILE, PROJECT_DIR } from "../plan/constants";
@@ -25,6 +26,8 @@ export interface PushOutcome {
   message: string;
   /** Commits the remote lacks after this try. */
   waiting: number;
+  /** pushed, and HEAD is the remote's tip now (nothing ahead or behind). */
+  level?: boolean;
   /** The conflicting waiting commit, and the remote commit that changed its record first. */
   conflict?: { local: string; remote_commit: string; remote_author: string; record: string };
 }
@@ -35,11 +38,18 @@ interface Out {
   stderr: string;
 }
 
-const REMOTE_VERBS = new Set(["fetch", "push"]);
+const REMOTE_VERBS = new Set(["fetch", "push", "maintenance"]);
+/** Not while a command waits for its answer: commit and fetch would start `git maintenance` (tidy() runs it from the loop). */
+const NO_AUTO_MAINTENANCE = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "maintenance.auto", GIT_CONFIG_VALUE_0: "false" };
 
 async function git(repo: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Out> {
-  const r = await runGit(repo, args, { env, input, ...(REMOTE_VERBS.has(args[0]) ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
+  const r = await runGit(repo, args, { env: { ...NO_AUTO_MAINTENANCE, ...env }, input, ...(REMOTE_VERBS.has(args[0]) ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
   return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
+}
+
+/** The housekeeping commit and fetch leave out (`git maintenance run --auto`): the follow loop's, never a command's. */
+export async function tidy(repo: string): Promise<void> {
+  await git(repo, ["maintenance", "run", "--auto", "--quiet"]);
 }
 
 async function must(repo: string, args: string[], env?: Record<string, string>, input?: string): Promise<string> {
@@ -112,8 +122,11 @@ export function truncateLedger(repo: string, size: number): void {
 
 const oneLine = (text: string) => escapeControls(text).replaceAll("\n", "\\x0a");
 
-/** `BK-020: start`, then each ledger line's details on indented lines. */
-export function publishMessage(repo: string, ledgerFrom: number, files: readonly string[]): string {
+/** The trailer that names one command's commit, so its rebased copy is known again (as Gerrit's Change-Id). */
+export const COMMAND_TRAILER = "Cockpit-Command";
+
+/** `BK-020: start`, then each ledger line's details on indented lines, then the command's trailer. */
+export function publishMessage(repo: string, ledgerFrom: number, files: readonly string[], command = randomBytes(8).toString("hex")): string {
   const rows = readLedger(repo, ledgerFrom).entries as Record<string, string>[];
   const subjects: string[] = [];
   const details: string[] = [];
@@ -125,13 +138,17 @@ export function publishMessage(repo: string, ledgerFrom: number, files: readonly
     for (const [k, v] of Object.entries(payload)) details.push(`      ${oneLine(k)}: ${oneLine(String(v))}`);
   }
   const subject = subjects.length === 0 ? `plan: ${files.length} record file${files.length === 1 ? "" : "s"}` : subjects.length <= 3 ? subjects.join("; ") : `${subjects.slice(0, 3).join("; ")}; …`;
-  return [subject, "", ...(details.length ? details : files.map((f) => `    ${oneLine(f)}`))].join("\n") + "\n";
+  return [subject, "", ...(details.length ? details : files.map((f) => `    ${oneLine(f)}`)), "", `${COMMAND_TRAILER}: ${command}`].join("\n") + "\n";
 }
 
 /** Commit exactly `files` (added, changed or deleted) with `message`; the new commit's name. */
 export async function commitFiles(repo: string, files: readonly string[], message: string, env: Record<string, string>): Promise<string> {
   await must(repo, ["add", "-A", "--", ...files], env);
-  const done = await git(repo, ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-", "--", ...files], env, message);
+  // Only these files staged (the usual case): commit the index as it is, without the temporary
+  // index a commit of named paths writes (about twice as fast on 10k records).
+  const staged = (await must(repo, ["diff", "--cached", "--name-only", "-z"])).split("\0").filter(Boolean);
+  const only = staged.every((f) => files.includes(f)) ? [] : ["--", ...files];
+  const done = await git(repo, ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-", ...only], env, message);
   if (done.status !== 0) {
     if (/Please tell me who you are|empty ident|user\.email/.test(done.stderr)) {
       throw refused("git knows no author here: set user.name and user.email (git config), or start the server with cockpit serve --author 'Name <email>'");
@@ -179,9 +196,10 @@ export async function revParse(repo: string, rev: string): Promise<string | unde
 
 /** Commits HEAD has that the remote branch (as last fetched) lacks, oldest first. */
 export async function waitingCommits(repo: string, t: FollowTarget): Promise<string[]> {
-  const remote = await revParse(repo, remoteRef(t));
-  return lines(await must(repo, ["rev-list", "--reverse", "HEAD", ...(remote ? ["--not", remote] : [])]));
+  return waitingSince(repo, await revParse(repo, remoteRef(t)));
 }
+
+const waitingSince = async (repo: string, remote: string | undefined) => lines(await must(repo, ["rev-list", "--reverse", "HEAD", ...(remote ? ["--not", remote] : [])]));
 
 /** Behind and ahead counts of HEAD against the fetched remote branch. */
 export async function aheadBehind(repo: string, t: FollowTarget): Promise<{ ahead: number; behind: number }> {
@@ -246,6 +264,28 @@ async function remoteChange(repo: string, base: string | undefined, remote: stri
   return { commit, author, file };
 }
 
+/** Each commit of `range` with its command's trailer (commits without one are left out). */
+async function commandsOf(repo: string, range: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const text = await must(repo, ["log", `--format=%H%x00%(trailers:key=${COMMAND_TRAILER},valueonly,separator=%x2C)%x01`, ...range]);
+  for (const entry of text.split("\x01")) {
+    const [commit, command] = entry.trim().split("\0");
+    if (commit && command?.trim()) out.set(commit, command.trim());
+  }
+  return out;
+}
+
+/**
+ * Commits of HEAD the remote lacks by name but has as the same command, rebased (one trailer): a
+ * push that landed after its server died. Another server's commit of the same change is not one.
+ */
+async function landedCopies(repo: string, base: string | undefined, remote: string): Promise<Set<string>> {
+  const ours = await commandsOf(repo, ["HEAD", "--not", remote]);
+  if (ours.size === 0) return new Set();
+  const theirs = new Set((await commandsOf(repo, base ? [`${base}..${remote}`] : [remote])).values());
+  return new Set([...ours].filter(([, command]) => theirs.has(command)).map(([commit]) => commit));
+}
+
 const emptyTree = async (repo: string) => (await must(repo, ["hash-object", "-t", "tree", "/dev/null"])).trim();
 
 /**
@@ -259,12 +299,19 @@ export async function pushWaiting(repo: string, t: FollowTarget): Promise<PushOu
     const fetched = await fetchTarget(repo, t);
     if (!fetched.ok) return { status: "offline", message: `${fetched.message}; waiting to be pushed at the next sync`, waiting: (await waitingCommits(repo, t)).length };
     const remote = await revParse(repo, remoteRef(t));
-    const waiting = await waitingCommits(repo, t);
+    let waiting = await waitingSince(repo, remote);
     if (waiting.length === 0) return { status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 };
     const head = (await revParse(repo, "HEAD"))!;
     const base = remote ? (await git(repo, ["merge-base", "HEAD", remote])).stdout.trim() || undefined : undefined;
     let tip = head;
     if (remote && base !== remote) {
+      // A push that landed after its server died (killed mid-push) left its commit here, rebased there.
+      const landed = await landedCopies(repo, base, remote);
+      waiting = waiting.filter((c) => !landed.has(c));
+      if (waiting.length === 0) {
+        const moved = await moveHead(repo, remote);
+        return { status: "pushed", message: `${t.remote}/${t.branch} already has every change waiting here${moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`}`, waiting: 0 };
+      }
       for (const c of waiting) {
         const files = await changedBy(repo, c);
         const theirs = await remoteChange(repo, base, remote, files);
@@ -290,7 +337,7 @@ export async function pushWaiting(repo: string, t: FollowTarget): Promise<PushOu
       await must(repo, ["update-ref", remoteRef(t), tip]);
       const moved = tip === head ? { ok: true, message: "" } : await moveHead(repo, tip);
       const note = moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`;
-      return { status: "pushed", message: `pushed to ${t.remote}/${t.branch}${note}`, waiting: 0 };
+      return { status: "pushed", message: `pushed to ${t.remote}/${t.branch}${note}`, waiting: 0, level: moved.ok };
     }
     last = pushed.stderr || pushed.stdout.trim();
     // Rejected, or beaten to the ref by another push landing at the same moment: fetch and try again.

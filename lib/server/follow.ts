@@ -13,12 +13,14 @@ import {
   publishMessage,
   pushWaiting,
   revParse,
+  tidy,
   truncateLedger,
   undoCommit,
   waitingCommits,
   type FollowTarget,
   type PushOutcome,
 } from "../repo/publish";
+import { currentUsers } from "./security";
 import { noteWrite } from "./state";
 
 // `cockpit serve --follow`: the served clone follows its remote. Every interval (and when asked,
@@ -46,6 +48,16 @@ interface Follower {
   pending?: Promise<SyncStatus>;
   /** The one sync asked for while another runs. */
   queued?: Promise<SyncStatus>;
+  /** When the last sync started (ms): the loop's next one is an interval after it. */
+  startedAt: number;
+  /** When the last sync a call asked for (POST /api/v1/sync) started. */
+  calledAt?: number;
+  /** The one sync the calls of this interval are merged into, due at its end. */
+  called?: { promise: Promise<SyncStatus>; timer: NodeJS.Timeout; lastAt: number };
+  /** Fetches made by syncs since following began. */
+  fetches: number;
+  /** `git maintenance run --auto` under way. */
+  tidying?: Promise<void>;
 }
 
 const followers = processWide("followers", () => new Map<string, Follower>());
@@ -96,22 +108,33 @@ export function followerOf(repo: string): Follower | undefined {
 export function follow(repo: string, settings: { spec?: string; intervalMs?: number } = {}): Follower {
   const key = resolve(repo);
   const intervalMs = Math.max(FOLLOW_INTERVAL_MIN_S * 1000, settings.intervalMs ?? FOLLOW_INTERVAL_DEFAULT_S * 1000);
-  const f: Follower = { repo: key, spec: settings.spec ?? "", intervalMs, status: { ...offStatus(), following: true, state: "following", message: "not fetched yet" } };
+  const f: Follower = { repo: key, spec: settings.spec ?? "", intervalMs, startedAt: 0, fetches: 0, status: { ...offStatus(), following: true, state: "following", message: "not fetched yet" } };
   followers.set(key, f);
-  f.timer = setInterval(() => void sync(f), intervalMs);
-  f.timer.unref();
   void sync(f);
+  loop(f);
   return f;
+}
+
+/** The loop: a sync an interval after the last one started (a call's sync puts the next one off). */
+function loop(f: Follower): void {
+  f.timer = setTimeout(() => {
+    if (followers.get(f.repo) !== f) return;
+    if (Date.now() - f.startedAt >= f.intervalMs) void sync(f);
+    loop(f);
+  }, Math.max(50, f.startedAt + f.intervalMs - Date.now()));
+  f.timer.unref();
 }
 
 /** Stop following `repo` (the tests' servers in one process); waits for the sync under way. */
 export async function unfollow(repo: string): Promise<void> {
   const f = followers.get(resolve(repo));
   if (!f) return;
-  clearInterval(f.timer);
+  clearTimeout(f.timer);
+  if (f.called) clearTimeout(f.called.timer);
   followers.delete(f.repo);
   await f.queued;
   await f.pending;
+  await f.tidying;
 }
 
 /** Start following when this process is asked to (the server's start calls it). */
@@ -148,6 +171,7 @@ function outcomeState(f: Follower, outcome: PushOutcome): void {
 /** One sync: fetch, push what waits, fast-forward when nothing uncommitted holds it. */
 async function syncOnce(f: Follower): Promise<SyncStatus> {
   const t = await targetOf(f);
+  f.fetches++;
   const fetched = await fetchTarget(f.repo, t);
   f.status.last_fetch_at = new Date().toISOString();
   f.status.last_fetch_ok = fetched.ok;
@@ -157,7 +181,9 @@ async function syncOnce(f: Follower): Promise<SyncStatus> {
     f.status.waiting = (await waitingCommits(f.repo, t)).length;
     return f.status;
   }
-  if ((await waitingCommits(f.repo, t)).length) {
+  // Said before the push is tried, so a state read meanwhile counts what waits.
+  f.status.waiting = (await waitingCommits(f.repo, t)).length;
+  if (f.status.waiting) {
     const outcome = await pushWaiting(f.repo, t);
     outcomeState(f, outcome);
     if (outcome.status !== "pushed") return f.status;
@@ -186,18 +212,30 @@ async function syncOnce(f: Follower): Promise<SyncStatus> {
   return f.status;
 }
 
+/** git's housekeeping after a sync, outside the queue of commands (git's own locks keep it apart); one at a time. */
+function tidyAfter(f: Follower): void {
+  if (f.tidying || followers.get(f.repo) !== f) return;
+  f.tidying = tidy(f.repo)
+    .catch(() => undefined)
+    .finally(() => (f.tidying = undefined));
+}
+
 /**
  * Sync now, or join one: while a sync runs, every call in the meantime shares one more sync that
  * starts when it ends (so a push announced mid-fetch is not missed), and no call makes a third.
  */
 export function sync(f: Follower): Promise<SyncStatus> {
   if (f.queued) return f.queued;
-  const start = (): Promise<SyncStatus> =>
-    serial(f.repo, () => syncOnce(f)).catch((error: unknown) => {
+  const start = (): Promise<SyncStatus> => {
+    f.startedAt = Date.now();
+    const run = serial(f.repo, () => syncOnce(f)).catch((error: unknown) => {
       f.status.state = "offline";
       f.status.message = error instanceof Error ? error.message : String(error);
       return f.status;
     });
+    void run.then(() => tidyAfter(f));
+    return run;
+  };
   if (!f.pending) {
     f.pending = start().finally(() => (f.pending = undefined));
     return f.pending;
@@ -210,11 +248,41 @@ export function sync(f: Follower): Promise<SyncStatus> {
   return f.queued;
 }
 
-/** Ask for a sync (POST /api/v1/sync): started, not awaited; the state as it is now. */
+/**
+ * A sync a call asks for, merged with the others of one interval: the first call after a quiet
+ * interval syncs at once (or right after the sync under way); the calls within an interval of it
+ * share one more sync at that interval's end. A webhook storm makes one fetch an interval.
+ */
+export function callSync(f: Follower): Promise<SyncStatus> {
+  const now = Date.now();
+  if (f.called) {
+    f.called.lastAt = now;
+    return f.called.promise;
+  }
+  const wait = (f.calledAt ?? -Infinity) + f.intervalMs - now;
+  if (wait <= 0) {
+    f.calledAt = now;
+    return sync(f);
+  }
+  const called = { lastAt: now } as NonNullable<Follower["called"]>;
+  called.promise = new Promise<SyncStatus>((done) => {
+    called.timer = setTimeout(() => {
+      f.called = undefined;
+      f.calledAt = Date.now();
+      // The loop's sync may have started since the last of these calls: that one serves them.
+      done(f.startedAt >= called.lastAt ? (f.pending ?? Promise.resolve({ ...f.status })) : sync(f));
+    }, wait);
+  });
+  called.timer.unref();
+  f.called = called;
+  return called.promise;
+}
+
+/** Ask for a sync (POST /api/v1/sync): started or merged (callSync), not awaited; the state as it is now. */
 export function requestSync(repo: string): SyncStatus {
   const f = followerOf(repo);
   if (!f) return offStatus();
-  void sync(f);
+  void callSync(f);
   return { ...f.status };
 }
 
@@ -247,6 +315,12 @@ export function authorEnv(by: string | undefined, email: string | undefined, env
   return out;
 }
 
+/** The signed-in person's address, from the users file this server reads (cockpit users add NAME --email ADDR). */
+export function emailOf(by: string | undefined, file = process.env.COCKPIT_USERS): string | undefined {
+  if (!by || !file) return undefined;
+  return currentUsers(file).users.find((u) => u.name === by)?.email;
+}
+
 function withPushed<T>(value: T, pushed: boolean, message: string): T {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   return { ...value, pushed, ...(pushed ? {} : { sync_message: message }) };
@@ -259,6 +333,7 @@ function withPushed<T>(value: T, pushed: boolean, message: string): T {
  */
 export function publishCommand<T>(repo: string, command: { id: string; by?: string; email?: string }, run: () => Promise<T>): Promise<T> {
   const f = followerOf(repo)!;
+  const email = command.email ?? emailOf(command.by);
   return serial(f.repo, async () => {
     const t = await targetOf(f);
     for (let issue = 1; ; issue++) {
@@ -268,11 +343,12 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
       const value = await run();
       const files = [...(await dirtyRecords(f.repo))].filter((p) => !dirty.has(p)).sort();
       if (files.length === 0) return value;
-      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files), authorEnv(command.by, command.email));
+      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files), authorEnv(command.by, email));
       const outcome = await pushWaiting(f.repo, t);
       outcomeState(f, outcome);
       if (outcome.status === "pushed") {
-        await counts(f, t).catch(() => undefined);
+        if (outcome.level) Object.assign(f.status, { ahead: 0, behind: 0 });
+        else await counts(f, t).catch(() => undefined);
         if (f.status.state !== "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
         return withPushed(value, true, outcome.message);
       }

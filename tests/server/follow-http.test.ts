@@ -64,6 +64,27 @@ describe("POST /api/v1/sync", () => {
     expect((await push({ authorization: "Bearer the-command-token" })).status).toBe(202);
   });
 
+  it("merges calls: 10 quick POSTs make one fetch at once and one more at the interval's end, which sees a push made meanwhile", async () => {
+    const origin = makeOrigin(2);
+    repo = cloneOf(origin, "a");
+    const f = follow(repo, { intervalMs: 2000 });
+    await sync(f);
+    const before = f.fetches;
+    const teammate = cloneOf(origin, "b");
+    const t0 = Date.now();
+    for (let i = 0; i < 10; i++) expect((await push({ authorization: "Bearer the-command-token" })).status).toBe(202);
+    // A push after the calls: the merged fetch, at the interval's end, brings it.
+    git(teammate, "commit", "-q", "--allow-empty", "-m", "pushed between the calls");
+    git(teammate, "push", "-q", "origin", "HEAD:main");
+    await expect.poll(() => f.fetches, { timeout: 6000, interval: 50 }).toBe(before + 2);
+    const second = Date.now() - t0;
+    expect(second).toBeGreaterThanOrEqual(1900);
+    await expect.poll(() => git(repo, "log", "-1", "--format=%s"), { timeout: 4000 }).toBe("pushed between the calls");
+    // Nothing else within that interval: the loop's next fetch is an interval after the merged one.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(f.fetches).toBe(before + 2);
+  });
+
   it("GET /api/v1/sync answers plan.sync_status", async () => {
     await followed();
     const r = await handleSyncStatus(new Request("http://127.0.0.1:3000/api/v1/sync", { headers: { authorization: "Bearer the-command-token" } }), settings());

@@ -7,13 +7,14 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { planClaimCapability } from "@/lib/capabilities/plan-claim";
 import { planTransitionCapability } from "@/lib/capabilities/plan-transition";
-import { follow, type SyncStatus, syncStatus, unfollow, sync, followerOf } from "@/lib/server/follow";
+import { authorEnv, emailOf, follow, type SyncStatus, syncStatus, unfollow, sync, followerOf } from "@/lib/server/follow";
+import { runUsersCommand } from "@/lib/surfaces/cli/users";
 import { contextFor } from "@/lib/server/state";
 import { invoke } from "@/lib/surfaces/invoke";
 import { LEDGER_FILE } from "@/lib/plan/constants";
 import { readStateFile } from "@/lib/repo/state-path";
 import { ISSUES_DIR, cloneOf, makeOrigin } from "../coordination/clones";
-import { cleanupRepos, git } from "../support/repo";
+import { cleanupRepos, git, tempDir } from "../support/repo";
 
 const followed: string[] = [];
 afterEach(async () => {
@@ -54,6 +55,41 @@ describe("a following server's commands", () => {
     expect(git(origin.bare, "show", "--name-only", "--format=", "main")).toBe(`${ISSUES_DIR}/I0001.yaml`);
     expect(git(a, "status", "--porcelain")).toBe("?? NOTES.md");
     expect((await syncStatus(a)).waiting).toBe(0);
+  });
+
+  it("commits only the record even when someone staged a change by hand, which stays staged", async () => {
+    const origin = makeOrigin(3);
+    const a = following(cloneOf(origin, "a"));
+    writeFileSync(join(a, "NOTES.md"), "staged by hand\n");
+    git(a, "add", "NOTES.md");
+    expect((await invoke(planTransitionCapability, contextFor(a, "Alice"), { issue: "I0002", transition: "start" })).ok).toBe(true);
+    expect(git(origin.bare, "show", "--name-only", "--format=", "main")).toBe(`${ISSUES_DIR}/I0002.yaml`);
+    expect(git(a, "status", "--porcelain")).toBe("A  NOTES.md");
+  });
+
+  it("authors a signed-in user's move 'Name <email>' from the users file; without an address, the name with --author's, else git's config", async () => {
+    const origin = makeOrigin(3);
+    const a = following(cloneOf(origin, "a"));
+    const users = join(tempDir("cockpit-users-"), "users.yaml");
+    for (const [name, ...email] of [["ada", "--email", "ada@team.example"], ["bob"]]) {
+      expect(await runUsersCommand(["add", name, ...email, "--users", users], { out: () => undefined, err: () => undefined })).toBe(0);
+    }
+    const authorOf = async (by: string, issue: string) => {
+      expect((await invoke(planTransitionCapability, contextFor(a, by), { issue, transition: "start" })).ok).toBe(true);
+      return originLog(origin.bare, "-1", "--format=%an <%ae>");
+    };
+    const env = { COCKPIT_USERS: process.env.COCKPIT_USERS, COCKPIT_AUTHOR: process.env.COCKPIT_AUTHOR };
+    try {
+      process.env.COCKPIT_USERS = users;
+      expect(await authorOf("ada", "I0001")).toBe("ada <ada@team.example>");
+      expect(await authorOf("bob", "I0002")).toBe("bob <tests@cockpit.invalid>");
+      process.env.COCKPIT_AUTHOR = "Team Server <server@team.example>";
+      expect(emailOf("bob")).toBeUndefined();
+      expect(authorEnv("bob", emailOf("bob"))).toMatchObject({ GIT_AUTHOR_NAME: "bob", GIT_AUTHOR_EMAIL: "server@team.example" });
+      expect(await authorOf("bob", "I0003")).toBe("bob <server@team.example>");
+    } finally {
+      for (const [k, v] of Object.entries(env)) v === undefined ? delete process.env[k] : (process.env[k] = v);
+    }
   });
 
   it("undoes a move whose record the remote changed first, byte for byte, and refuses it naming the remote commit and author", async () => {
@@ -130,6 +166,28 @@ describe("the follow loop", () => {
     expect(s.message).toContain("I0001.yaml");
     expect(git(a, "status", "--porcelain")).toBe("");
     expect(git(a, "log", "-1", "--format=%s")).toBe("I0001: start");
+  });
+});
+
+describe("a waiting commit the remote seems to have", () => {
+  it("is pushed already only when the remote has that very command (its trailer), rebased; the same change made by another is a conflict", async () => {
+    const origin = makeOrigin(3);
+    const a = following(cloneOf(origin, "a"));
+    const b = cloneOf(origin, "b");
+    // The same bytes, the same author and date, in both clones: only the command trailer differs.
+    const edit = (clone: string, trailer: string) => {
+      writeFileSync(join(clone, ISSUES_DIR, "I0001.yaml"), readFileSync(join(clone, ISSUES_DIR, "I0001.yaml"), "utf8") + "# the same edit\n");
+      git(clone, "-c", "user.name=Same", "-c", "user.email=same@team.example", "commit", "-qam", `I0001: start\n\nCockpit-Command: ${trailer}`, "--date=2026-12-01T10:00:00Z");
+    };
+    // a's way to the origin is cut until b's commit is there, so its loop cannot push first.
+    git(a, "remote", "set-url", "origin", `${origin.bare}.gone`);
+    edit(a, "aaaaaaaaaaaaaaaa");
+    edit(b, "bbbbbbbbbbbbbbbb");
+    git(b, "push", "-q", "origin", "HEAD:main");
+    git(a, "remote", "set-url", "origin", origin.bare);
+    const s = await sync(followerOf(a)!);
+    expect(s).toMatchObject({ state: "conflict", waiting: 1 });
+    expect(git(a, "log", "-1", "--format=%(trailers:key=Cockpit-Command,valueonly)")).toBe("aaaaaaaaaaaaaaaa");
   });
 });
 

@@ -1,6 +1,6 @@
 // Processes for the tests: the `cockpit` command as a real process, and small node scripts that
 // use the library (bundled with esbuild), with their exit, output and timing.
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSync } from "esbuild";
@@ -125,4 +125,19 @@ export function runNode(script: string, args: readonly string[] = [], options: {
       resolve({ code, signal, stdout, stderr, timedOut, ms: Date.now() - started });
     });
   });
+}
+
+/** A spawned server's output (stdout and stderr together) and its exit, for a test's waiting and its failure messages. */
+export function watchChild(child: ChildProcess): { output: () => string; exited: () => boolean; exit: Promise<void> } {
+  let output = "";
+  let exited = false;
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const exit = new Promise<void>((resolve) =>
+    child.on("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  return { output: () => output, exited: () => exited, exit };
 }

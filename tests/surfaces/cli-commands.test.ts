@@ -13,7 +13,7 @@ describe("cockpit --help", () => {
   it("lists every command, then the plan's verbs", () => {
     const r = runCliSync(["--help"]);
     expect(r.code).toBe(0);
-    for (const command of ["plan <verb>", "plans <verb>", "serve [--repo DIR]", "mcp [--repo DIR]", "users add|remove|list", "--version"]) {
+    for (const command of ["plan <verb>", "plans <verb>", "serve [--repo DIR]", "mcp [--repo DIR]", "users add|set|remove|list", "--version"]) {
       expect(r.stdout).toContain(`  ${command}`);
     }
     expect(r.stdout).toMatch(/--allowed-host NAME\]…/);
@@ -102,5 +102,32 @@ describe("cockpit users", () => {
     expect(upgraded.users.map((u) => [u.name, Boolean(u.token_digest)])).toEqual([["old", false], ["new", true]]);
     expect(upgraded.users[1].token_digest).toBe(tokenDigest(fresh, upgraded.key!));
     expect(await tokenMatchesHash("the-old-token", upgraded.users[0].token_hash)).toBe(true);
+  });
+
+  it("keeps an email address per user: add --email, set --email (and --email '' to take it away), shown by list; a bad address is refused, writing nothing", () => {
+    const own = join(dir, "email-users.yaml");
+    const token = runCliSync(["users", "add", "ada", "--email", "ada@example.com", "--users", own]).stdout.trim();
+    expect(runCliSync(["users", "add", "bob", "--users", own]).code).toBe(0);
+    expect(runCliSync(["users", "list", "--users", own]).stdout.trim().split("\n")).toEqual(["ada <ada@example.com>", "bob"]);
+    expect(runCliSync(["users", "set", "bob", "--email", "bob@team.example", "--users", own])).toMatchObject({ code: 0, stderr: expect.stringMatching(/bob <bob@team\.example>/) });
+    const before = readFileSync(own, "utf8");
+    for (const bad of ["bob", "bob@", "Bob <bob@team.example>", "bob @team.example", "bob@team"]) {
+      expect(runCliSync(["users", "set", "bob", "--email", bad, "--users", own]), bad).toMatchObject({ code: 2, stderr: expect.stringMatching(/--email takes an address/) });
+    }
+    expect(runCliSync(["users", "set", "cy", "--email", "cy@team.example", "--users", own])).toMatchObject({ code: 2, stderr: expect.stringMatching(/has no user 'cy'/) });
+    expect(runCliSync(["users", "set", "bob", "--users", own])).toMatchObject({ code: 2, stderr: expect.stringMatching(/takes --email ADDR/) });
+    expect(runCliSync(["users", "remove", "bob", "--email", "x@y.example", "--users", own])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--email goes with add or set/) });
+    expect(readFileSync(own, "utf8")).toBe(before);
+    const file = parseUsersFile(before);
+    expect(file.users.map((u) => [u.name, u.email])).toEqual([["ada", "ada@example.com"], ["bob", "bob@team.example"]]);
+    // The token stays what it was: set changes only the address.
+    expect(file.users[0].token_digest).toBe(tokenDigest(token, file.key!));
+    expect(runCliSync(["users", "set", "ada", "--email", "", "--users", own]).code).toBe(0);
+    expect(runCliSync(["users", "list", "--users", own]).stdout.trim().split("\n")).toEqual(["ada", "bob <bob@team.example>"]);
+  });
+
+  it("a users file with an address that is not one is refused, naming the entry", () => {
+    expect(() => parseUsersFile('- name: ada\n  token_hash: "scrypt$1$1$1$AA$BB"\n  email: "ada at example"\n')).toThrow(/entry 1: email is an address/);
+    expect(parseUsersFile('- name: ada\n  token_hash: "scrypt$1$1$1$AA$BB"\n  email: ada@example.com\n').users[0].email).toBe("ada@example.com");
   });
 });

@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { watchChild } from "../support/processes";
 
 export const ROOT = join(__dirname, "..", "..");
 export const CLI = join(ROOT, "bin", "cockpit");
@@ -150,23 +151,15 @@ export async function startServer(dist: string, repo: string, env: Record<string
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", COCKPIT_DIST_DIR: dist, COCKPIT_REPO: repo, COCKPIT_TOKEN: "", COCKPIT_BIND_HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
-  let exited = false;
-  const exit = new Promise<void>((resolve) =>
-    child.on("exit", () => {
-      exited = true;
-      resolve();
-    }),
-  );
+  const watched = watchChild(child);
+  const { exit } = watched;
   const server: RunningServer = {
     url,
     port,
     repo,
-    log: () => output,
+    log: watched.output,
     async stop() {
-      if (exited) return;
+      if (watched.exited()) return;
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       await exit;
@@ -175,7 +168,7 @@ export async function startServer(dist: string, repo: string, env: Record<string
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (exited) throw new Error(`next start exited before it answered:\n${output}`);
+    if (watched.exited()) throw new Error(`next start exited before it answered:\n${watched.output()}`);
     try {
       const r = await fetch(`${url}/api/v1/openapi.json`);
       if (r.ok) {
@@ -187,7 +180,7 @@ export async function startServer(dist: string, repo: string, env: Record<string
     }
     if (Date.now() > deadline) {
       await server.stop();
-      throw new Error(`next start did not answer within 60 s:\n${output}`);
+      throw new Error(`next start did not answer within 60 s:\n${watched.output()}`);
     }
     await sleep(100);
   }

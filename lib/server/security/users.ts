@@ -11,6 +11,8 @@ export interface User {
   token_hash: string;
   /** HMAC-SHA256 of the token under the file's key: what finds its user in one lookup. */
   token_digest?: string;
+  /** The address a following server's commits of this person's moves are authored with. */
+  email?: string;
 }
 
 /** A users file: its users and the key of their digests (none in a file written before digests). */
@@ -57,6 +59,13 @@ export function newToken(): string {
   return `ck_${randomBytes(32).toString("base64url")}`;
 }
 
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+/** Whether `text` is an email address a commit's author may carry (`name@host.domain`, no spaces or angle brackets). */
+export function isEmailAddress(text: string): boolean {
+  return text.length <= 254 && EMAIL.test(text);
+}
+
 const USERS_SHAPE = "a users file is a YAML list of {name, token_hash}, or `key:` and `users:` (that list with a token_digest each), as `cockpit users add` writes it";
 
 /** Parse a users file's text; throws with what is wrong. A file with no users (even empty) is valid. */
@@ -84,9 +93,10 @@ export function parseUsersFile(text: string): UsersFile {
       throw new Error(`entry ${i + 1} needs a name (letters, digits, . _ @ -) and a token_hash from \`cockpit users add NAME\``);
     }
     if (e.token_digest !== undefined && typeof e.token_digest !== "string") throw new Error(`entry ${i + 1}: token_digest is text, as \`cockpit users add\` writes it`);
+    if (e.email !== undefined && (typeof e.email !== "string" || !isEmailAddress(e.email))) throw new Error(`entry ${i + 1}: email is an address (name@example.com), as \`cockpit users add NAME --email ADDR\` writes it`);
     if (seen.has(e.name)) throw new Error(`the name '${e.name}' is listed twice`);
     seen.add(e.name);
-    return { name: e.name, token_hash: e.token_hash, ...(key && e.token_digest ? { token_digest: e.token_digest } : {}) };
+    return { name: e.name, token_hash: e.token_hash, ...(key && e.token_digest ? { token_digest: e.token_digest } : {}), ...(e.email ? { email: e.email } : {}) };
   });
   return { ...(key ? { key } : {}), users };
 }

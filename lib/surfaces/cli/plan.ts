@@ -112,7 +112,7 @@ export const COMMANDS_HELP: readonly string[] = [
   "                     the browser Cockpit, the HTTP API and MCP over HTTP",
   "  mcp [--repo DIR] [--database URL]",
   "                     the MCP server over stdio",
-  "  users add|remove|list [NAME] --users FILE",
+  "  users add|set|remove|list [NAME] [--email ADDR] --users FILE",
   "                     the people and agents a server knows by name (cockpit users help)",
   "  --version          the version",
 ];

@@ -4,19 +4,22 @@ import { writeFileAtomic } from "../../repo/write";
 import { UsageError, parseArgs } from "./args";
 import type { Io } from "./io";
 import { EXIT } from "../exit-codes";
-import { hashToken, newToken, newUsersKey, parseUsersFile, tokenDigest, type User, type UsersFile } from "../../server/security";
+import { hashToken, isEmailAddress, newToken, newUsersKey, parseUsersFile, tokenDigest, type User, type UsersFile } from "../../server/security";
 
-// `cockpit users add|remove|list NAME --users FILE`: the people and agents a server knows by name.
+// `cockpit users add|set|remove|list NAME --users FILE`: the people and agents a server knows by name.
 // The file holds a scrypt hash of each token (what verifies it) and an HMAC under the file's key
 // (what finds its user in one lookup); a new token is printed once, on stdout.
 
 export const USERS_USAGE = [
-  "usage: cockpit users <verb> [NAME] [--users FILE]",
+  "usage: cockpit users <verb> [NAME] [--email ADDR] [--users FILE]",
   "",
-  "add NAME      make a token for NAME; the token is printed once, its hash is added to the file",
-  "remove NAME   take NAME out of the file: their token stops working at their next request",
-  "list          the names in the file",
+  "add NAME [--email ADDR]   make a token for NAME; the token is printed once, its hash is added to the file",
+  "set NAME --email ADDR     give NAME an email address (--email '' takes it away); the token stays",
+  "remove NAME               take NAME out of the file: their token stops working at their next request",
+  "list                      the names in the file, each with its email address when it has one",
   "",
+  "A following server (cockpit serve --follow) authors the commit of each move as 'NAME <ADDR>';",
+  "without an address, the name with --author's address, else git's config.",
   "--users defaults to COCKPIT_USERS. Serve with `cockpit serve --users FILE`.",
 ].join("\n");
 
@@ -32,6 +35,7 @@ function render(file: Required<UsersFile>): string {
   for (const u of file.users) {
     lines.push(`  - name: ${u.name}`, `    token_hash: "${u.token_hash}"`);
     if (u.token_digest) lines.push(`    token_digest: "${u.token_digest}"`);
+    if (u.email) lines.push(`    email: ${JSON.stringify(u.email)}`);
   }
   return lines.join("\n") + "\n";
 }
@@ -52,6 +56,11 @@ function writeUsers(file: string, users: User[], key: string): void {
   chmodSync(file, mode); // what the umask took from the new file's mode
 }
 
+function withEmail(user: User, email: string | undefined): User {
+  const { email: _, ...rest } = user;
+  return email ? { ...rest, email } : rest;
+}
+
 export async function runUsersCommand(argv: readonly string[], io: Io, env = process.env): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
@@ -59,15 +68,18 @@ export async function runUsersCommand(argv: readonly string[], io: Io, env = pro
     return verb === undefined ? EXIT.usage : EXIT.ok;
   }
   try {
-    if (!["add", "remove", "list"].includes(verb)) throw new UsageError(`unknown verb '${verb}'; the verbs are add, remove, list`);
-    const args = parseArgs(rest, { users: "value" });
+    if (!["add", "set", "remove", "list"].includes(verb)) throw new UsageError(`unknown verb '${verb}'; the verbs are add, set, remove, list`);
+    const args = parseArgs(rest, { users: "value", email: "value" });
+    const email = args.options.get("email");
+    if (email !== undefined && verb !== "add" && verb !== "set") throw new UsageError(`--email goes with add or set, not ${verb}`);
+    if (email && !isEmailAddress(email)) throw new UsageError(`--email takes an address (ada@example.com), not '${email}'`);
     const given = args.options.get("users") ?? env.COCKPIT_USERS;
     if (!given) throw new UsageError("give the users file with --users FILE (or COCKPIT_USERS)");
     const file = resolve(given);
     const { key = newUsersKey(), users } = readUsers(file);
     if (verb === "list") {
       if (args.words.length) throw new UsageError("cockpit users list takes no argument");
-      io.out(users.map((u) => u.name).join("\n"));
+      io.out(users.map((u) => (u.email ? `${u.name} <${u.email}>` : u.name)).join("\n"));
       const old = users.filter((u) => !u.token_digest).map((u) => u.name);
       if (old.length) io.err(`${old.join(", ")}: listed without a token digest (an older file); each unknown token costs a scrypt per such user until they get new tokens (remove, then add)`);
       return EXIT.ok;
@@ -75,15 +87,23 @@ export async function runUsersCommand(argv: readonly string[], io: Io, env = pro
     if (args.words.length !== 1) throw new UsageError(`cockpit users ${verb} takes one NAME`);
     const name = args.words[0];
     if (!NAME.test(name)) throw new UsageError(`'${name}' is not a name: use 1 to 64 letters, digits, '.', '_', '@' or '-'`);
+    if ((verb === "remove" || verb === "set") && !users.some((u) => u.name === name)) {
+      throw new UsageError(`${file} has no user '${name}'; the users are ${users.map((u) => u.name).join(", ") || "none"}`);
+    }
+    if (verb === "set") {
+      if (email === undefined) throw new UsageError("cockpit users set NAME takes --email ADDR (or --email '' to take it away)");
+      writeUsers(file, users.map((u) => (u.name !== name ? u : withEmail(u, email))), key);
+      io.err(email ? `${name}'s commits will be authored ${name} <${email}>` : `${name} has no email address now`);
+      return EXIT.ok;
+    }
     if (verb === "remove") {
-      if (!users.some((u) => u.name === name)) throw new UsageError(`${file} has no user '${name}'; the users are ${users.map((u) => u.name).join(", ") || "none"}`);
       writeUsers(file, users.filter((u) => u.name !== name), key);
       io.err(`removed ${name}; their token stops working at their next request`);
       return EXIT.ok;
     }
     if (users.some((u) => u.name === name)) throw new UsageError(`${file} already has a user '${name}'; remove it first to give a new token`);
     const token = newToken();
-    writeUsers(file, [...users, { name, token_hash: await hashToken(token), token_digest: tokenDigest(token, key) }], key);
+    writeUsers(file, [...users, withEmail({ name, token_hash: await hashToken(token), token_digest: tokenDigest(token, key) }, email)], key);
     io.err(`added ${name} to ${file}; give them this token (it is shown only now):`);
     io.out(token);
     return EXIT.ok;

@@ -1,0 +1,162 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+
+// A team's Cockpit following its remote, in a real browser: a bare origin holding the demo plan,
+// the server's clone served by `cockpit serve --follow --follow-interval 2` (as the product starts
+// it, with a users file), and a teammate's clone pushing with plain git and the CLI.
+
+const ROOT = join(__dirname, "..");
+const INTERVAL_S = 2;
+const SHOTS = process.env.COCKPIT_SHOTS_DIR;
+
+let dir = "";
+let bare = "";
+let server = "";
+let teammate = "";
+let base = "";
+let token = "";
+let serving: ChildProcess | undefined;
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", ["-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const cockpit = (...args: string[]) => execFileSync(process.execPath, [join(ROOT, "bin/cockpit"), ...args], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+const issueFile = (clone: string, id: string) => join(clone, ".ai/repo/project/issues", `${id}.yaml`);
+
+/** The teammate starts `id` with the CLI in their clone, commits it and pushes, as anyone would. */
+function teammatePushes(id: string): void {
+  git(teammate, "pull", "-q", "--rebase", "origin", "main");
+  cockpit("plan", "start", id, "--repo", teammate);
+  git(teammate, "commit", "-qam", `${id}: start by a teammate`);
+  git(teammate, "push", "-q", "origin", "HEAD:main");
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function shoot(page: Page, label: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(SHOTS, `follow-${label}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  dir = mkdtempSync(join(tmpdir(), "cockpit-e2e-follow-"));
+  const seed = join(dir, "seed");
+  cpSync(join(ROOT, "examples/demo"), seed, { recursive: true });
+  git(seed, "init", "-q", "-b", "main");
+  git(seed, "add", "-A");
+  git(seed, "-c", "user.name=Seed", "-c", "user.email=seed@team.example", "commit", "-qm", "the demo plan");
+  bare = join(dir, "origin.git");
+  git(dir, "clone", "-q", "--bare", seed, bare);
+  for (const [clone, who] of [
+    [(server = join(dir, "server")), "The Team Server"],
+    [(teammate = join(dir, "teammate")), "Tess Teammate"],
+  ]) {
+    git(dir, "clone", "-q", bare, clone);
+    git(clone, "config", "user.name", who);
+    git(clone, "config", "user.email", `${who.split(" ")[0].toLowerCase()}@team.example`);
+  }
+  const users = join(dir, "users.yaml");
+  token = cockpit("users", "add", "ada", "--email", "ada@team.example", "--users", users).trim();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  serving = spawn(process.execPath, ["bin/cockpit", "serve", "--repo", server, "--port", String(port), "--users", users, "--follow", "--follow-interval", String(INTERVAL_S)], {
+    cwd: ROOT,
+    env: { ...process.env, COCKPIT_TOKEN: "", NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+  });
+  for (let i = 0; ; i++) {
+    const ok = await fetch(`${base}/api/v1/sync`).then(
+      async (r) => r.ok && ((await r.json()) as { message: string }).message.startsWith("synced with"),
+      () => false,
+    );
+    if (ok) break;
+    if (i > 600 || serving.exitCode !== null) throw new Error("cockpit serve --follow did not answer");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+});
+
+test.afterAll(async () => {
+  serving?.kill("SIGTERM");
+  await new Promise((r) => setTimeout(r, 500));
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test("a teammate's push shows on the served page within two intervals", async ({ page }) => {
+  await page.goto(`${base}/issues/BK-016`);
+  await expect(page.getByTestId("issue-status")).toHaveText("READY");
+  await expect(page.getByTestId("sync-status")).toContainText("synced with origin/main");
+  teammatePushes("BK-016");
+  const pushedAt = Date.now();
+  await expect(page.getByTestId("issue-status")).toHaveText("ACTIVE", { timeout: 2 * INTERVAL_S * 1000 + 1000 });
+  expect(Date.now() - pushedAt).toBeLessThanOrEqual(2 * INTERVAL_S * 1000 + 1000);
+  await shoot(page, "synced");
+});
+
+test("a move made in the browser by a signed-in user is on the origin, authored by that user", async ({ page }) => {
+  await page.goto(`${base}/signin?next=${encodeURIComponent("/issues/BK-020")}`);
+  await page.getByLabel("Token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${base}/issues/BK-020`);
+  await expect(page.getByText("Signed in as ada")).toBeVisible();
+  await page.getByTestId("move-start").click();
+  await expect(page.getByTestId("move-outcome")).toHaveText(/^BK-020: READY → ACTIVE\./);
+  // Answered after the push: the origin has it already.
+  expect(git(bare, "log", "-1", "--format=%an <%ae>%n%s", "main")).toBe("ada <ada@team.example>\nBK-020: start");
+  expect(git(bare, "show", "--name-only", "--format=", "main")).toBe(".ai/repo/project/issues/BK-020.yaml");
+  expect(git(server, "status", "--porcelain", "--", ".ai/repo")).toBe("");
+});
+
+test("an uncommitted hand edit holds the fast-forward, and the header says so", async ({ page }) => {
+  await page.goto(`${base}/issues/BK-024`);
+  appendFileSync(issueFile(server, "BK-027"), "# a note made by hand on the server\n");
+  teammatePushes("BK-024");
+  const badge = page.getByTestId("sync-status");
+  await expect(badge).toContainText(/held: uncommitted changes hold the fast-forward \(.*BK-027\.yaml/, { timeout: 15_000 });
+  await expect(page.getByTestId("issue-status")).toHaveText("READY");
+  await shoot(page, "held");
+  // The hand edit gone, following goes on: the teammate's move arrives.
+  git(server, "checkout", "--", ".ai/repo/project/issues/BK-027.yaml");
+  await expect(page.getByTestId("issue-status")).toHaveText("ACTIVE", { timeout: 15_000 });
+  await expect(badge).toContainText("synced with origin/main", { timeout: 10_000 });
+});
+
+test("a conflict pauses following and the header shows the state", async ({ page }) => {
+  await page.goto(`${base}/signin?next=${encodeURIComponent("/issues/BK-027")}`);
+  await page.getByLabel("Token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(`${base}/issues/BK-027`);
+  // The server's way to the origin is cut: its move waits to be pushed.
+  git(server, "remote", "set-url", "origin", `${bare}.gone`);
+  await page.getByTestId("move-start").click();
+  await expect(page.getByTestId("move-outcome")).toHaveText(/^BK-027: READY → ACTIVE\./);
+  const badge = page.getByTestId("sync-status");
+  await expect(page.getByTestId("sync-waiting")).toHaveText("1 waiting to push", { timeout: 10_000 });
+  // Meanwhile a teammate starts the same issue on the origin; then the way is back.
+  teammatePushes("BK-027");
+  git(server, "remote", "set-url", "origin", bare);
+  await expect(badge).toContainText(/conflict: following is paused: origin\/main changed \.ai\/repo\/project\/issues\/BK-027\.yaml first, in [0-9a-f]{7} by Tess Teammate/, { timeout: 15_000 });
+  await expect(page.getByTestId("sync-waiting")).toHaveText("1 waiting to push");
+  await shoot(page, "conflict");
+  // Nothing was resolved for anyone: the origin keeps the teammate's move, the server its own commit.
+  expect(git(bare, "log", "-1", "--format=%an%n%s", "main")).toBe("Tess Teammate\nBK-027: start by a teammate");
+  expect(git(server, "log", "-1", "--format=%an <%ae>%n%s")).toBe("ada <ada@team.example>\nBK-027: start");
+  expect(readFileSync(issueFile(server, "BK-027"), "utf8")).toMatch(/^started_at:/m);
+});
