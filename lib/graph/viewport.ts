@@ -34,6 +34,12 @@ export interface FirstViewOptions {
   anchor?: Box;
 }
 
+/** Whether the whole of `bounds` fits in `pane` (less `padding` around it) at a zoom of `minZoom` or more. */
+export function fitsWhole(bounds: Box, pane: { width: number; height: number }, { minZoom, padding }: { minZoom: number; padding: number }): boolean {
+  const room = { width: Math.max(1, pane.width - 2 * padding), height: Math.max(1, pane.height - 2 * padding) };
+  return Math.min(room.width / Math.max(1, bounds.width), room.height / Math.max(1, bounds.height)) >= minZoom;
+}
+
 /**
  * The viewport (React Flow's: screen = flow × zoom + x/y) of the first view of `bounds` in a pane
  * of `pane` pixels. Fits everything when the fitting zoom is readable; else zooms to `minZoom`
