@@ -13,6 +13,8 @@ interface MoveOption {
 const KEY_MOVES: Record<string, MoveName> = { s: "start", v: "verify", d: "done" };
 const KEYS = Object.keys(KEY_MOVES);
 const LABEL: Record<MoveName, string> = { start: "Start", verify: "Verify", done: "Done" };
+/** The dialog's question: "Start BK-020?", "Mark BK-020 done?". */
+const ASK: Record<MoveName, (id: string) => string> = { start: (id) => `Start ${id}`, verify: (id) => `Send ${id} to verify`, done: (id) => `Mark ${id} done` };
 const AFTER: Record<MoveName, string> = { start: "ACTIVE", verify: "VERIFY", done: "DONE" };
 
 /**
@@ -48,7 +50,7 @@ export function MoveShortcuts({ issue, status, options, disabled, onConfirm }: {
           }}
         >
           <h2 id="move-shortcut-title" className="text-lg font-semibold">
-            {refused ? `${LABEL[move]} ${issue}: refused` : `${LABEL[move]} ${issue}?`}
+            {refused ? `${ASK[move](issue)}: refused` : `${ASK[move](issue)}?`}
           </h2>
           {refused ? (
             <p data-testid="move-shortcut-refusal" className="text-sm">

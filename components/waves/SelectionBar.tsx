@@ -66,7 +66,7 @@ export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, e
       <button type="button" className={`${undo ? "" : "ml-auto "}${BUTTON}`} onClick={onFitAll} data-testid="fit-all">
         Fit all
       </button>
-      <button type="button" className={BUTTON} aria-pressed={minimap} onClick={onMinimap} data-testid="minimap-toggle" title={minimap ? "Hide the minimap" : "Show the minimap (it may cover nodes in the bottom right corner)"}>
+      <button type="button" className={BUTTON} aria-pressed={minimap} onClick={onMinimap} data-testid="minimap-toggle" title={minimap ? "Hide the minimap" : "Show the minimap (it starts hidden when it would cover a node of the first view)"}>
         Minimap
       </button>
     </div>

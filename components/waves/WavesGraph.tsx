@@ -12,7 +12,7 @@ import { criticalPath } from "@/lib/graph/critical-path";
 import { dependencyOf, placesOf, toFlowEdges, toFlowNodes, type GraphSelection, type LaneNodeData } from "@/lib/graph/flow-elements";
 import { FOLDED_STATUSES, chipKey, defaultCollapsedLanes, laneOrder, laneTitle, layoutWaveLanes } from "@/lib/graph/lanes";
 import type { WavesView as View } from "@/lib/graph/view-url";
-import { firstViewport, fitsWhole, readableZoom, sameViewport } from "@/lib/graph/viewport";
+import { firstViewport, meetsOnScreen, readableZoom, sameViewport } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "../graph-chrome";
@@ -40,6 +40,8 @@ export const FIRST_VIEW_MIN_ZOOM = readableZoom(SMALLEST_NODE_FONT_PX);
 
 /** The height the minimap (150 px, 15 px from the edge) takes from the bottom of the pane. */
 const MINIMAP_ROOM_PX = 170;
+/** The minimap's box in the pane's bottom right corner (React Flow's 200 × 150, 15 px in), with a margin. */
+const minimapBox = (pane: HTMLElement) => ({ x: pane.clientWidth - 225, y: pane.clientHeight - 175, width: 225, height: 175 });
 /** A pane narrower than this (a phone) starts with the minimap hidden. */
 const MINIMAP_MIN_PANE_PX = 640;
 const FIRST_VIEW = { minZoom: FIRST_VIEW_MIN_ZOOM, maxZoom: 1.25, padding: 24 } as const;
@@ -176,8 +178,8 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
     // Only a new scope (or a new viewport in the URL) moves the graph; a new layout within it does not.
     // The dependencies are chosen: the effect or memo reruns on these keys alone, not on all it reads.
   }, [scopeKey, selected, layout.bounds]);
-  // The minimap never hides a node of the first view: it starts shown only when the whole graph
-  // fits above it, on a pane wider than a phone's; its button shows or hides it after that.
+  // The minimap never hides a node of the first view: it starts shown only when no node of that
+  // view lies under it, on a pane wider than a phone's; its button shows or hides it after that.
   const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
   const [minimapFits, setMinimapFits] = useState(false);
   const isMinimapShown = minimapChoice ?? minimapFits;
@@ -185,7 +187,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
     const pane = paneRef.current;
     const target = urlViewport ?? firstView();
     // A viewport of the URL (a link, or the reader's own pan) keeps the minimap as it was.
-    if (!urlViewport) setMinimapFits(!!pane && pane.clientWidth >= MINIMAP_MIN_PANE_PX && fitsWhole(layout.bounds, roomAboveMinimap(pane), FIRST_VIEW));
+    if (!urlViewport) setMinimapFits(!!pane && pane.clientWidth >= MINIMAP_MIN_PANE_PX && !meetsOnScreen(layout.items, target, minimapBox(pane)));
     autoViewport.current = urlViewport ? null : target;
     if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);
     setReady(true);

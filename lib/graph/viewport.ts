@@ -34,10 +34,14 @@ export interface FirstViewOptions {
   anchor?: Box;
 }
 
-/** Whether the whole of `bounds` fits in `pane` (less `padding` around it) at a zoom of `minZoom` or more. */
-export function fitsWhole(bounds: Box, pane: { width: number; height: number }, { minZoom, padding }: { minZoom: number; padding: number }): boolean {
-  const room = { width: Math.max(1, pane.width - 2 * padding), height: Math.max(1, pane.height - 2 * padding) };
-  return Math.min(room.width / Math.max(1, bounds.width), room.height / Math.max(1, bounds.height)) >= minZoom;
+/** Whether a box of the graph, drawn at `viewport`, meets `screen` (a rectangle of the pane, in its pixels). */
+export function meetsOnScreen(boxes: readonly Box[], viewport: Viewport, screen: Box): boolean {
+  const { x, y, zoom } = viewport;
+  return boxes.some((b) => {
+    const left = b.x * zoom + x;
+    const top = b.y * zoom + y;
+    return left < screen.x + screen.width && left + b.width * zoom > screen.x && top < screen.y + screen.height && top + b.height * zoom > screen.y;
+  });
 }
 
 /**
