@@ -36,7 +36,7 @@ export default async function PersonPage({ params }: { params: Promise<{ handle:
     <main className="flex flex-col gap-6" data-testid={`person-page-${handle}`}>
       <h1 className="text-2xl font-semibold">{handle}</h1>
       <Card title={`Since the previous working day · ${mine?.commits ?? 0} linked commits`}>
-        {mine ? <PersonLists lists={mine} /> : <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>}
+        {mine ? <PersonLists lists={mine} unsealed={unsealed} /> : <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>}
       </Card>
       <div className="grid items-start gap-4 md:grid-cols-2">
         {statuses.map((s) => (
