@@ -1,8 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { EditReview } from "./EditReview";
+import { EditShortcut } from "./EditShortcut";
 import { useEditFlow, useTabUndo, type Undo } from "./useEditFlow";
 
 export interface EditableField {
@@ -39,6 +40,21 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
   const [op, setOp] = useState<Op>(spec?.isList ? "add" : "set");
   const [value, setValue] = useState("");
   const undo = useTabUndo(id);
+  const root = useRef<HTMLDivElement>(null);
+  const [focusValue, setFocusValue] = useState(0);
+  const pick = (name: string) => {
+    const f = fields.find((x) => x.name === name);
+    setField(name);
+    setOp(f?.isList ? "add" : "set");
+    setValue(f && !f.isList && typeof values[f.name] === "string" ? (values[f.name] as string) : "");
+  };
+  // The `e` shortcut opens the editor on its field: the value is focused once it is shown.
+  useEffect(() => {
+    if (!focusValue) return;
+    const el = root.current?.querySelector<HTMLElement>('[aria-label="Value"]') ?? root.current?.querySelector<HTMLElement>('[aria-label="Field"]');
+    el?.scrollIntoView({ block: "center" });
+    el?.focus();
+  }, [focusValue]);
 
   const propose = () => {
     if (!spec) return;
@@ -51,7 +67,7 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
   const control = "rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900";
   const list = values[field];
   return (
-    <div className="flex flex-col gap-2 text-sm" data-testid="record-editor">
+    <div ref={root} className="flex flex-col gap-2 text-sm" data-testid="record-editor">
       <form
         className="flex flex-wrap items-end gap-2"
         onSubmit={(e) => {
@@ -65,12 +81,7 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
             aria-label="Field"
             value={field}
             className={control}
-            onChange={(e) => {
-              const f = fields.find((x) => x.name === e.target.value);
-              setField(e.target.value);
-              setOp(f?.isList ? "add" : "set");
-              setValue(f && !f.isList && typeof values[f.name] === "string" ? (values[f.name] as string) : "");
-            }}
+            onChange={(e) => pick(e.target.value)}
           >
             <option value="" disabled>
               choose a field
@@ -132,6 +143,14 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
         )}
       </form>
       <EditReview flow={flow} />
+      <EditShortcut
+        id={id}
+        fields={fields.map((f) => f.name)}
+        onPick={(name) => {
+          pick(name);
+          setFocusValue((n) => n + 1);
+        }}
+      />
     </div>
   );
 }

@@ -1,11 +1,9 @@
 "use client";
 
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
-import { PAGES, isTyping } from "./pages";
-
-/** How long `g` waits for the page's letter. */
-const CHORD_MS = 1500;
+import { useCallback, useEffect, useRef, useState } from "react";
+import { Dialog } from "./Dialog";
+import { CHORD_MS, ISSUE_KEYS, PAGES, isTyping } from "./pages";
 
 const GRAPH_KEYS: readonly [string, string][] = [
   ["/", "search the graph"],
@@ -28,14 +26,29 @@ function Keys({ keys }: { keys: string }) {
   );
 }
 
+function KeyList({ keys, className = "", testId }: { keys: readonly [string, string][]; className?: string; testId?: string }) {
+  return (
+    <dl className={`grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1.5 text-sm ${className}`} data-testid={testId}>
+      {keys.map(([k, what]) => (
+        <div key={k} className="contents">
+          <dt>
+            <Keys keys={k} />
+          </dt>
+          <dd>{what}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /**
  * Keyboard shortcuts that move between pages (`g` then a letter, like GitHub) and `?`, which
- * lists them. Keys typed into a text field are left alone.
+ * lists them with those of an issue page and of the graph, in the shared Dialog. Keys typed into
+ * a text field are left alone.
  */
 export function Shortcuts() {
   const router = useRouter();
   const pathname = usePathname();
-  const dialog = useRef<HTMLDialogElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
   const chord = useRef(0);
 
@@ -65,71 +78,49 @@ export function Shortcuts() {
 
   useEffect(() => setHelpOpen(false), [pathname]);
 
-  useEffect(() => {
-    const d = dialog.current;
-    if (!d) return;
-    if (helpOpen && !d.open) d.showModal();
-    else if (!helpOpen && d.open) d.close();
-  }, [helpOpen]);
+  const close = useCallback(() => setHelpOpen(false), []);
 
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby="shortcuts-title"
-      data-testid="shortcuts-help"
-      onClose={() => setHelpOpen(false)}
-      onClick={(e) => {
-        if (e.target === dialog.current) setHelpOpen(false);
-      }}
-      className="m-auto mt-[12vh] w-[min(34rem,calc(100vw-2rem))] rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
-    >
-      {helpOpen && (
-        <div className="p-5">
-          <div className="mb-4 flex items-center justify-between">
-            <h2 id="shortcuts-title" className="text-lg font-semibold">
-              Keyboard shortcuts
-            </h2>
-            <button
-              type="button"
-              onClick={() => setHelpOpen(false)}
-              className="rounded px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-            >
-              Close
-            </button>
-          </div>
-          <h3 className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">Everywhere</h3>
-          <dl className="mb-4 grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1.5 text-sm">
-            <dt>
-              <Keys keys="Ctrl K" />
-            </dt>
-            <dd>jump to a page, milestone or issue (⌘ K on a Mac)</dd>
-            {PAGES.map((p) => (
-              <div key={p.key} className="contents">
-                <dt>
-                  <Keys keys={`g ${p.key}`} />
-                </dt>
-                <dd>go to {p.label}</dd>
-              </div>
-            ))}
-            <dt>
-              <Keys keys="?" />
-            </dt>
-            <dd>show or hide this list</dd>
-          </dl>
-          <h3 className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">On the waves graph</h3>
-          <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1.5 text-sm">
-            {GRAPH_KEYS.map(([keys, what]) => (
-              <div key={keys} className="contents">
-                <dt>
-                  <Keys keys={keys} />
-                </dt>
-                <dd>{what}</dd>
-              </div>
-            ))}
-          </dl>
-          <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">Shortcuts stay out of the way while you type in a field.</p>
+    <Dialog open={helpOpen} onClose={close} labelledBy="shortcuts-title" testId="shortcuts-help" width="w-[min(34rem,calc(100vw-2rem))]">
+      <div className="p-5">
+        <div className="mb-4 flex items-center justify-between">
+          <h2 id="shortcuts-title" className="text-lg font-semibold">
+            Keyboard shortcuts
+          </h2>
+          <button
+            type="button"
+            onClick={close}
+            className="rounded px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+          >
+            Close
+          </button>
         </div>
-      )}
-    </dialog>
+        <h3 className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">Everywhere</h3>
+        <dl className="mb-4 grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1.5 text-sm">
+          <dt>
+            <Keys keys="Ctrl K" />
+          </dt>
+          <dd>jump to a page, milestone or issue (⌘ K on a Mac)</dd>
+          {PAGES.map((p) => (
+            <div key={p.key} className="contents">
+              <dt>
+                <Keys keys={`g ${p.key}`} />
+              </dt>
+              <dd>go to {p.label}</dd>
+            </div>
+          ))}
+          <dt>
+            <Keys keys="?" />
+          </dt>
+          <dd>show or hide this list</dd>
+        </dl>
+        <h3 className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">On an issue page</h3>
+        <KeyList keys={ISSUE_KEYS} className="mb-4" testId="shortcuts-issue" />
+        <p className="-mt-2 mb-4 text-xs text-slate-600 dark:text-slate-400">Enter confirms a move, Esc cancels it; a move the plan refuses says why and sends nothing.</p>
+        <h3 className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">On the waves graph</h3>
+        <KeyList keys={GRAPH_KEYS} />
+        <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">Shortcuts stay out of the way while you type in a field.</p>
+      </div>
+    </Dialog>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import Link from "./Link";
+import { MoveShortcuts } from "./MoveShortcuts";
 import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
 
@@ -31,7 +32,8 @@ const newKey = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? 
  * Start / verify / done for one issue. A click asks the server, and every button stays disabled
  * until it answers; the panel then shows the move as the server derived it (`from → to`), the
  * next issue as a link, and Undo, announced to screen readers. `frozen`: the move is made here,
- * the buttons stay disabled until the person moves on.
+ * the buttons stay disabled until the person moves on. `status`: the issue's status now, given on
+ * the issue page, where `s`, `v` and `d` open each move's confirmation.
  */
 export function TransitionButtons({
   issue,
@@ -39,9 +41,11 @@ export function TransitionButtons({
   onMoved,
   onUndone,
   frozen = false,
+  status,
 }: {
   issue: string;
   options: MoveOption[];
+  status?: string;
   onMoved?: (a: MoveAnswer) => void;
   onUndone?: (to: string) => void;
   frozen?: boolean;
@@ -88,6 +92,7 @@ export function TransitionButtons({
         </button>
       )}
       <UndoOutcome outcome={!moved || undone?.ok === false ? undone : null} />
+      {status !== undefined && <MoveShortcuts issue={issue} status={status} options={options} disabled={pending || frozen} onConfirm={run} />}
     </div>
   );
 }

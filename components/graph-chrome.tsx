@@ -11,13 +11,16 @@ export const GRAPH_VIEW = { minZoom: 0.02, maxZoom: 2.5, proOptions: { hideAttri
 /** Every node in view, however small that makes them. */
 export const FIT_ALL = { padding: 0.04, minZoom: GRAPH_VIEW.minZoom, duration: 200 } as const;
 
-/** The background, the zoom buttons (no fit-view: each graph has its own) and a minimap that pans and zooms. */
-export function GraphChrome({ minimapLabel, nodeColor }: { minimapLabel: string; nodeColor?: MiniMapProps["nodeColor"] }) {
+/**
+ * The background, the zoom buttons (no fit-view: each graph has its own) and a minimap that pans
+ * and zooms, unless `minimap` is false (the waves graph hides it where it would cover a node).
+ */
+export function GraphChrome({ minimapLabel, nodeColor, minimap = true }: { minimapLabel: string; nodeColor?: MiniMapProps["nodeColor"]; minimap?: boolean }) {
   return (
     <>
       <Background />
       <Controls showInteractive={false} showFitView={false} />
-      <MiniMap pannable zoomable ariaLabel={minimapLabel} nodeColor={nodeColor} />
+      {minimap && <MiniMap pannable zoomable ariaLabel={minimapLabel} nodeColor={nodeColor} />}
     </>
   );
 }

@@ -14,3 +14,14 @@ export function isTyping(target: EventTarget | null): boolean {
   if (!el || typeof el.tagName !== "string") return false;
   return el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable;
 }
+
+/** How long `g` waits for the page's letter. */
+export const CHORD_MS = 1500;
+
+/** The keys that act on an issue page, as the `?` list shows them. */
+export const ISSUE_KEYS: readonly [string, string][] = [
+  ["s", "start the issue (after its confirmation)"],
+  ["v", "send it to verify (after its confirmation)"],
+  ["d", "mark it done (after its confirmation)"],
+  ["e", "edit a field: pick it, then the editor opens on it"],
+];

@@ -1,6 +1,7 @@
 import Link from "@/components/Link";
 import { BlockerLink, IssueLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
+import { UnsealedMark } from "@/components/UnsealedMark";
 import type { PlanStandup, StandupBlocked, StandupIssue, StandupLists, StandupOpen } from "@/lib/people/shapes";
 
 // The standup by person (the default view): plan.standup's answer, one card per person, then the
@@ -19,12 +20,13 @@ export function personHref(handle: string): string {
   return `/people/${encodeURIComponent(handle)}`;
 }
 
-function Entry({ item, projector }: { item: StandupIssue | StandupOpen | StandupBlocked; projector: boolean }) {
+function Entry({ item, projector, isUnsealed }: { item: StandupIssue | StandupOpen | StandupBlocked; projector: boolean; isUnsealed: boolean }) {
   const stuck = "stuck_days" in item && item.stuck_days !== null ? item.stuck_days : null;
   return (
     <li className="flex flex-wrap items-baseline gap-x-2" data-testid={`person-issue-${item.id}`}>
       <IssueLink id={item.id} /> <span>{item.title}</span>
       <StatusBadge status={item.status} />
+      {isUnsealed && <UnsealedMark id={item.id} />}
       {stuck !== null && <span className="text-amber-800 dark:text-amber-300">stuck {stuck} days</span>}
       {"blocked_by" in item && item.blocked_by.length > 0 && (
         <span className={`text-slate-700 dark:text-slate-300 ${projector ? "" : "text-sm"}`}>
@@ -47,7 +49,8 @@ function Entry({ item, projector }: { item: StandupIssue | StandupOpen | Standup
 }
 
 /** One person's lists (or the unowned ones), each titled with its count; empty lists are left out. */
-export function PersonLists({ lists, projector = false }: { lists: StandupLists; projector?: boolean }) {
+/** `unsealed`: the issues whose stamps do not count, marked as such (a person's page gives them). */
+export function PersonLists({ lists, projector = false, unsealed }: { lists: StandupLists; projector?: boolean; unsealed?: ReadonlySet<string> }) {
   const shown = LISTS.filter((l) => lists[l.key].length > 0);
   if (shown.length === 0) return <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>;
   return (
@@ -59,7 +62,7 @@ export function PersonLists({ lists, projector = false }: { lists: StandupLists;
           </h3>
           <ul className={`flex flex-col gap-1 ${projector ? "" : "text-sm"}`}>
             {lists[l.key].map((item) => (
-              <Entry key={item.id} item={item} projector={projector} />
+              <Entry key={item.id} item={item} projector={projector} isUnsealed={unsealed?.has(item.id) ?? false} />
             ))}
           </ul>
         </div>

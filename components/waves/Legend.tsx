@@ -37,6 +37,12 @@ export function Legend({ critical, showCritical, criticalStart, onCriticalStart 
         to add a dependency, drag from an issue&apos;s right handle onto the issue that waits on it (arrows run from a dependency to what waits on it); select an arrow and press Delete to remove one
       </li>
       <CodeMarkLegend />
+      <li className="flex items-center gap-1" data-testid="unsealed-legend">
+        <span className="rounded border border-amber-500 bg-amber-50 px-1 text-xs font-semibold text-amber-950 dark:border-amber-600 dark:bg-amber-950 dark:text-amber-50" aria-hidden>
+          unsealed
+        </span>
+        its stamps do not count (no seal): cockpit plan adopt admits stamps written before seals existed
+      </li>
       <li className="flex items-center gap-1" data-testid="critical-legend">
         <span className="inline-block h-3 w-4 rounded-sm outline outline-[3px] outline-violet-600 dark:outline-violet-400" aria-hidden />
         <span className="inline-block h-1 w-4 bg-violet-600" aria-hidden />

@@ -8,7 +8,7 @@ import { BUTTON } from "./Toolbar";
 import type { DependencyEditor } from "./useDependencyEditor";
 
 // The line between the toolbar and the graph: the selected issue (or what the view draws), the
-// selected dependency, the tab's undo and "Fit all".
+// selected dependency, the tab's undo, "Fit all" and the minimap's switch.
 
 export interface SelectionBarProps {
   selected: PlanIssue | undefined;
@@ -19,9 +19,12 @@ export interface SelectionBarProps {
   scopeNote: string;
   editor: DependencyEditor;
   onFitAll: () => void;
+  /** Whether the minimap is shown, and the button that shows or hides it. */
+  minimap: boolean;
+  onMinimap: () => void;
 }
 
-export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, editor, onFitAll }: SelectionBarProps) {
+export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, editor, onFitAll, minimap, onMinimap }: SelectionBarProps) {
   const { selectedEdge, undo, edit } = editor;
   const chosen = selectedEdge ? dependencyOf(selectedEdge) : undefined;
   return (
@@ -62,6 +65,9 @@ export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, e
       )}
       <button type="button" className={`${undo ? "" : "ml-auto "}${BUTTON}`} onClick={onFitAll} data-testid="fit-all">
         Fit all
+      </button>
+      <button type="button" className={BUTTON} aria-pressed={minimap} onClick={onMinimap} data-testid="minimap-toggle" title={minimap ? "Hide the minimap" : "Show the minimap (it starts hidden when it would cover a node of the first view)"}>
+        Minimap
       </button>
     </div>
   );

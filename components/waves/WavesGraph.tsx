@@ -12,8 +12,9 @@ import { criticalPath } from "@/lib/graph/critical-path";
 import { dependencyOf, placesOf, toFlowEdges, toFlowNodes, type GraphSelection, type LaneNodeData } from "@/lib/graph/flow-elements";
 import { FOLDED_STATUSES, chipKey, defaultCollapsedLanes, laneOrder, laneTitle, layoutWaveLanes } from "@/lib/graph/lanes";
 import type { WavesView as View } from "@/lib/graph/view-url";
-import { firstViewport, readableZoom, sameViewport } from "@/lib/graph/viewport";
+import { firstViewport, meetsOnScreen, readableZoom, sameViewport } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
+import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "../graph-chrome";
 import { ISSUE_STATUS_ORDER } from "../status";
 import { useSystemColorMode } from "../useSystemColorMode";
@@ -39,6 +40,11 @@ export const FIRST_VIEW_MIN_ZOOM = readableZoom(SMALLEST_NODE_FONT_PX);
 
 /** The height the minimap (150 px, 15 px from the edge) takes from the bottom of the pane. */
 const MINIMAP_ROOM_PX = 170;
+/** The minimap's box in the pane's bottom right corner (React Flow's 200 × 150, 15 px in), with a margin. */
+const minimapBox = (pane: HTMLElement) => ({ x: pane.clientWidth - 225, y: pane.clientHeight - 175, width: 225, height: 175 });
+/** A pane narrower than this (a phone) starts with the minimap hidden. */
+const MINIMAP_MIN_PANE_PX = 640;
+const FIRST_VIEW = { minZoom: FIRST_VIEW_MIN_ZOOM, maxZoom: 1.25, padding: 24 } as const;
 
 /** The side of the pane the edit dialog opens on: away from the cards the edit names. */
 function dialogSideFor(ids: readonly string[], pane: HTMLElement | null): "left" | "right" {
@@ -50,6 +56,12 @@ function dialogSideFor(ids: readonly string[], pane: HTMLElement | null): "left"
     .map((r) => r.left + r.width / 2 - box.left);
   if (!xs.length) return "right";
   return xs.reduce((a, b) => a + b, 0) / xs.length > box.width / 2 ? "left" : "right";
+}
+
+/** The pane less the minimap's height at its bottom: where a first view that fits is placed. */
+function roomAboveMinimap(pane: HTMLElement | null): { width: number; height: number } {
+  const height = pane?.clientHeight ?? 560;
+  return { width: pane?.clientWidth ?? 1000, height: Math.max(height / 2, height - MINIMAP_ROOM_PX) };
 }
 
 async function fetchPlan(): Promise<Plan> {
@@ -92,6 +104,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const index = useMemo(() => dependencyIndex(plan.issues), [plan]);
   const pairs = useMemo(() => scopePairs(plan.findings), [plan]);
   const partners = useMemo(() => partnersByIssue(pairs), [pairs]);
+  const unsealed = useMemo(() => unsealedIssueIds(plan), [plan]);
   const statusKey = view.statuses?.join(",") ?? "";
   const include = useCallback(
     (i: PlanIssue) => (view.milestone === null || i.milestone === view.milestone) && (view.statuses === null || view.statuses.includes(i.status)),
@@ -133,8 +146,8 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const criticalSet = useMemo(() => new Set(showCritical ? critical : []), [critical, showCritical]);
 
   const nodes = useMemo(
-    () => toFlowNodes({ plan, layout, byId, conflicts: partners, selection, critical: criticalSet, codeMarks, statusOrder: ISSUE_STATUS_ORDER }) as Node[],
-    [layout, plan, byId, partners, selection, criticalSet, codeMarks],
+    () => toFlowNodes({ plan, layout, byId, conflicts: partners, selection, critical: criticalSet, codeMarks, statusOrder: ISSUE_STATUS_ORDER, unsealed }) as Node[],
+    [layout, plan, byId, partners, selection, criticalSet, codeMarks, unsealed],
   );
   const edges = useMemo(
     () =>
@@ -161,18 +174,20 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
     const pane = paneRef.current;
     const anchor = selected ? itemById.get(selected) : undefined;
     // The minimap sits in the bottom right corner: a first view that fits keeps the graph above it.
-    const height = pane?.clientHeight ?? 560;
-    return firstViewport(layout.bounds, { width: pane?.clientWidth ?? 1000, height: Math.max(height / 2, height - MINIMAP_ROOM_PX) }, {
-      minZoom: FIRST_VIEW_MIN_ZOOM,
-      maxZoom: 1.25,
-      padding: 24,
-      anchor,
-    });
+    return firstViewport(layout.bounds, roomAboveMinimap(pane), { ...FIRST_VIEW, anchor });
     // Only a new scope (or a new viewport in the URL) moves the graph; a new layout within it does not.
     // The dependencies are chosen: the effect or memo reruns on these keys alone, not on all it reads.
   }, [scopeKey, selected, layout.bounds]);
+  // The minimap never hides a node of the first view: it starts shown only when no node of that
+  // view lies under it, on a pane wider than a phone's; its button shows or hides it after that.
+  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
+  const [minimapFits, setMinimapFits] = useState(false);
+  const isMinimapShown = minimapChoice ?? minimapFits;
   useEffect(() => {
+    const pane = paneRef.current;
     const target = urlViewport ?? firstView();
+    // A viewport of the URL (a link, or the reader's own pan) keeps the minimap as it was.
+    if (!urlViewport) setMinimapFits(!!pane && pane.clientWidth >= MINIMAP_MIN_PANE_PX && !meetsOnScreen(layout.items, target, minimapBox(pane)));
     autoViewport.current = urlViewport ? null : target;
     if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);
     setReady(true);
@@ -291,6 +306,8 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
         scopeNote={scopeNote}
         editor={editor}
         onFitAll={() => void flow.fitView(FIT_ALL)}
+        minimap={isMinimapShown}
+        onMinimap={() => setMinimapChoice(!isMinimapShown)}
       />
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
@@ -342,7 +359,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
                   {...GRAPH_VIEW}
                   colorMode={colorMode}
                 >
-                  <GraphChrome minimapLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} />
+                  <GraphChrome minimapLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} minimap={isMinimapShown} />
                 </ReactFlow>
               </div>
               <EditDialog editor={editor} side={dialogSide} />

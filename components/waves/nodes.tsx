@@ -5,6 +5,7 @@ import { memo } from "react";
 import type { ChipNodeData, ColumnNodeData, Highlight, IssueNodeData, LaneNodeData } from "@/lib/graph/flow-elements";
 import { STATUS_COLOURS } from "@/lib/graph/export";
 import { ISSUE_STATUS_STYLE } from "../status";
+import { UnsealedMark } from "../UnsealedMark";
 import { CodeMarkBadge } from "./CodeMark";
 
 // The waves graph's four kinds of node: an issue card, a chip of finished work, a milestone
@@ -41,6 +42,7 @@ const IssueNode = memo(function IssueNode({ data }: NodeProps<Node<IssueNodeData
         </span>
         <span className={`rounded px-1 text-[13px] font-semibold ${style?.badge ?? ""}`}>{data.status}</span>
         <CodeMarkBadge mark={data.code} />
+        {data.isUnsealed && <UnsealedMark id={data.id} compact />}
         {data.conflicts > 0 && (
           <span className="ml-auto rounded-full bg-red-700 px-1.5 text-[13px] font-semibold text-white" title={`${data.conflicts} scope conflict(s)`} data-testid="conflict-badge">
             {data.conflicts}

@@ -18,6 +18,8 @@ export interface IssueNodeData extends Record<string, unknown> {
   column: number;
   row: number;
   code?: CodeMark;
+  /** Its stamps do not count (unsealed): `cockpit plan adopt` may admit them. */
+  isUnsealed?: boolean;
 }
 
 export interface ChipNodeData extends Record<string, unknown> {
@@ -129,6 +131,8 @@ export interface NodeInput {
   critical: ReadonlySet<string>;
   codeMarks: Readonly<Record<string, CodeMark>>;
   statusOrder: readonly string[];
+  /** The issues whose stamps do not count (unsealedIssueIds). */
+  unsealed?: ReadonlySet<string>;
 }
 
 /** The column and row of each issue and chip, as the keyboard walks them. */
@@ -140,7 +144,7 @@ export function placesOf(layout: Pick<LaneLayout, "columns">): Map<string, { col
 
 /** One node per layout item: column headers, lanes, chips and issues. */
 export function toFlowNodes(input: NodeInput): FlowNode[] {
-  const { plan, layout, byId, conflicts, selection, critical, codeMarks, statusOrder } = input;
+  const { plan, layout, byId, conflicts, selection, critical, codeMarks, statusOrder, unsealed } = input;
   const place = placesOf(layout);
   return layout.items.map((it): FlowNode => {
     const common = { id: it.id, position: { x: it.x, y: it.y }, width: it.width, height: it.height };
@@ -175,8 +179,9 @@ export function toFlowNodes(input: NodeInput): FlowNode[] {
             isCritical: critical.has(it.id),
             ...place.get(it.id)!,
             code: codeMarks[it.id],
+            ...(unsealed?.has(it.id) ? { isUnsealed: true } : {}),
           },
-          ariaLabel: `${it.id} ${issue.title}, ${issue.status}, wave ${issue.wave}${critical.has(it.id) ? ", on the critical path" : ""}`,
+          ariaLabel: `${it.id} ${issue.title}, ${issue.status}, wave ${issue.wave}${critical.has(it.id) ? ", on the critical path" : ""}${unsealed?.has(it.id) ? ", its stamps unsealed" : ""}`,
         };
       }
     }

@@ -14,7 +14,7 @@ import {
   type LaneView,
 } from "./lanes";
 import { parseWavesView, formatWavesView, type WavesView } from "./view-url";
-import { firstViewport, formatViewport, parseViewport, readableZoom } from "./viewport";
+import { firstViewport, formatViewport, meetsOnScreen, parseViewport, readableZoom } from "./viewport";
 
 // Milestone M0 (listed first) and M1. Wave 0: A (DONE, M1), B (M1), X (CANCELLED, M0), Y (M0).
 // Wave 1: C (M1, after A and B), Z (M0, after Y).
@@ -125,6 +125,16 @@ describe("firstViewport", () => {
   it("centres the anchor (the issue in focus) when the graph does not fit", () => {
     const v = firstViewport({ x: 0, y: 0, width: 5000, height: 9000 }, pane, { ...options, anchor: { x: 1000, y: 2000, width: 200, height: 50 } });
     expect(v).toEqual({ x: 500 - 1100 * 0.9, y: 250 - 2025 * 0.9, zoom: 0.9 });
+  });
+  it("tells whether a box, drawn at a viewport, meets a rectangle of the screen (the minimap's corner)", () => {
+    const corner = { x: 775, y: 325, width: 225, height: 175 };
+    const card = { x: 0, y: 0, width: 220, height: 64 };
+    expect(meetsOnScreen([card], { x: 20, y: 20, zoom: 1 }, corner)).toBe(false);
+    // The same card drawn at 2× from (600, 300) reaches x 1040 and y 428: under the corner.
+    expect(meetsOnScreen([card], { x: 600, y: 300, zoom: 2 }, corner)).toBe(true);
+    // Touching the corner's edge is not meeting it.
+    expect(meetsOnScreen([card], { x: 555, y: 20, zoom: 1 }, corner)).toBe(false);
+    expect(meetsOnScreen([], { x: 0, y: 0, zoom: 1 }, corner)).toBe(false);
   });
   it("gives the zoom at which a font is drawn at least 12 px", () => {
     expect(readableZoom(14)).toBe(0.86);

@@ -34,6 +34,16 @@ export interface FirstViewOptions {
   anchor?: Box;
 }
 
+/** Whether a box of the graph, drawn at `viewport`, meets `screen` (a rectangle of the pane, in its pixels). */
+export function meetsOnScreen(boxes: readonly Box[], viewport: Viewport, screen: Box): boolean {
+  const { x, y, zoom } = viewport;
+  return boxes.some((b) => {
+    const left = b.x * zoom + x;
+    const top = b.y * zoom + y;
+    return left < screen.x + screen.width && left + b.width * zoom > screen.x && top < screen.y + screen.height && top + b.height * zoom > screen.y;
+  });
+}
+
 /**
  * The viewport (React Flow's: screen = flow × zoom + x/y) of the first view of `bounds` in a pane
  * of `pane` pixels. Fits everything when the fitting zoom is readable; else zooms to `minZoom`

@@ -11,6 +11,14 @@ export function unsealedStamps(plan: Plan, id: string): string[] {
   return plan.findings.filter((f) => f.code === "stamp_without_event" && f.subject === id).map((f) => f.message.split(" ")[0]);
 }
 
+/** What a mark of unsealed stamps says where there is no room for the whole warning (a tooltip). */
+export const UNSEALED_HINT = "stamps present but unsealed: they do not count; cockpit plan adopt admits stamps written before seals existed";
+
+/** The issues with a stamp that does not count, in one pass over the findings (for a list or a graph). */
+export function unsealedIssueIds(plan: Pick<Plan, "findings">): Set<string> {
+  return new Set(plan.findings.filter((f) => f.code === "stamp_without_event").map((f) => f.subject));
+}
+
 /** The warning about an issue's unsealed stamps, or undefined when every stamp counts. */
 export function unsealedWarning(plan: Plan, id: string): { code: typeof UNSEALED_CODE; message: string } | undefined {
   const fields = unsealedStamps(plan, id);

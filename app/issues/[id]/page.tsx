@@ -87,7 +87,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Move it">
-          <TransitionButtons issue={served.id} options={options} />
+          <TransitionButtons issue={served.id} options={options} status={served.status} />
         </Card>
         <Card title="Where it stands">
           <dl className="grid grid-cols-[minmax(5rem,9rem)_minmax(0,1fr)] gap-y-1 text-sm">

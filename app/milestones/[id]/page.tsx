@@ -14,6 +14,8 @@ import { RecordTimeline } from "@/components/RecordTimeline";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
 import { LeaseNote } from "@/components/LeaseNote";
 import { StatusBadge } from "@/components/StatusBadge";
+import { UnsealedMark } from "@/components/UnsealedMark";
+import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import type { PlanRecord } from "@/lib/plan/shapes";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
 
@@ -29,7 +31,9 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
   const record = await callOrNotFound(planRecordCapability, { id });
   if (!("milestone" in record)) notFound();
   const m = record.milestone;
-  const raw = (await servedState()).records.milestones.find((r) => r.id === id);
+  const served = await servedState();
+  const raw = served.records.milestones.find((r) => r.id === id);
+  const unsealed = unsealedIssueIds(served.plan);
   return (
     <main className="flex flex-col gap-6">
       <div>
@@ -84,7 +88,7 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
             {record.issues.map((i) => (
               <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800">
                 <td className="py-1 pr-3"><IssueLink id={i.id} /></td>
-                <td className="pr-3"><StatusBadge status={i.status} /> <LeaseNote lease={i.lease} /></td>
+                <td className="pr-3"><StatusBadge status={i.status} /> {unsealed.has(i.id) && <UnsealedMark id={i.id} />} <LeaseNote lease={i.lease} /></td>
                 <td className="pr-3 tabular-nums">{i.wave}</td>
                 <td className="pr-3">{i.title}</td>
                 <td className="text-xs">{i.blocked_by.join(", ") || "—"}</td>

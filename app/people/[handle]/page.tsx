@@ -2,6 +2,8 @@ import { notFound } from "next/navigation";
 import { Card } from "@/components/Card";
 import { BlockedBy, IssueLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
+import { UnsealedMark } from "@/components/UnsealedMark";
+import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { authorHandles, issuesByPerson } from "@/lib/people/people";
@@ -28,12 +30,13 @@ export default async function PersonPage({ params }: { params: Promise<{ handle:
   const standup = await call(planStandupCapability, {});
   const mine = standup.people.find((p) => p.person === handle);
   const statuses = [...new Set([...ORDER, ...issues.map((i) => i.status)])].filter((s) => issues.some((i) => i.status === s));
+  const unsealed = unsealedIssueIds(plan);
   const leased = plan.issues.filter((i) => i.lease && i.lease.holder === handle);
   return (
     <main className="flex flex-col gap-6" data-testid={`person-page-${handle}`}>
       <h1 className="text-2xl font-semibold">{handle}</h1>
       <Card title={`Since the previous working day · ${mine?.commits ?? 0} linked commits`}>
-        {mine ? <PersonLists lists={mine} /> : <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>}
+        {mine ? <PersonLists lists={mine} unsealed={unsealed} /> : <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>}
       </Card>
       <div className="grid items-start gap-4 md:grid-cols-2">
         {statuses.map((s) => (
@@ -44,6 +47,7 @@ export default async function PersonPage({ params }: { params: Promise<{ handle:
                 .map((i) => (
                   <li key={i.id} className="flex flex-wrap items-baseline gap-x-2">
                     <IssueLink id={i.id} /> <span>{i.title}</span> <StatusBadge status={i.status} />
+                    {unsealed.has(i.id) && <UnsealedMark id={i.id} />}
                     {i.blocked_by.length > 0 && <BlockedBy entries={i.blocked_by} className="text-slate-700 dark:text-slate-300" />}
                   </li>
                 ))}
