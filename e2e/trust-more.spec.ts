@@ -290,5 +290,19 @@ test.describe("unsealed stamps @majordomus", () => {
     expect(next.warnings?.map((w) => w.code)).toContain("unsealed_stamps");
     await expect(page.getByTestId("unsealed-note")).toContainText(`${next.issue!.id} has stamps that do not count`);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // The standup by person: every listed issue whose stamps do not count carries the mark, no other.
+    const standup = (await (await page.request.get("/api/v1/plan/standup")).json()) as {
+      people: Record<string, unknown>[];
+      unowned: Record<string, unknown>;
+    };
+    const LISTS = ["done", "verify", "active", "blocked", "started", "landed"];
+    const listed = new Set<string>();
+    for (const lists of [...standup.people, standup.unowned]) for (const k of LISTS) for (const i of (lists[k] as { id: string }[] | undefined) ?? []) listed.add(i.id);
+    const marked = [...listed].filter((id) => unsealed.has(id)).sort();
+    expect(marked.length).toBeGreaterThan(0);
+    await visit("/standup");
+    const shown = await page.getByTestId("standup-people").locator("[data-testid^=person-issue-]").filter({ has: page.getByTestId("unsealed-mark") }).evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")!.slice("person-issue-".length)));
+    expect([...new Set(shown)].sort()).toEqual(marked);
   });
 });

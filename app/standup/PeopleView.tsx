@@ -71,7 +71,7 @@ export function PersonLists({ lists, projector = false, unsealed }: { lists: Sta
   );
 }
 
-export function PeopleView({ standup }: { standup: PlanStandup }) {
+export function PeopleView({ standup, unsealed }: { standup: PlanStandup; unsealed?: ReadonlySet<string> }) {
   const nobody = Object.values(standup.unowned).some((l) => l.length > 0);
   return (
     <div className="grid items-start gap-4 md:grid-cols-2 xl:grid-cols-3" data-testid="standup-people">
@@ -90,13 +90,13 @@ export function PeopleView({ standup }: { standup: PlanStandup }) {
               {p.commits} linked commit{p.commits === 1 ? "" : "s"}
             </span>
           </h2>
-          <PersonLists lists={p} />
+          <PersonLists lists={p} unsealed={unsealed} />
         </section>
       ))}
       {nobody && (
         <section aria-label="Issues nobody has" className="rounded-lg border border-dashed border-slate-300 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" data-testid="person-unowned">
           <h2 className="mb-3 text-base font-semibold">Nobody&apos;s</h2>
-          <PersonLists lists={standup.unowned} />
+          <PersonLists lists={standup.unowned} unsealed={unsealed} />
         </section>
       )}
     </div>

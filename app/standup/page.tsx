@@ -5,6 +5,8 @@ import { planCodeCapability } from "@/lib/capabilities/plan-code";
 import { planForecastCapability } from "@/lib/capabilities/plan-forecast";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
+import { planValidateCapability } from "@/lib/capabilities/plan-validate";
+import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { PeopleView } from "./PeopleView";
 import { Projector } from "./Projector";
 import { Rev } from "./Rev";
@@ -38,7 +40,7 @@ import {
   lastWeekSince,
   stuckIssues,
 } from "@/lib/standup/standup";
-import { call, servedRepo } from "@/lib/surfaces/pages";
+import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 import { timeboxSeconds } from "@/lib/standup/projector";
 import { gitWhere } from "@/lib/repo/git";
 
@@ -163,7 +165,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
             link with both ends pinned
           </Link>
         </p>
-        <PeopleView standup={standup} />
+        <PeopleView standup={standup} unsealed={await unsealedAt(untilCommit)} />
       </Shell>
     );
   }
@@ -476,4 +478,10 @@ async function Burnup({ milestone, title, size, today, todayLabel }: { milestone
       todayLabel={todayLabel}
     />
   );
+}
+
+/** The issues whose stamps do not count at the standup's end (now, or the pinned commit): marked on their cards. */
+async function unsealedAt(until: string | undefined): Promise<Set<string>> {
+  if (until === undefined) return unsealedIssueIds((await servedState()).plan);
+  return unsealedIssueIds(await call(planValidateCapability, { at: until }));
 }
