@@ -133,5 +133,5 @@ export const CodeInput = z.strictObject({
     .max(200, "default_branch is at most 200 characters")
     .optional()
     .describe("The branch merges are measured on (main, origin/main); absent: the server's --default-branch, else origin/HEAD's branch, else HEAD's."),
-  stale_days: z.number().int().min(0, "stale_days is at least 0").max(3650, "stale_days is at most 3650").optional().describe("Days without a stamp or a commit before an ACTIVE issue is stalled (default 3)."),
+  stale_days: z.number().int().min(0, "stale_days must be 0 or more").max(3650, "stale_days is at most 3650").optional().describe("Days without a stamp or a commit before an ACTIVE issue is stalled (default 3)."),
 });

@@ -13,7 +13,7 @@ import { RevisionField } from "./inputs";
 export const StandupInput = z.strictObject({
   since: RevisionField.optional().describe("The revision or date the window starts after (sha, branch, HEAD~3, 2026-11-30); absent: the previous working day, as /standup."),
   until: RevisionField.optional().describe("The revision or date the window ends at; absent: the files as they are now."),
-  stuck: z.number().int().min(0, "stuck is at least 0").max(999, "stuck is at most 999").optional().describe("Days ACTIVE or VERIFY without a stamp or a commit before an issue is stuck (default 3)."),
+  stuck: z.number().int().min(0, "stuck must be 0 or more").max(999, "stuck is at most 999").optional().describe("Days ACTIVE or VERIFY without a stamp or a commit before an issue is stuck (default 3)."),
 });
 
 /** The stuck threshold /standup uses when none is asked. */

@@ -18,6 +18,9 @@ export function describeInputError(error: z.ZodError): string {
       if (issue.code === "unrecognized_keys") {
         return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
       }
+      // A message that names its field already ("limit must be 0 or more") says the name once.
+      const name = issue.path.length ? String(issue.path[issue.path.length - 1]) : undefined;
+      if (name !== undefined && issue.message.startsWith(`${name} `)) return `${where}${issue.message.slice(name.length)}`;
       return `${where}: ${issue.message}`;
     })
     .join("; ");

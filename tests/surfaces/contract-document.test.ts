@@ -143,7 +143,7 @@ describe("the document tells the whole truth about HTTP", () => {
   it("history?limit=-1 says 'must be 0 or more'", async () => {
     const r = await fetch(`${server.url}/api/v1/plan/history?id=${READY.id}&limit=-1`);
     expect(r.status).toBe(400);
-    expect(((await r.json()) as { error: { message: string } }).error.message).toBe("limit: limit must be 0 or more");
+    expect(((await r.json()) as { error: { message: string } }).error.message).toBe("limit must be 0 or more");
   });
 });
 

@@ -25,6 +25,8 @@ describe("a negative count on the command line", () => {
     [["history", "I1", "--limit=-5"], "--limit must be 0 or more, not '-5'"],
     [["issues", "--wave", "-5"], "--wave must be 0 or more, not '-5'"],
     [["forecast", "--milestone", "M1", "--seed", "-1"], "--seed must be 0 or more, not '-1'"],
+    [["code", "--stale-days", "-1"], "--stale-days must be 0 or more, not '-1'"],
+    [["standup", "--since", "HEAD", "--stuck", "-1"], "--stuck must be 0 or more, not '-1'"],
   ])("cockpit plan %j says %s and exits 2", async (args, message) => {
     const r = await spawnCli([...args, "--repo", repo.root]);
     expect(r.code).toBe(2);
@@ -45,10 +47,13 @@ describe("a negative count over HTTP and MCP", () => {
     return { status: response.status, body: (await response.json()) as { error?: { message: string } } };
   };
 
+  // The name said once, as the command line says it: never "limit: limit must…" or "is at least 0".
   it.each([
-    ["/api/v1/plan/history?id=I1&limit=-5", "limit: limit must be 0 or more"],
-    ["/api/v1/plan/issues?wave=-5", "wave: wave must be 0 or more"],
-    ["/api/v1/plan/forecast?milestone=M1&seed=-1", "seed: seed must be 0 or more"],
+    ["/api/v1/plan/history?id=I1&limit=-5", "limit must be 0 or more"],
+    ["/api/v1/plan/issues?wave=-5", "wave must be 0 or more"],
+    ["/api/v1/plan/forecast?milestone=M1&seed=-1", "seed must be 0 or more"],
+    ["/api/v1/plan/code?stale_days=-1", "stale_days must be 0 or more"],
+    ["/api/v1/plan/standup?since=HEAD&stuck=-1", "stuck must be 0 or more"],
   ])("GET %s is a 400 saying %s", async (path, message) => {
     const r = await http(path);
     expect(r.status).toBe(400);
@@ -56,8 +61,10 @@ describe("a negative count over HTTP and MCP", () => {
   });
 
   it.each([
-    ["majordomus_plan_history", { id: "I1", limit: -5 }, "limit: limit must be 0 or more"],
-    ["majordomus_plan_issues", { wave: -5 }, "wave: wave must be 0 or more"],
+    ["majordomus_plan_history", { id: "I1", limit: -5 }, "limit must be 0 or more"],
+    ["majordomus_plan_issues", { wave: -5 }, "wave must be 0 or more"],
+    ["majordomus_plan_code", { stale_days: -1 }, "stale_days must be 0 or more"],
+    ["majordomus_plan_standup", { since: "HEAD", stuck: -1 }, "stuck must be 0 or more"],
   ])("MCP %s %j is an error saying %s", async (name, args, message) => {
     const result = (await mcp.client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);
