@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PlanFindingSchema } from "../plan/shapes";
-import { RevisionSchema } from "../plan/history-shapes";
+import { FindingsChangeSchema, IdChangeSchema, RevisionSchema, RoadmapChangeSchema } from "../plan/history-shapes";
 
 // plan.standup's answer (docs/people.md), field order included.
 
@@ -43,9 +43,9 @@ export const PlanStandupSchema = z.object({
   until: RevisionSchema,
   people: z.array(StandupPersonSchema),
   unowned: z.object(lists),
-  findings: z.object({ new: z.array(PlanFindingSchema), resolved: z.array(PlanFindingSchema), code: z.array(PlanFindingSchema) }),
-  next: z.object({ from: z.string().nullable(), to: z.string().nullable() }),
-  roadmap: z.object({ now: z.object({ from: z.string().nullable(), to: z.string().nullable() }), next: z.object({ from: z.string().nullable(), to: z.string().nullable() }) }),
+  findings: FindingsChangeSchema.extend({ code: z.array(PlanFindingSchema) }),
+  next: IdChangeSchema,
+  roadmap: RoadmapChangeSchema,
 });
 
 export type StandupIssue = z.infer<typeof StandupIssueSchema>;

@@ -38,12 +38,21 @@ export const IssueChangeSchema = z.object({
 /** A milestone whose status changed; from null: added, to null: removed. */
 export const MilestoneChangeSchema = z.object({ id: z.string(), from: MilestoneStatusSchema.nullable(), to: MilestoneStatusSchema.nullable() });
 
+/** The findings that appeared and the ones that went. */
+export const FindingsChangeSchema = z.object({ new: z.array(PlanFindingSchema), resolved: z.array(PlanFindingSchema) });
+
+/** An id before and after (the next issue, a roadmap slot's milestone); null where there is none. */
+export const IdChangeSchema = FromTo(z.string());
+
+/** The roadmap's now and next milestones, before and after. */
+export const RoadmapChangeSchema = z.object({ now: IdChangeSchema, next: IdChangeSchema });
+
 export const PlanDiffSchema = z.object({
   issues: z.array(IssueChangeSchema),
   milestones: z.array(MilestoneChangeSchema),
-  findings: z.object({ new: z.array(PlanFindingSchema), resolved: z.array(PlanFindingSchema) }),
-  next: FromTo(z.string()),
-  roadmap: z.object({ now: FromTo(z.string()), next: FromTo(z.string()) }),
+  findings: FindingsChangeSchema,
+  next: IdChangeSchema,
+  roadmap: RoadmapChangeSchema,
 });
 
 export const PlanChangesSchema = z.object({

@@ -18,12 +18,16 @@ import {
 import { CodeBranchSchema, CodeCommitSchema, CodeMergedSchema, IssueCodeSchema, IssueCodeSummarySchema, PlanCodeSchema } from "../code/shapes";
 import {
   BurnupPointSchema,
+  FindingsChangeSchema,
   HistoryEntrySchema,
+  IdChangeSchema,
   IssueCauseSchema,
   IssueChangeSchema,
   MilestoneChangeSchema,
   RevisionSchema,
+  RoadmapChangeSchema,
 } from "../plan/history-shapes";
+import { BlockerSchema, StandupBlockedSchema, StandupIssueSchema, StandupOpenSchema } from "../people/shapes";
 import {
   IssueStatusSchema,
   MilestoneStatusSchema,
@@ -62,7 +66,14 @@ export const NAMED_SCHEMAS: readonly (readonly [z.ZodType, string])[] = [
   [IssueCauseSchema, "Cause"],
   [IssueChangeSchema, "Change"],
   [MilestoneChangeSchema, "MilestoneChange"],
+  [FindingsChangeSchema, "FindingsChange"],
+  [IdChangeSchema, "IdChange"],
+  [RoadmapChangeSchema, "RoadmapChange"],
   [HistoryEntrySchema, "HistoryEntry"],
+  [StandupIssueSchema, "StandupIssue"],
+  [StandupOpenSchema, "StandupOpen"],
+  [StandupBlockedSchema, "StandupBlocked"],
+  [BlockerSchema, "Blocker"],
   [BurnupPointSchema, "BurnupPoint"],
   [CodeBranchSchema, "CodeBranch"],
   [CodeCommitSchema, "CodeCommit"],

@@ -76,6 +76,15 @@ describe("the served OpenAPI document, checked from outside", () => {
     // The issue shape is written once, and referred to.
     const text = JSON.stringify(document);
     expect(text.split('"evidence_need":').length - 1).toBe(2); // Issue and EvidenceResult
+    const schemas = (document.components as { schemas: Record<string, Record<string, any>> }).schemas;
+    // The standup's issue is named once for its 12 lists.
+    for (const list of ["done", "started", "landed"]) expect(schemas.PlanStandupOutput.properties.unowned.properties[list].items).toEqual({ $ref: "#/components/schemas/StandupIssue" });
+    // The diff's members are one schema each, for plan.changes, the edit preview and the standup.
+    for (const [member, name] of [["findings", "FindingsChange"], ["next", "IdChange"], ["roadmap", "RoadmapChange"]]) {
+      expect(schemas.PlanChangesOutput.properties[member], member).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(schemas.Preview.properties[member], member).toEqual({ $ref: `#/components/schemas/${name}` });
+    }
+    expect(schemas.PlanStandupOutput.properties.roadmap).toEqual({ $ref: "#/components/schemas/RoadmapChange" });
   });
 
   it("documents the doors and the common statuses on every operation", () => {
