@@ -36,9 +36,9 @@ export const MilestoneFilterInput = z.strictObject({
 
 export const IssueFilterInput = z.strictObject({
   milestone: z.string().max(200).optional().describe("Only issues of this milestone."),
+  // An enum, so the document refuses what the server refuses (a made-up status is 400 either way).
   status: z
-    .string()
-    .max(40)
+    .enum(ISSUE_STATUSES, { error: `status must be one of ${ISSUE_STATUSES.join(", ")}` })
     .optional()
     .describe(`Only issues in this derived status: ${ISSUE_STATUSES.join(", ")}.`),
   wave: z.number().int().min(0, "wave must be 0 or more").max(4294967295, "wave is at most 4294967295").optional().describe("Only issues in this wave."),

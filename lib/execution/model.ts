@@ -14,6 +14,27 @@ export type ProcessingState = (typeof PROCESSING_STATES)[number];
 
 export const TERMINAL_STATES: readonly ProcessingState[] = ["completed", "errored", "cancelled"];
 
+/** What an event of a plan's log records: the coordinator writes these and no other. */
+export const EVENT_KINDS = [
+  "created",
+  "integration_branch",
+  "decomposed",
+  "child_created",
+  "claim_waiting",
+  "claimed",
+  "phase_moved",
+  "merged",
+  "report_refused",
+  "completed",
+  "cancelled",
+  "child_failed",
+  "retry_queued",
+  "wave_finished",
+  "plan_completed",
+  "plan_errored",
+] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
 export interface PlanIdentity {
   plan_id: string;
   /** The plan this one was decomposed from; null for a root. */

@@ -3,7 +3,7 @@ import { TransitionResultSchema } from "../results/outputs";
 import type { PlanView } from "./coordinator";
 import { EXECUTION_MODES, MERGE_STRATEGIES } from "./config";
 import { ERROR_CATEGORIES } from "./failure";
-import { PHASES, PROCESSING_STATES } from "./model";
+import { EVENT_KINDS, PHASES, PROCESSING_STATES } from "./model";
 
 // The answers of the execution-plan capabilities (docs/execution-plans.md), declared once: the
 // coordinator's interfaces (coordinator.ts) spelt as schemas, for the OpenAPI document and MCP.
@@ -34,7 +34,8 @@ const cliDict = {
   subplan_config: SubplanConfigSchema.optional(),
 };
 
-export const PlanErrorSchema = z.object({ category: z.string(), message: z.string() });
+/** Why a plan errored: a failure's category, or cancelled for a root whose unfinished children were all cancelled. */
+export const PlanErrorSchema = z.object({ category: z.enum([...ERROR_CATEGORIES, "cancelled"]), message: z.string() });
 
 const planFields = z.object({
   ...cliDict,
@@ -63,7 +64,7 @@ export const ExecutionEventSchema = z.object({
   id: z.number().int(),
   at: z.string(),
   plan_id: z.string(),
-  kind: z.string(),
+  kind: z.enum(EVENT_KINDS),
   reason: z.string(),
   data: z.record(z.string(), z.unknown()),
 });

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { invalidInput, notFound } from "../plan/errors";
-import { ISSUES_DIR, MILESTONES_DIR } from "../plan/constants";
+import { ISSUES_DIR, MILESTONES_DIR, type IssueStatus, type MilestoneStatus } from "../plan/constants";
 import { readLedger } from "../repo/ledger";
 import type { Plan } from "../plan/shapes";
 import { idProblem } from "../repo/write";
@@ -62,7 +62,7 @@ function ledgerMoves(repo: string, id: string): LedgerMove[] {
   return out;
 }
 
-const statusIn = (plan: Plan, kind: "issue" | "milestone", id: string): string | null =>
+const statusIn = (plan: Plan, kind: "issue" | "milestone", id: string): IssueStatus | MilestoneStatus | null =>
   (kind === "issue" ? plan.issues.find((i) => i.id === id) : plan.milestones.find((m) => m.id === id))?.status ?? null;
 
 /** A record's timeline; `current` is the plan of the files now (the status after an uncommitted move). */

@@ -1,14 +1,17 @@
 import { z } from "zod";
+import { ISSUE_STATUSES } from "../plan/constants";
 import { PlanFindingSchema } from "../plan/shapes";
 import { FindingsChangeSchema, IdChangeSchema, RevisionSchema, RoadmapChangeSchema } from "../plan/history-shapes";
 
 // plan.standup's answer (docs/people.md), field order included.
 
+/** The derived status at `until`; REMOVED for an issue done in the window whose file is gone since. */
+export const StandupStatusSchema = z.enum([...ISSUE_STATUSES, "REMOVED"]);
+
 export const StandupIssueSchema = z.object({
   id: z.string(),
   title: z.string(),
-  /** The derived status at `until`. */
-  status: z.string(),
+  status: StandupStatusSchema,
 });
 
 /** An ACTIVE or VERIFY issue, with how many days it has been there past `--stuck` (null: not stuck). */

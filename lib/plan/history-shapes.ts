@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ISSUE_STATUSES, MILESTONE_STATUSES, type IssueStatus, type MilestoneStatus } from "./constants";
 import { IssueStatusSchema, MilestoneStatusSchema, PlanFindingSchema } from "./shapes";
 
 // The serialised shapes of the time answers: field order is the order written here.
@@ -67,6 +68,11 @@ export type IssueChange = z.infer<typeof IssueChangeSchema>;
 export type PlanDiff = z.infer<typeof PlanDiffSchema>;
 export type PlanChanges = z.infer<typeof PlanChangesSchema>;
 
+type RecordStatus = IssueStatus | MilestoneStatus;
+/** Both vocabularies once each: they share words (ACTIVE, DONE…), so one enum, not an either-or. */
+const RECORD_STATUSES = [...new Set<RecordStatus>([...ISSUE_STATUSES, ...MILESTONE_STATUSES])] as [RecordStatus, ...RecordStatus[]];
+export const RecordStatusSchema = z.enum(RECORD_STATUSES).describe("A milestone's or an issue's derived status.");
+
 /** One entry of a record's timeline: a commit that changed its file, or a move not yet committed. */
 export const HistoryEntrySchema = z.object({
   /** A move in this clone's ledger whose stamp no commit carries yet. */
@@ -78,7 +84,7 @@ export const HistoryEntrySchema = z.object({
   /** The ledger event of an uncommitted entry (plan_start, plan_done, …); null for a commit. */
   event: z.string().nullable(),
   /** The record's derived status after the entry; null where the record does not exist after it. */
-  status: z.string().nullable(),
+  status: RecordStatusSchema.nullable(),
 });
 
 export const PlanHistorySchema = z.object({

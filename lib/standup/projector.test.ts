@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { PlanStandup, StandupLists } from "../people/shapes";
+import type { PlanStandup, StandupIssue, StandupLists } from "../people/shapes";
 import { PROJECTOR_COLUMNS, clock, fitColumn, projectorScreens, screenIndex, timeboxSeconds, timerText } from "./projector";
 
-const issue = (id: string, status = "ACTIVE") => ({ id, title: `Issue ${id}`, status, stuck_days: null });
-const blocked = (id: string, by: string[]) => ({ id, title: `Issue ${id}`, status: "BLOCKED", blocked_by: by.map((entry) => ({ entry, owner: null })) });
+const issue = (id: string, status: StandupIssue["status"] = "ACTIVE") => ({ id, title: `Issue ${id}`, status, stuck_days: null });
+const blocked = (id: string, by: string[]) => ({ id, title: `Issue ${id}`, status: "BLOCKED" as const, blocked_by: by.map((entry) => ({ entry, owner: null })) });
 const lists = (over: Partial<StandupLists> = {}): StandupLists => ({ done: [], verify: [], active: [], blocked: [], started: [], landed: [], ...over });
 const NOW = PROJECTOR_COLUMNS[1].lists;
 

@@ -24,10 +24,11 @@ import {
   IssueCauseSchema,
   IssueChangeSchema,
   MilestoneChangeSchema,
+  RecordStatusSchema,
   RevisionSchema,
   RoadmapChangeSchema,
 } from "../plan/history-shapes";
-import { BlockerSchema, StandupBlockedSchema, StandupIssueSchema, StandupOpenSchema } from "../people/shapes";
+import { BlockerSchema, StandupBlockedSchema, StandupIssueSchema, StandupOpenSchema, StandupStatusSchema } from "../people/shapes";
 import {
   IssueStatusSchema,
   MilestoneStatusSchema,
@@ -69,7 +70,9 @@ export const NAMED_SCHEMAS: readonly (readonly [z.ZodType, string])[] = [
   [FindingsChangeSchema, "FindingsChange"],
   [IdChangeSchema, "IdChange"],
   [RoadmapChangeSchema, "RoadmapChange"],
+  [RecordStatusSchema, "RecordStatus"],
   [HistoryEntrySchema, "HistoryEntry"],
+  [StandupStatusSchema, "StandupStatus"],
   [StandupIssueSchema, "StandupIssue"],
   [StandupOpenSchema, "StandupOpen"],
   [StandupBlockedSchema, "StandupBlocked"],

@@ -4,6 +4,7 @@ import { compareBytes } from "../../plan/text";
 import { scopesOverlap } from "../../plan/scope";
 import type { Plan, PlanIssue } from "../../plan/shapes";
 import { parseSubplanConfig, type SubplanConfig } from "../config";
+import type { EventKind } from "../model";
 import { type PlanRow, type PlanTx } from "../store";
 import type { CoordinatorOptions } from "./views";
 
@@ -20,7 +21,7 @@ export function integrationBranchName(rootId: string): string {
   return `cockpit/plan-${rootId.toLowerCase()}`;
 }
 
-export async function event(tx: PlanTx, plan: PlanRow, at: string, kind: string, reason: string, data: Record<string, unknown> = {}): Promise<void> {
+export async function event(tx: PlanTx, plan: PlanRow, at: string, kind: EventKind, reason: string, data: Record<string, unknown> = {}): Promise<void> {
   await tx.addEvent({ plan_id: plan.plan_id, root_plan_id: plan.root_plan_id, at, kind, reason, data });
 }
 
