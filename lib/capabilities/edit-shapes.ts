@@ -11,7 +11,7 @@ const fieldName = z.string().min(1).max(100);
 const entries = z.array(z.string().max(10_000)).min(1).max(100);
 
 const SetFields = z
-  .record(fieldName, z.union([z.string().max(10_000), z.boolean(), z.number()]))
+  .record(fieldName, z.xor([z.string().max(10_000), z.boolean(), z.number()]))
   .describe("Fields to set, by name: { priority: 'p0', cancelled: true }.");
 const ListEntries = (what: string) => z.record(fieldName, entries).describe(`Entries to ${what}, by list field: { depends_on: ['I0002'] }.`);
 

@@ -8,7 +8,7 @@ import { defineCapability } from "./capability";
 import { RecordInput } from "./inputs";
 
 /** PlanRecordSchema's two shapes, each with the optional `at` member. */
-export const PlanRecordAtSchema = z.union([
+export const PlanRecordAtSchema = z.xor([
   z.object({ milestone: PlanMilestoneSchema, issues: z.array(PlanIssueSchema), at: RevisionSchema.optional() }),
   z.object({ issue: PlanIssueSchema, depends_on: z.array(PlanIssueSchema), at: RevisionSchema.optional() }),
 ]);

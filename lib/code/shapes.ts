@@ -71,7 +71,8 @@ export const PlanCodeSchema = z.object({
   note,
 });
 
-export const PlanCodeAnswerSchema = z.union([IssueCodeSchema, PlanCodeSchema]);
+/** One issue's code, or every linked issue's: exactly one (a oneOf in the document). */
+export const PlanCodeAnswerSchema = z.xor([IssueCodeSchema, PlanCodeSchema]);
 
 export type CodeBranch = z.infer<typeof CodeBranchSchema>;
 export type CodeCommit = z.infer<typeof CodeCommitSchema>;

@@ -140,7 +140,8 @@ export const PlanValidationSchema = z.object({
   findings: z.array(PlanFindingSchema),
 });
 
-export const PlanRecordSchema = z.union([
+/** A milestone with its issues, or an issue with its dependencies: exactly one (a oneOf in the document). */
+export const PlanRecordSchema = z.xor([
   z.object({ milestone: PlanMilestoneSchema, issues: z.array(PlanIssueSchema) }),
   z.object({ issue: PlanIssueSchema, depends_on: z.array(PlanIssueSchema) }),
 ]);
