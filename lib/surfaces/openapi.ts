@@ -30,6 +30,35 @@ const ERROR_SCHEMA = {
   },
 };
 
+/**
+ * A 409's body: the error, and what a caller needs to recover. plan.edit's stale version carries
+ * id, version and the record as it is now; plan.undo's names the record; a following server's
+ * (the remote changed the record first) names the remote's commit, author and the record's file.
+ */
+const conflictSchema = (recordOutput: string) => ({
+  type: "object",
+  description: "A conflict (409): the record changed under the command, which wrote nothing; the members beside code and message say what it is now.",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "string", enum: ["conflict"] },
+        message: { type: "string" },
+        id: { type: "string", description: "plan.edit: the record edited." },
+        version: { type: "string", description: "plan.edit: the record's current version; send it as If-Match to edit the record as it is now." },
+        record: {
+          description: "plan.edit: the record as it is now (as GET /api/v1/plan/record answers); plan.undo: the record's id; a following server: the record's file the remote changed.",
+          oneOf: [ref(recordOutput), { type: "string" }],
+        },
+        remote_commit: { type: "string", description: "A following server: the remote's commit that changed the record first." },
+        remote_author: { type: "string", description: "A following server: that commit's author." },
+      },
+    },
+  },
+});
+
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
 
 /** A status every operation can answer, whatever it is. */
@@ -51,9 +80,22 @@ function commonResponses(): Record<string, unknown> {
   };
 }
 
-/** Which capability takes an edit's version (`if_version`), and so `If-Match` and answers 409. */
-function takesVersion(c: AnyCapability): boolean {
-  return c.input instanceof z.ZodObject && "if_version" in c.input.shape;
+/** Whether a command's input has this field (`if_version`: If-Match; `idempotency_key`: Idempotency-Key), as http.ts asks. */
+function takes(c: AnyCapability, field: string): boolean {
+  return c.input instanceof z.ZodObject && field in c.input.shape;
+}
+
+/** Why a command can answer 409, in words; undefined for one that cannot. */
+function conflictWhy(c: AnyCapability): string | undefined {
+  // plan.commit commits what is there: a conflict on its push is in its answer (push.status), not a 409.
+  if (c.kind !== "command" || c.id === "plan.commit") return undefined;
+  const own = takes(c, "if_version")
+    ? "the record changed since the version given (If-Match or if_version): the body names the current version and carries the record as it is now"
+    : c.id === "plan.undo"
+      ? "the move or edit is already undone, or its record changed since: the body names the record"
+      : undefined;
+  const following = "on a following server (cockpit serve --follow), the remote changed the same record first: nothing was written, and the body names the remote's commit";
+  return own ? `${own}; or, ${following}` : following;
 }
 
 /** The part of the door policy a document states: whether a read or a command needs a caller. */
@@ -113,7 +155,8 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
     outputName.set(c, outputs.get(c.output)!.id);
     if (c.kind === "command") inputs.add(c.input, { id: `${pascal(c.id)}Input` });
   }
-  const schemas = { ...componentsOf(outputs, "output"), ...componentsOf(inputs, "input"), Error: ERROR_SCHEMA };
+  const recordOutput = outputName.get(capabilities.find((c) => c.id === "plan.record")!)!;
+  const schemas = { ...componentsOf(outputs, "output"), ...componentsOf(inputs, "input"), Error: ERROR_SCHEMA, Conflict: conflictSchema(recordOutput) };
 
   const optional = [{}, { bearer: [] }];
   const required = [{ bearer: [] }];
@@ -153,21 +196,28 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
         description: "A JSON object of the input's fields ({} takes every default); an empty body is refused.",
         content: { "application/json": { schema: ref(`${pascal(c.id)}Input`) } },
       };
-      if (takesVersion(c)) {
-        operation.parameters = [
-          {
-            name: "If-Match",
-            in: "header",
-            required: false,
-            description: "The record's version (the ETag of GET /api/v1/plan/record), as if_version: a record changed since is refused with 409.",
-            schema: { type: "string" },
-          },
-        ];
-        responses["409"] = {
-          description: "the record changed since the version given (If-Match or if_version); the body names the current version",
-          content: { "application/json": { schema: ref("Error") } },
-        };
+      const parameters: Record<string, unknown>[] = [];
+      if (takes(c, "if_version")) {
+        parameters.push({
+          name: "If-Match",
+          in: "header",
+          required: false,
+          description: "The record's version (the ETag of GET /api/v1/plan/record), as if_version: a record changed since is refused with 409.",
+          schema: { type: "string" },
+        });
       }
+      if (takes(c, "idempotency_key")) {
+        parameters.push({
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description: "As idempotency_key (the body's wins): a retry with the same key answers the first outcome and writes nothing.",
+          schema: { type: "string", minLength: 1, maxLength: 200 },
+        });
+      }
+      if (parameters.length) operation.parameters = parameters;
+      const why = conflictWhy(c);
+      if (why) responses["409"] = { description: why, content: { "application/json": { schema: ref("Conflict") } } };
       responses["413"] = { description: "the body is over 1,000,000 bytes", content: { "application/json": { schema: ref("Error") } } };
       responses["422"] = { description: "refused: the model forbids the move; the message names what is in the way", content: { "application/json": { schema: ref("Error") } } };
     }

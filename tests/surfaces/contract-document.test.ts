@@ -69,6 +69,23 @@ describe("the document tells the whole truth about HTTP", () => {
     expect(hashRepo(server.repo)).toBe(before);
   });
 
+  it("plan.undo of a change already undone is 409, the document lists it, and the body fits its Conflict schema", async () => {
+    const edit = await post(server.url, "/api/v1/plan/edit", JSON.stringify({ id: READY.id, set: { priority: "p0" } }));
+    expect(edit.status).toBe(200);
+    const { ledger_id } = (await edit.json()) as { ledger_id: number };
+    const undo = await post(server.url, "/api/v1/plan/undo", JSON.stringify({ ledger_id }));
+    expect(undo.status).toBe(200);
+    expect(check("/api/v1/plan/undo", "POST", 200, await undo.json())).toEqual([]);
+    const before = hashRepo(server.repo);
+    const again = await post(server.url, "/api/v1/plan/undo", JSON.stringify({ ledger_id }));
+    expect(again.status).toBe(409);
+    const body = (await again.json()) as { error: { code: string; message: string; record: string } };
+    expect(body.error).toMatchObject({ code: "conflict", record: READY.id });
+    expect(body.error.message).toMatch(/already undone/);
+    expect(check("/api/v1/plan/undo", "POST", 409, body)).toEqual([]);
+    expect(hashRepo(server.repo)).toBe(before);
+  });
+
   it("a read with a wrong token is 401, and a read under a foreign Host 403: both documented on GET", async () => {
     const wrong = await fetch(`${guarded.url}/api/v1/plan/status`, { headers: { authorization: "Bearer not-the-token" } });
     expect(wrong.status).toBe(401);

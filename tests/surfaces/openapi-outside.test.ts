@@ -74,7 +74,7 @@ describe("the served OpenAPI document, checked from outside", () => {
   it("lists every capability at its route, with named component schemas", () => {
     for (const c of capabilities) expect(document.paths[httpPath(c)]?.[httpMethod(c).toLowerCase()], c.id).toBeDefined();
     const names = Object.keys((document.components as { schemas: Record<string, unknown> }).schemas);
-    for (const name of ["Issue", "Milestone", "Finding", "Wave", "Change", "Preview", "Lease", "ExecutionPlan", "TransitionResult", "EvidenceResult", "Error"]) expect(names).toContain(name);
+    for (const name of ["Issue", "Milestone", "Finding", "Wave", "Change", "Preview", "Lease", "ExecutionPlan", "TransitionResult", "EvidenceResult", "Error", "Conflict"]) expect(names).toContain(name);
     // The issue shape is written once, and referred to.
     const text = JSON.stringify(document);
     expect(text.split('"evidence_need":').length - 1).toBe(2); // Issue and EvidenceResult
@@ -109,9 +109,44 @@ describe("the served OpenAPI document, checked from outside", () => {
   it("documents If-Match, ETag and 409 where an edit carries a version", () => {
     const edit = document.paths["/api/v1/plan/edit"].post as unknown as { parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
     expect(edit.parameters).toContainEqual(expect.objectContaining({ name: "If-Match", in: "header" }));
-    expect(edit.responses["409"]).toBeDefined();
+    const conflict = { $ref: "#/components/schemas/Conflict" };
+    expect(edit.responses["409"]).toMatchObject({ content: { "application/json": { schema: conflict } } });
     const record = document.paths["/api/v1/plan/record"].get as unknown as { responses: { "200": { headers: Record<string, unknown> } } };
     expect(Object.keys(record.responses["200"].headers)).toEqual(["ETag"]);
+  });
+
+  it("documents 409 with the Conflict schema on every command that can answer it, plan.undo among them", () => {
+    type Op = { parameters?: { name: string; in: string }[]; responses: Record<string, { description: string; content: { "application/json": { schema: unknown } } }> };
+    const undo = document.paths["/api/v1/plan/undo"].post as unknown as Op;
+    expect(undo.responses["409"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Conflict" });
+    expect(undo.responses["409"].description).toMatch(/already undone/);
+    // The members http.ts sends beside code and message (plan.edit's id, version and record).
+    const schemas = (document.components as { schemas: Record<string, Record<string, any>> }).schemas;
+    expect(Object.keys(schemas.Conflict.properties.error.properties)).toEqual(expect.arrayContaining(["code", "message", "id", "version", "record"]));
+    expect(schemas.Conflict.properties.error.properties.code.enum).toEqual(["conflict"]);
+    // A following server answers 409 to any command whose record the remote changed first; plan.commit's push conflict is in its answer.
+    for (const c of capabilities.filter((k) => k.kind === "command")) {
+      const op = document.paths[httpPath(c)].post as unknown as Op;
+      if (c.id === "plan.commit") expect(op.responses["409"], c.id).toBeUndefined();
+      else expect(op.responses["409"]?.content["application/json"].schema, c.id).toEqual({ $ref: "#/components/schemas/Conflict" });
+    }
+  });
+
+  it("documents the Idempotency-Key header on every command whose input takes idempotency_key", () => {
+    type Op = { parameters?: { name: string; in: string }[]; requestBody: { content: { "application/json": { schema: { $ref: string } } } } };
+    const schemas = (document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas;
+    const keyed: string[] = [];
+    for (const c of capabilities.filter((k) => k.kind === "command")) {
+      const op = document.paths[httpPath(c)].post as unknown as Op;
+      const input = schemas[op.requestBody.content["application/json"].schema.$ref.split("/").pop()!];
+      const header = (op.parameters ?? []).find((p) => p.name === "Idempotency-Key");
+      expect(Boolean(header), c.id).toBe("idempotency_key" in input.properties);
+      if (header) {
+        expect(header.in).toBe("header");
+        keyed.push(c.id);
+      }
+    }
+    expect(keyed).toEqual(expect.arrayContaining(["plan.transition", "plan.evidence", "plan.claim", "plan.create", "plan.edit", "plan.undo"]));
   });
 
   it("spells enums, bounds and either-or as the server checks them", () => {
