@@ -29,6 +29,7 @@ import {
   RoadmapChangeSchema,
 } from "../plan/history-shapes";
 import { BlockerSchema, StandupBlockedSchema, StandupIssueSchema, StandupOpenSchema, StandupStatusSchema } from "../people/shapes";
+import { SyncStatusSchema } from "../repo/sync-shapes";
 import {
   IssueStatusSchema,
   MilestoneStatusSchema,
@@ -77,6 +78,7 @@ export const NAMED_SCHEMAS: readonly (readonly [z.ZodType, string])[] = [
   [StandupOpenSchema, "StandupOpen"],
   [StandupBlockedSchema, "StandupBlocked"],
   [BlockerSchema, "Blocker"],
+  [SyncStatusSchema, "SyncStatus"],
   [BurnupPointSchema, "BurnupPoint"],
   [CodeBranchSchema, "CodeBranch"],
   [CodeCommitSchema, "CodeCommit"],

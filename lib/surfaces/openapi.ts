@@ -138,6 +138,42 @@ function inlineSchema(schema: z.ZodType): Record<string, unknown> {
   return json;
 }
 
+/**
+ * `/api/v1/sync` (lib/surfaces/http-sync.ts): GET is plan.sync_status under a second name; POST
+ * asks a following server to fetch now, from a caller that may run commands or from a git host's
+ * signed push webhook, whose payload is read only to check its signature (so the body is optional).
+ */
+function syncPath(status: Record<string, Record<string, unknown>>, doors: DocumentDoors): Record<string, unknown> {
+  const common = commonResponses();
+  const error = (description: string) => ({ description, content: { "application/json": { schema: ref("Error") } } });
+  const webhook = [{ githubWebhook: [] }, { gitlabWebhook: [] }];
+  return {
+    get: { ...status.get, operationId: "sync.status", summary: `${String(status.get.summary)} (as GET /api/v1/plan/sync_status)` },
+    post: {
+      operationId: "sync.request",
+      summary: "Sync now: a following server fetches (and fast-forwards) at once",
+      description:
+        "Asks a server started with cockpit serve --follow to sync now, merged with any sync already running, and answers at once with the state (202); without --follow, state is off and nothing is fetched. A GitHub or GitLab push webhook signed with COCKPIT_WEBHOOK_SECRET needs no token.",
+      tags: ["plan"],
+      security: doors.commandsNeedCaller ? [{ bearer: [] }, ...webhook] : [{}, { bearer: [] }, ...webhook],
+      requestBody: {
+        required: false,
+        description: "A git host's push payload (read only to check its signature), or nothing.",
+        content: { "application/json": { schema: { type: "object" } } },
+      },
+      responses: {
+        "202": { description: "the sync is asked for; the state as it is now", content: { "application/json": { schema: ref("SyncStatus") } } },
+        "401": error("a webhook signature or token that does not match COCKPIT_WEBHOOK_SECRET (or no secret is set), or a caller without the bearer token where commands need one"),
+        "403": common["403"],
+        "413": error("the body is over 25 MiB"),
+        "429": common["429"],
+        "431": common["431"],
+        "500": common["500"],
+      },
+    },
+  };
+}
+
 export interface DocumentOptions {
   /** The doors of the server that serves the document (from its environment). */
   security?: Pick<ServerSecurity, "authRequired" | "token" | "usersFile">;
@@ -223,6 +259,7 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
     }
     paths[httpPath(c)] = { [httpMethod(c).toLowerCase()]: operation };
   }
+  paths["/api/v1/sync"] = syncPath(paths[httpPath({ id: "plan.sync_status" })] as Record<string, Record<string, unknown>>, doors);
   return {
     openapi: "3.1.0",
     info: {
@@ -245,6 +282,18 @@ export function openApiDocument(options: DocumentOptions = {}): Record<string, u
           type: "http",
           scheme: "bearer",
           description: "COCKPIT_TOKEN or a token from cockpit users add. On loopback reads are open and commands need it when a token or users are configured; beyond loopback every request needs it (docs/security.md).",
+        },
+        githubWebhook: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Hub-Signature-256",
+          description: "POST /api/v1/sync only: a GitHub push webhook's signature of the body with COCKPIT_WEBHOOK_SECRET (docs/team-server.md).",
+        },
+        gitlabWebhook: {
+          type: "apiKey",
+          in: "header",
+          name: "X-Gitlab-Token",
+          description: "POST /api/v1/sync only: a GitLab push webhook's token, COCKPIT_WEBHOOK_SECRET (docs/team-server.md).",
         },
       },
     },

@@ -86,6 +86,22 @@ describe("the document tells the whole truth about HTTP", () => {
     expect(hashRepo(server.repo)).toBe(before);
   });
 
+  it("/api/v1/sync: POST (no body) is 202 with the sync state, a bad webhook signature 401, GET the state; each fits the document", async () => {
+    const asked = await fetch(`${server.url}/api/v1/sync`, { method: "POST" });
+    expect(asked.status).toBe(202);
+    expect(check("/api/v1/sync", "POST", 202, await asked.json())).toEqual([]);
+    const forged = await post(server.url, "/api/v1/sync", "{}", { "x-hub-signature-256": "sha256=00" });
+    expect(forged.status).toBe(401);
+    expect(check("/api/v1/sync", "POST", 401, await forged.json())).toEqual([]);
+    const status = await fetch(`${server.url}/api/v1/sync`);
+    expect(status.status).toBe(200);
+    expect(check("/api/v1/sync", "GET", 200, await status.json())).toEqual([]);
+    // A command's door: without the token, a guarded server refuses the POST (401), as documented.
+    const anonymous = await fetch(`${guarded.url}/api/v1/sync`, { method: "POST" });
+    expect(anonymous.status).toBe(401);
+    expect(check("/api/v1/sync", "POST", 401, await anonymous.json())).toEqual([]);
+  });
+
   it("a read with a wrong token is 401, and a read under a foreign Host 403: both documented on GET", async () => {
     const wrong = await fetch(`${guarded.url}/api/v1/plan/status`, { headers: { authorization: "Bearer not-the-token" } });
     expect(wrong.status).toBe(401);

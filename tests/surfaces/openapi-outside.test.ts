@@ -13,6 +13,7 @@ import { capabilities, findCapability, httpMethod, httpPath } from "@/lib/capabi
 import { ERROR_CATEGORIES } from "@/lib/execution/failure";
 import { EVENT_KINDS, PHASES } from "@/lib/execution/model";
 import { ISSUE_STATUSES, MILESTONE_STATUSES } from "@/lib/plan/constants";
+import { handleSyncRequest, handleSyncStatus } from "@/lib/surfaces/http-sync";
 import { contextFor } from "@/lib/server/state";
 import { invoke } from "@/lib/surfaces/invoke";
 import { answersValidator, type OpenApiDocument } from "../support/openapi-check";
@@ -74,7 +75,9 @@ describe("the served OpenAPI document, checked from outside", () => {
   it("lists every capability at its route, with named component schemas", () => {
     for (const c of capabilities) expect(document.paths[httpPath(c)]?.[httpMethod(c).toLowerCase()], c.id).toBeDefined();
     const names = Object.keys((document.components as { schemas: Record<string, unknown> }).schemas);
-    for (const name of ["Issue", "Milestone", "Finding", "Wave", "Change", "Preview", "Lease", "ExecutionPlan", "TransitionResult", "EvidenceResult", "Error", "Conflict"]) expect(names).toContain(name);
+    for (const name of ["Issue", "Milestone", "Finding", "Wave", "Change", "Preview", "Lease", "ExecutionPlan", "TransitionResult", "EvidenceResult", "Error", "Conflict", "SyncStatus"]) {
+      expect(names).toContain(name);
+    }
     // The issue shape is written once, and referred to.
     const text = JSON.stringify(document);
     expect(text.split('"evidence_need":').length - 1).toBe(2); // Issue and EvidenceResult
@@ -147,6 +150,32 @@ describe("the served OpenAPI document, checked from outside", () => {
       }
     }
     expect(keyed).toEqual(expect.arrayContaining(["plan.transition", "plan.evidence", "plan.claim", "plan.create", "plan.edit", "plan.undo"]));
+  });
+
+  it("documents /api/v1/sync: POST with an optional body answers 202 SyncStatus (401 for a bad signature), GET is the sync status; live answers fit", async () => {
+    type Op = { operationId: string; security: unknown[]; requestBody?: { required: boolean }; responses: Record<string, { content?: { "application/json": { schema: unknown } } }> };
+    const sync = document.paths["/api/v1/sync"] as unknown as { get: Op; post: Op };
+    expect(sync.post.requestBody?.required).toBe(false);
+    expect(sync.post.responses["202"].content?.["application/json"].schema).toEqual({ $ref: "#/components/schemas/SyncStatus" });
+    expect(Object.keys(sync.post.responses)).toEqual(expect.arrayContaining(["401", "403", "413", "429", "431", "500"]));
+    // A command's door, or a signed webhook instead of the token.
+    expect(sync.post.security).toEqual([{ bearer: [] }, { githubWebhook: [] }, { gitlabWebhook: [] }]);
+    expect(sync.get.responses["200"].content?.["application/json"].schema).toEqual({ $ref: "#/components/schemas/SyncStatus" });
+    expect(sync.get.security).toEqual([{}, { bearer: [] }]);
+    const operationIds = Object.values(document.paths).flatMap((p) => Object.values(p).map((o) => (o as unknown as Op).operationId));
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+
+    const check = answersValidator(document);
+    const settings = { repo: SOURCE_REPO };
+    const asked = await handleSyncRequest(new Request("http://127.0.0.1/api/v1/sync", { method: "POST" }), settings);
+    expect(asked.status).toBe(202);
+    expect(check("/api/v1/sync", "POST", 202, await asked.json())).toEqual([]);
+    const signed = await handleSyncRequest(new Request("http://127.0.0.1/api/v1/sync", { method: "POST", headers: { "x-hub-signature-256": "sha256=00" }, body: "{}" }), settings);
+    expect(signed.status).toBe(401);
+    expect(check("/api/v1/sync", "POST", 401, await signed.json())).toEqual([]);
+    const status = await handleSyncStatus(new Request("http://127.0.0.1/api/v1/sync"), settings);
+    expect(status.status).toBe(200);
+    expect(check("/api/v1/sync", "GET", 200, await status.json())).toEqual([]);
   });
 
   it("spells enums, bounds and either-or as the server checks them", () => {
