@@ -18,7 +18,11 @@ const READ: Hints = { readOnlyHint: true, destructiveHint: false, idempotentHint
 
 const write = (destructiveHint: boolean, idempotentHint: boolean, why: string, openWorldHint = false): Hints => ({ readOnlyHint: false, destructiveHint, idempotentHint, openWorldHint, why });
 
-/** The hints of every command, by capability id. A command missing here is a mistake the tests catch. */
+/**
+ * The hints of every command, by capability id. A command missing here is a mistake the tests catch.
+ * Each reason says what the command does, then what the same call again does: idempotent only
+ * where it is refused and writes nothing, or finds nothing left to do (the tests hold the hint to it).
+ */
 export const COMMAND_HINTS: Record<string, Hints> = {
   "plan.transition": write(false, true, "it adds a stamp; the same move again is refused and writes nothing"),
   "plan.evidence": write(false, false, "it appends an evidence entry; the same call again appends another"),
@@ -26,14 +30,14 @@ export const COMMAND_HINTS: Record<string, Hints> = {
   "plan.release": write(true, true, "it ends a lease, possibly someone else's (force); a second call finds none"),
   "plan.create": write(false, false, "it adds a record; a second call adds another (or is refused when the id is taken)"),
   "plan.edit": write(true, false, "it can unset fields, remove list entries and cancel a record; a list addition repeated is another change"),
-  "plan.import": write(false, false, "it adds records from a source; it never overwrites one"),
-  "plan.undo": write(true, true, "it puts a record back as it was before a move or edit, dropping that change; the same undo again is refused"),
-  "plan.commit": write(false, false, "it commits the record changes and pushes them to the remote (default): the world beyond the repository", true),
+  "plan.import": write(false, true, "it adds the records the plan lacks and never overwrites one; the same import again finds them all there and writes nothing"),
+  "plan.undo": write(true, true, "it puts a record back as it was before a move or edit, dropping that change; the same undo again is refused and writes nothing"),
+  "plan.commit": write(false, false, "it commits the record changes and pushes them to the remote (default): the world beyond the repository; a second call commits whatever changed since", true),
   "plans.create": write(false, false, "it creates an execution plan; a second call creates another"),
   "plans.claim": write(false, false, "it hands the next child to a caller; a second call hands another"),
-  "plans.advance": write(false, false, "it moves a child one phase on; the same call again is refused or moves it further"),
+  "plans.advance": write(false, false, "it moves a child one phase on; the same call again is refused, the refusal recorded as an event of the child, or moves it further"),
   "plans.fail": write(false, false, "it records a failure (and may schedule a retry); a second call records another"),
-  "plans.complete": write(false, false, "it completes a child with its evidence; the same call again is refused"),
+  "plans.complete": write(false, false, "it completes a child with its evidence; the same call again is refused, the refusal recorded as an event of the child"),
   "plans.tick": write(false, true, "it times out the children past their deadline; a second call finds none newly late"),
 };
 

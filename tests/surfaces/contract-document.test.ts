@@ -180,6 +180,13 @@ describe("the document tells the whole truth about HTTP", () => {
   });
 });
 
+/** What a hint's reason says the same call again does: nothing more (true), more (false), or it does not say (undefined). */
+function repeatOf(why: string): boolean | undefined {
+  if (/again is refused and writes nothing|again finds them all there and writes nothing|a second call finds none/.test(why)) return true;
+  if (/again (appends|is refused, the refusal recorded)|a second call (starts|adds|creates|hands|records|commits)|is another change/.test(why)) return false;
+  return undefined;
+}
+
 describe("MCP to the letter", () => {
   it("arguments that are no object are -32602 with the message, no zod dump and one prefix", async () => {
     const error = await stdio.client.request({ method: "tools/call", params: { name: "majordomus_plan_next", arguments: [1] as never } }, CallToolResultSchema).then(
@@ -250,11 +257,24 @@ describe("MCP to the letter", () => {
       expect(Object.keys(COMMAND_HINTS).sort()).toEqual(capabilities.filter((k) => k.kind === "command").map((k) => k.id).sort());
     });
 
-    it.each(Object.entries(COMMAND_HINTS).map(([id, hints]) => [id, hints.why, hints] as const))("%s is hinted as it is because %s", async (id, _why, hints) => {
+    it.each(Object.entries(COMMAND_HINTS).map(([id, hints]) => [id, hints.why, hints] as const))("%s is hinted as it is because %s", async (id, why, hints) => {
       const { tools } = await stdio.client.listTools();
       const tool = tools.find((t) => t.name === mcpToolName(capabilities.find((c) => c.id === id)!))!;
       const { why: _said, ...expected } = hints;
       expect(tool.annotations).toMatchObject({ ...expected, readOnlyHint: false });
+      // The hints are what the reason says: a repeat with no further effect is idempotent, one that
+      // changes more (or records its refusal) is not; unsetting, removing, cancelling, dropping or
+      // ending someone else's is destructive; a push reaches beyond the repository.
+      expect(repeatOf(why), `${id}: the reason says what the same call again does`).toBeDefined();
+      expect(hints.idempotentHint, `${id}: idempotentHint`).toBe(repeatOf(why));
+      expect(hints.destructiveHint, `${id}: destructiveHint`).toBe(/\b(unset|remove|cancel|dropping)|someone else's/.test(why));
+      expect(hints.openWorldHint, `${id}: openWorldHint`).toBe(/\bpush/.test(why));
+    });
+
+    it("the reading of a reason can fail: a refusal that writes nothing is idempotent, one recorded is not, and a reason silent on a repeat is no reason", () => {
+      expect(repeatOf("it adds a stamp; the same move again is refused and writes nothing")).toBe(true);
+      expect(repeatOf("it completes a child; the same call again is refused, the refusal recorded as an event of the child")).toBe(false);
+      expect(repeatOf("it completes a child with its evidence; the same call again is refused")).toBeUndefined();
     });
 
     it("plan.commit is open-world because it pushes; plan.edit is destructive because it can cancel, unset and remove", () => {
