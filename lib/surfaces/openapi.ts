@@ -46,10 +46,10 @@ const conflictSchema = (recordOutput: string) => ({
       properties: {
         code: { type: "string", enum: ["conflict"] },
         message: { type: "string" },
-        id: { type: "string", description: "plan.edit: the record edited." },
-        version: { type: "string", description: "plan.edit: the record's current version; send it as If-Match to edit the record as it is now." },
+        id: { type: "string", description: "An edit's: the record edited." },
+        version: { type: "string", description: "An edit's: the record's current version; send it as If-Match to edit the record as it is now." },
         record: {
-          description: "plan.edit: the record as it is now (as GET /api/v1/plan/record answers); plan.undo: the record's id; a following server: the record's file the remote changed.",
+          description: "An edit's: the record as it is now (as GET /api/v1/plan/record answers); an undo's: the record's id; a following server's: the record's file the remote changed.",
           oneOf: [ref(recordOutput), { type: "string" }],
         },
         remote_commit: { type: "string", description: "A following server: the remote's commit that changed the record first." },
