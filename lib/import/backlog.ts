@@ -2,7 +2,7 @@ import { slugOf } from "../repo/plan-edit";
 import { idProblem } from "../repo/write";
 import { parseYaml, type YamlMap, type YamlValue } from "../plan/yaml";
 import { DropCounter, dateOf, firstOfEach, proseOf, skipBadId, stampOf } from "./common";
-import { MAX_RECORDS, MAX_RECORD_BYTES } from "./limits";
+import { recordTooLarge } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 
 // Backlog.md: a `backlog/` folder of Markdown task files with YAML front matter. The format is read
@@ -128,12 +128,13 @@ export function parseBacklog(files: SourceFiles, options: ParseOptions): ParsedS
     const place = placeOf(path);
     if (place === "config" || place === "other") continue;
     read++;
-    if (read > MAX_RECORDS) {
-      skipped.push({ id: path, why: `past the ${MAX_RECORDS} records an import reads of one source` });
+    if (read > options.limits.records) {
+      skipped.push({ id: path, why: `past the ${options.limits.records} records an import reads of one source` });
       continue;
     }
-    if (files[path].length > MAX_RECORD_BYTES) {
-      skipped.push({ id: path, why: `the file is over ${MAX_RECORD_BYTES} bytes` });
+    const large = recordTooLarge(files[path], "the file", options.limits);
+    if (large) {
+      skipped.push({ id: path, why: large });
       continue;
     }
     const split = splitFile(files[path]);

@@ -14,7 +14,7 @@ import { parseYaml } from "../plan/yaml";
 import { parseBacklog } from "./backlog";
 import { parseBeads } from "./beads";
 import { parseGithub } from "./github";
-import { checkSourceBounds, MAX_FILE_BYTES } from "./limits";
+import { checkSourceBounds, LIMITS, type ImportLimits } from "./limits";
 import { renderIssue, renderMilestone } from "./render";
 import type { ImportFormat, ImportResult, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 import { parseTaskmaster } from "./taskmaster";
@@ -44,20 +44,24 @@ export interface ImportRequest {
   dry_run?: boolean;
 }
 
-export type ImportOptions = Pick<WriteOptions, "by" | "cache"> & { now?: () => string };
+export type ImportOptions = Pick<WriteOptions, "by" | "cache"> & {
+  now?: () => string;
+  /** Smaller bounds than LIMITS, for a test that crosses one without a source of its size. */
+  limits?: Partial<ImportLimits>;
+};
 
 const ORDER_STEP = 10;
 
-function checkRequest(r: ImportRequest): void {
+function checkRequest(r: ImportRequest, limits: ImportLimits): void {
   if (r.prefix !== undefined) {
     if (!PREFIXED.includes(r.format)) throw invalidInput(`${r.format} ids are kept as the source writes them; --prefix is for taskmaster and github`);
     if (!/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(r.prefix)) throw invalidInput(`'${r.prefix}' is not a prefix; give letters, digits and '_', starting with a letter (TM, GH, WEB)`);
   }
   if (r.dependencies !== undefined) {
     if (r.format !== "github") throw invalidInput("--dependencies is for github: the issue-dependencies list of a GitHub repository");
-    if (Buffer.byteLength(r.dependencies) > MAX_FILE_BYTES) throw invalidInput(`the dependencies file is more than the ${MAX_FILE_BYTES} bytes an import reads of one file`);
+    if (Buffer.byteLength(r.dependencies) > limits.fileBytes) throw invalidInput(`the dependencies file is more than the ${limits.fileBytes} bytes an import reads of one file`);
   }
-  checkSourceBounds(r.files);
+  checkSourceBounds(r.files, limits);
 }
 
 function idsIn(repo: string, dir: string): Set<string> {
@@ -96,9 +100,10 @@ interface Made {
 
 /** Import a source into the repository's plan (plan.import). */
 export async function importPlan(repo: string, request: ImportRequest, o: ImportOptions = {}): Promise<ImportResult> {
-  checkRequest(request);
+  const limits: ImportLimits = { ...LIMITS, ...o.limits };
+  checkRequest(request, limits);
   const at = (o.now ?? stampNow)();
-  const parsed = PARSERS[request.format](request.files, { prefix: request.prefix, dependencies: request.dependencies, now: at });
+  const parsed = PARSERS[request.format](request.files, { prefix: request.prefix, dependencies: request.dependencies, now: at, limits });
   const run = async (): Promise<ImportResult> => {
     const records = loadRecords(repo, o.cache);
     const skipped: Skip[] = [...parsed.skipped];
