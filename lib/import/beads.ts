@@ -137,7 +137,9 @@ export function parseBeads(files: SourceFiles, options: ParseOptions): ParsedSou
         dropped.add("blocks links between an epic and an issue", "a milestone depends on milestones and an issue on issues; an epic is a milestone here");
       } else push(blocks, e.from, e.to);
     } else if (e.type === "parent-child") {
-      if (!isEpic.has(e.to)) dropped.add("parent-child links to a parent that is not an epic", "the child goes to the milestone of the nearest epic above it; the plan has no sub-issues");
+      // An epic is a milestone, and a milestone has no parent: its own parent-child link has no place.
+      if (isEpic.has(e.from)) dropped.add("parent-child links of an epic to its parent", "an epic is a milestone here, and a milestone has no parent; it stays a milestone of its own");
+      else if (!isEpic.has(e.to)) dropped.add("parent-child links to a parent that is not an epic", "the child goes to the milestone of the nearest epic above it; the plan has no sub-issues");
     } else {
       dropped.add(`${e.type} links`, e.type === "related" || e.type === "discovered-from" ? "no field of an issue holds a non-blocking link" : "not a link the plan has; only blocks and parent-child are kept");
     }

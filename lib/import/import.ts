@@ -89,6 +89,12 @@ export function newFindings(before: readonly PlanFinding[], after: readonly Plan
   });
 }
 
+/** Ids by their file name with case folded: a file system that ignores case (macOS, Windows) takes two such names for one file. */
+const byFoldedName = (ids: Iterable<string>) => new Map([...ids].map((id) => [id.toLowerCase(), id]));
+
+const caseTwin = (dir: string, id: string, twin: string): string =>
+  `its record file ${dir}/${id}.yaml differs from ${twin}'s only in case, and a file system that ignores case (macOS, Windows) takes the two for one file; ${twin} is kept`;
+
 interface Made {
   kind: "issue" | "milestone";
   id: string;
@@ -109,6 +115,8 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
     const skipped: Skip[] = [...parsed.skipped];
     const takenMilestones = idsIn(repo, MILESTONES_DIR);
     const takenIssues = idsIn(repo, ISSUES_DIR);
+    const milestoneFiles = byFoldedName(takenMilestones);
+    const issueFiles = byFoldedName(takenIssues);
     const made: Made[] = [];
     const newMilestones: MilestoneRecord[] = [];
     const newIssues: IssueRecord[] = [];
@@ -121,6 +129,12 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
         if (m.sourceId !== undefined) skipped.push({ id: m.id, why: `already in the plan (${where}); an import never overwrites a record` });
         continue;
       }
+      const twin = milestoneFiles.get(m.id.toLowerCase());
+      if (twin !== undefined) {
+        skipped.push({ id: m.id, why: caseTwin(MILESTONES_DIR, m.id, twin) });
+        continue;
+      }
+      milestoneFiles.set(m.id.toLowerCase(), m.id);
       order += ORDER_STEP;
       const text = renderMilestone(m, order, at);
       const record = readBack("milestone", m.id, text);
@@ -139,6 +153,12 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
         skipped.push({ id: i.id, why: `its id cannot name a record file (${problem})` });
         continue;
       }
+      const twin = issueFiles.get(i.id.toLowerCase());
+      if (twin !== undefined) {
+        skipped.push({ id: i.id, why: caseTwin(ISSUES_DIR, i.id, twin) });
+        continue;
+      }
+      issueFiles.set(i.id.toLowerCase(), i.id);
       const text = renderIssue(i, at);
       newIssues.push(readBack("issue", i.id, text) as IssueRecord);
       const stamps = [i.started_at !== undefined ? `started_at ${i.started_at}` : "", i.completed_at !== undefined ? `completed_at ${i.completed_at}` : ""].filter(Boolean);
