@@ -10,12 +10,11 @@ import type { PlanFinding } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
 import { by, lockedMove, stampNow, type WriteOptions } from "../repo/transition";
 import { idProblem, refuseFolderOutside } from "../repo/write";
-import { parseYaml } from "../plan/yaml";
 import { parseBacklog } from "./backlog";
 import { parseBeads } from "./beads";
 import { parseGithub } from "./github";
 import { checkSourceBounds, LIMITS, type ImportLimits } from "./limits";
-import { renderIssue, renderMilestone } from "./render";
+import { renderIssue, renderMilestone, type Rendered } from "./render";
 import type { ImportFormat, ImportResult, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 import { parseTaskmaster } from "./taskmaster";
 import { writeNewFiles, type NewFile } from "./write-batch";
@@ -136,8 +135,9 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
       }
       milestoneFiles.set(m.id.toLowerCase(), m.id);
       order += ORDER_STEP;
-      const text = renderMilestone(m, order, at);
-      const record = readBack("milestone", m.id, text);
+      const rendered = renderMilestone(m, order, at);
+      const { text } = rendered;
+      const record = readBack("milestone", m.id, rendered);
       newMilestones.push(record as MilestoneRecord);
       importedMilestones.add(m.id);
       made.push({ kind: "milestone", id: m.id, sourceId: m.sourceId ?? "", path: `${MILESTONES_DIR}/${m.id}.yaml`, text, stamps: [] });
@@ -159,8 +159,9 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
         continue;
       }
       issueFiles.set(i.id.toLowerCase(), i.id);
-      const text = renderIssue(i, at);
-      newIssues.push(readBack("issue", i.id, text) as IssueRecord);
+      const rendered = renderIssue(i, at);
+      const { text } = rendered;
+      newIssues.push(readBack("issue", i.id, rendered) as IssueRecord);
       const stamps = [i.started_at !== undefined ? `started_at ${i.started_at}` : "", i.completed_at !== undefined ? `completed_at ${i.completed_at}` : ""].filter(Boolean);
       made.push({ kind: "issue", id: i.id, sourceId: i.sourceId, path: `${ISSUES_DIR}/${i.id}.yaml`, text, stamps });
     }
@@ -215,13 +216,10 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
   return lockedMove(repo, o, run);
 }
 
-/** The record as the loader builds it from the text written; the text must read back as that id. */
-function readBack(kind: "issue" | "milestone", id: string, text: string): IssueRecord | MilestoneRecord {
-  const parsed = parseYaml(text);
-  if (!parsed.ok || !(parsed.value instanceof Map) || parsed.value.get("id") !== id) {
-    throw new Error(`the record written for ${id} does not read back as it (${parsed.ok ? "its id differs" : parsed.problem.reason})`);
-  }
-  return kind === "issue" ? issueFromMap(id, parsed.value) : milestoneFromMap(id, parsed.value);
+/** The record as the loader builds it from the text written (parsed once, by render); the text must read back as that id. */
+function readBack(kind: "issue" | "milestone", id: string, { map }: Rendered): IssueRecord | MilestoneRecord {
+  if (map.get("id") !== id) throw new Error(`the record written for ${id} does not read back as it (its id differs)`);
+  return kind === "issue" ? issueFromMap(id, map) : milestoneFromMap(id, map);
 }
 
 function summaryOf(r: ImportRequest, milestones: number, issues: number, skipped: number): string {
