@@ -37,8 +37,8 @@ test.describe("importing a plan @demo", () => {
       await panel.getByLabel("File").setInputFiles(join(FIXTURES, "beads", "issues.jsonl"));
       await page.getByTestId("import-preview").click();
       const dry = page.getByTestId("import-dry-run");
-      await expect(dry).toContainText("would create 3 milestone(s) and 5 issue(s) from issues.jsonl (beads); 2 skipped");
-      await expect(page.getByTestId("import-created")).toHaveText("3 milestone(s), 5 issue(s)");
+      await expect(dry).toContainText("would create 4 milestone(s) and 5 issue(s) from issues.jsonl (beads); 3 skipped");
+      await expect(page.getByTestId("import-created")).toHaveText("4 milestone(s), 5 issue(s)");
       await expect(page.getByTestId("import-mapped")).toContainText("closed → DONE 1");
       await expect(page.getByTestId("import-skipped")).toContainText("bd-d148: a tombstone");
       await expect(page.getByTestId("import-dropped")).toContainText("related links ×1");
@@ -51,7 +51,7 @@ test.describe("importing a plan @demo", () => {
       }
       await page.emulateMedia({ colorScheme: "light" });
       await page.getByTestId("import-confirm").click();
-      await expect(page.getByTestId("import-outcome")).toHaveText("Imported: created 3 milestone(s) and 5 issue(s) from issues.jsonl (beads); 2 skipped.");
+      await expect(page.getByTestId("import-outcome")).toHaveText("Imported: created 4 milestone(s) and 5 issue(s) from issues.jsonl (beads); 3 skipped.");
       expect(readFileSync(join(repo.dir, PROJECT, "issues", "bd-7mh.6.yaml"), "utf8")).toContain("title: \"Import the edges back — ünïcödé ✓\"");
       await visit("/issues/bd-7mh.6");
       await expect(page.getByRole("heading", { level: 1 })).toContainText("bd-7mh.6");
@@ -70,7 +70,7 @@ test.describe("importing a plan @demo", () => {
       await panel.getByLabel("Format").selectOption("backlog");
       await panel.getByLabel("Folder").setInputFiles(join(FIXTURES, "backlog", "backlog"));
       await page.getByTestId("import-preview").click();
-      await expect(page.getByTestId("import-created")).toHaveText("3 milestone(s), 4 issue(s)");
+      await expect(page.getByTestId("import-created")).toHaveText("4 milestone(s), 5 issue(s)");
       await expect(page.getByTestId("import-skipped")).toContainText("DRAFT-3: a draft");
       await expect(page.getByTestId("import-mapped")).toContainText("In Progress → ACTIVE 1");
       expect(readdirSync(join(repo.dir, PROJECT, "issues")).some((n) => n.startsWith("BACK-"))).toBe(false);

@@ -2,7 +2,7 @@ import { slugOf } from "../repo/plan-edit";
 import { idProblem } from "../repo/write";
 import { parseYaml, type YamlMap, type YamlValue } from "../plan/yaml";
 import { DropCounter, dateOf, firstOfEach, proseOf, skipBadId, stampOf } from "./common";
-import { MAX_RECORDS, MAX_RECORD_BYTES } from "./limits";
+import { recordTooLarge } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 
 // Backlog.md: a `backlog/` folder of Markdown task files with YAML front matter. The format is read
@@ -11,10 +11,13 @@ import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, So
 // src/utils/prefix-config.ts (how ids match: `task-208` is `TASK-208`, the body compared numerically,
 // under config.yml's `task_prefix`), and its own backlog/ folder (config.yml, completed/, milestones/).
 
-const KEPT = new Set(["id", "title", "status", "assignee", "created_date", "updated_date", "milestone", "dependencies", "priority"]);
+// `parent_task_id` and `subtasks` are named on their own (a subtask is an issue of its own here).
+const KEPT = new Set(["id", "title", "status", "assignee", "created_date", "updated_date", "milestone", "dependencies", "priority", "parent_task_id", "subtasks"]);
+/** A milestone file's front matter as Backlog.md writes it (src/file-system/operations.ts, serializeMilestoneContent). */
+const MILESTONE_KEPT = new Set(["id", "title"]);
 const PRIORITY: Record<string, string> = { high: "p1", medium: "p2", low: "p3" };
 
-type Place = "tasks" | "completed" | "archive" | "drafts" | "milestones" | "config" | "other";
+type Place = "tasks" | "completed" | "archive" | "drafts" | "milestones" | "archived-milestones" | "config" | "other";
 
 /** Which part of a Backlog.md folder a path is in (the folder's own name, `backlog/`, may lead). */
 export function placeOf(path: string): Place {
@@ -24,11 +27,11 @@ export function placeOf(path: string): Place {
   if (!parts[parts.length - 1]?.endsWith(".md")) return "other";
   const [top, sub] = parts;
   if (top === "tasks" || top === "completed" || top === "drafts" || top === "milestones") return top;
-  if (top === "archive") return sub === "drafts" ? "drafts" : sub === "milestones" ? "milestones" : "archive";
+  if (top === "archive") return sub === "drafts" ? "drafts" : sub === "milestones" ? "archived-milestones" : "archive";
   return "other";
 }
 
-const ORDER: Record<Place, number> = { tasks: 0, completed: 1, archive: 2, drafts: 3, milestones: 4, config: 5, other: 6 };
+const ORDER: Record<Place, number> = { tasks: 0, completed: 1, archive: 2, drafts: 3, milestones: 4, "archived-milestones": 5, config: 6, other: 7 };
 
 /** Backlog.md's own fix-up before YAML: `assignee: @name` is quoted, `[@a, @b]` too. */
 function fixFrontMatter(text: string): string {
@@ -128,12 +131,13 @@ export function parseBacklog(files: SourceFiles, options: ParseOptions): ParsedS
     const place = placeOf(path);
     if (place === "config" || place === "other") continue;
     read++;
-    if (read > MAX_RECORDS) {
-      skipped.push({ id: path, why: `past the ${MAX_RECORDS} records an import reads of one source` });
+    if (read > options.limits.records) {
+      skipped.push({ id: path, why: `past the ${options.limits.records} records an import reads of one source` });
       continue;
     }
-    if (files[path].length > MAX_RECORD_BYTES) {
-      skipped.push({ id: path, why: `the file is over ${MAX_RECORD_BYTES} bytes` });
+    const large = recordTooLarge(files[path], "the file", options.limits);
+    if (large) {
+      skipped.push({ id: path, why: large });
       continue;
     }
     const split = splitFile(files[path]);
@@ -155,12 +159,13 @@ export function parseBacklog(files: SourceFiles, options: ParseOptions): ParsedS
       skipBadId(skipped, id, problem);
       continue;
     }
-    (place === "milestones" ? milestoneFiles : tasks).push({ id, path, place, front: split.front, body: split.body });
+    (place === "milestones" || place === "archived-milestones" ? milestoneFiles : tasks).push({ id, path, place, front: split.front, body: split.body });
   }
 
   const milestones: ImportMilestone[] = [];
   const byName = new Map<string, string>();
   for (const m of firstOfEach(milestoneFiles, (f) => f.path, skipped)) {
+    dropped.unkept(Object.fromEntries(m.front), MILESTONE_KEPT, "milestone");
     const title = str(m.front.get("title")) ?? m.id;
     milestones.push({
       id: m.id,
@@ -170,6 +175,10 @@ export function parseBacklog(files: SourceFiles, options: ParseOptions): ParsedS
       outcome: section(m.body, "Description", "DESCRIPTION") ?? proseOf(m.body),
       acceptance_criteria: [],
       depends_on: [],
+      // Backlog.md archives a milestone that is no longer active (archiveMilestone moves its file to
+      // archive/milestones/, and only milestones/ is listed as active): the plan's word for it is
+      // cancelled, as for an archived task. Its tasks still name it and join it.
+      ...(m.place === "archived-milestones" ? { cancelled: true } : {}),
     });
     byName.set(m.id.toLowerCase(), m.id);
     byName.set(title.toLowerCase(), m.id);
@@ -196,6 +205,8 @@ export function parseBacklog(files: SourceFiles, options: ParseOptions): ParsedS
     const f = t.front;
     const plain: Record<string, unknown> = Object.fromEntries(f);
     dropped.unkept(plain, KEPT, "task");
+    if (str(f.get("parent_task_id"))) dropped.add("parent_task_id (a subtask's parent)", "the plan has no sub-issues: a subtask is an issue of its own, with its own milestone and dependencies");
+    if (strs(f.get("subtasks")).length > 0) dropped.add("subtasks (a task's list of its subtasks)", "the plan has no sub-issues: each subtask is an issue of its own", strs(f.get("subtasks")).length);
     const title = str(f.get("title"));
     if (!title) {
       skipped.push({ id: t.id, why: `it has no title (${t.path})` });

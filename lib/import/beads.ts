@@ -1,6 +1,6 @@
 import { idProblem } from "../repo/write";
 import { DropCounter, dateOf, entriesOf, firstOfEach, proseOf, skipBadId, stampOf } from "./common";
-import { MAX_RECORDS, MAX_RECORD_BYTES, isObject, parseBoundedJson } from "./limits";
+import { isObject, parseBoundedJson, recordTooLarge } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 
 // beads: the JSONL `bd export` writes (`.beads/issues.jsonl`), one issue a line. The format is read
@@ -58,15 +58,16 @@ export function parseBeads(files: SourceFiles, options: ParseOptions): ParsedSou
       if (raw === "") continue;
       read++;
       const at = `${name}:${n + 1}`;
-      if (read > MAX_RECORDS) {
-        skipped.push({ id: at, why: `past the ${MAX_RECORDS} records an import reads of one source` });
+      if (read > options.limits.records) {
+        skipped.push({ id: at, why: `past the ${options.limits.records} records an import reads of one source` });
         continue;
       }
-      if (raw.length > MAX_RECORD_BYTES) {
-        skipped.push({ id: at, why: `the line is over ${MAX_RECORD_BYTES} bytes` });
+      const large = recordTooLarge(raw, "the line", options.limits);
+      if (large) {
+        skipped.push({ id: at, why: large });
         continue;
       }
-      const parsed = parseBoundedJson(raw);
+      const parsed = parseBoundedJson(raw, options.limits);
       if ("problem" in parsed) {
         skipped.push({ id: at, why: `the line is not read: ${parsed.problem}` });
         continue;
@@ -136,7 +137,9 @@ export function parseBeads(files: SourceFiles, options: ParseOptions): ParsedSou
         dropped.add("blocks links between an epic and an issue", "a milestone depends on milestones and an issue on issues; an epic is a milestone here");
       } else push(blocks, e.from, e.to);
     } else if (e.type === "parent-child") {
-      if (!isEpic.has(e.to)) dropped.add("parent-child links to a parent that is not an epic", "the child goes to the milestone of the nearest epic above it; the plan has no sub-issues");
+      // An epic is a milestone, and a milestone has no parent: its own parent-child link has no place.
+      if (isEpic.has(e.from)) dropped.add("parent-child links of an epic to its parent", "an epic is a milestone here, and a milestone has no parent; it stays a milestone of its own");
+      else if (!isEpic.has(e.to)) dropped.add("parent-child links to a parent that is not an epic", "the child goes to the milestone of the nearest epic above it; the plan has no sub-issues");
     } else {
       dropped.add(`${e.type} links`, e.type === "related" || e.type === "discovered-from" ? "no field of an issue holds a non-blocking link" : "not a link the plan has; only blocks and parent-child are kept");
     }

@@ -1,7 +1,7 @@
 import { slugOf } from "../repo/plan-edit";
 import { idProblem } from "../repo/write";
 import { DropCounter, dateOf, firstOfEach, proseOf, skipBadId, stampOf } from "./common";
-import { MAX_RECORDS, isObject, parseBoundedJson } from "./limits";
+import { isObject, parseBoundedJson, type ImportLimits } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 
 // GitHub Issues: the JSON array `gh issue list --state all --limit 100000 --json
@@ -18,10 +18,10 @@ const KEPT = new Set(["number", "title", "body", "state", "milestone", "assignee
 const numberOf = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v > 0 ? v : undefined);
 
 /** The dependencies file: blocked_by per issue number, and what of it could not be read. */
-function readDependencies(text: string | undefined, skipped: Skip[]): Map<number, number[]> {
+function readDependencies(text: string | undefined, skipped: Skip[], limits: ImportLimits): Map<number, number[]> {
   const out = new Map<number, number[]>();
   if (text === undefined) return out;
-  const parsed = parseBoundedJson(text);
+  const parsed = parseBoundedJson(text, limits);
   if ("problem" in parsed || !Array.isArray(parsed.value)) {
     skipped.push({ id: "--dependencies", why: "problem" in parsed ? `not read: ${parsed.problem}` : 'not a list of {"issue": N, "blocked_by": [N, …]}' });
     return out;
@@ -46,14 +46,14 @@ export function parseGithub(files: SourceFiles, options: ParseOptions): ParsedSo
   const skipped: Skip[] = [];
   const dropped = new DropCounter();
   const prefix = options.prefix ?? GITHUB_PREFIX;
-  const blockedBy = readDependencies(options.dependencies, skipped);
+  const blockedBy = readDependencies(options.dependencies, skipped, options.limits);
   const milestones: ImportMilestone[] = [];
   const milestoneIds = new Map<string, string>();
   const found: (ImportIssue & { at: string })[] = [];
   let read = 0;
   let usesDefault = false;
   for (const [name, text] of Object.entries(files)) {
-    const parsed = parseBoundedJson(text);
+    const parsed = parseBoundedJson(text, options.limits);
     if ("problem" in parsed || !Array.isArray(parsed.value)) {
       read++;
       skipped.push({ id: name, why: "problem" in parsed ? `not read: ${parsed.problem}` : "not the JSON list gh issue list --json writes" });
@@ -62,7 +62,7 @@ export function parseGithub(files: SourceFiles, options: ParseOptions): ParsedSo
     parsed.value.forEach((issue, i) => {
       read++;
       const at = `${name}[${i}]`;
-      if (read > MAX_RECORDS) return void skipped.push({ id: at, why: `past the ${MAX_RECORDS} records an import reads of one source` });
+      if (read > options.limits.records) return void skipped.push({ id: at, why: `past the ${options.limits.records} records an import reads of one source` });
       const number = isObject(issue) ? numberOf(issue.number) : undefined;
       if (!isObject(issue) || number === undefined) return void skipped.push({ id: at, why: "not a GitHub issue (an object with a number)" });
       const id = `${prefix}-${number}`;

@@ -10,12 +10,11 @@ import type { PlanFinding } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
 import { by, lockedMove, stampNow, type WriteOptions } from "../repo/transition";
 import { idProblem, refuseFolderOutside } from "../repo/write";
-import { parseYaml } from "../plan/yaml";
 import { parseBacklog } from "./backlog";
 import { parseBeads } from "./beads";
 import { parseGithub } from "./github";
-import { checkSourceBounds, MAX_FILE_BYTES } from "./limits";
-import { renderIssue, renderMilestone } from "./render";
+import { checkSourceBounds, LIMITS, type ImportLimits } from "./limits";
+import { renderIssue, renderMilestone, type Rendered } from "./render";
 import type { ImportFormat, ImportResult, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 import { parseTaskmaster } from "./taskmaster";
 import { writeNewFiles, type NewFile } from "./write-batch";
@@ -44,20 +43,24 @@ export interface ImportRequest {
   dry_run?: boolean;
 }
 
-export type ImportOptions = Pick<WriteOptions, "by" | "cache"> & { now?: () => string };
+export type ImportOptions = Pick<WriteOptions, "by" | "cache"> & {
+  now?: () => string;
+  /** Smaller bounds than LIMITS, for a test that crosses one without a source of its size. */
+  limits?: Partial<ImportLimits>;
+};
 
 const ORDER_STEP = 10;
 
-function checkRequest(r: ImportRequest): void {
+function checkRequest(r: ImportRequest, limits: ImportLimits): void {
   if (r.prefix !== undefined) {
     if (!PREFIXED.includes(r.format)) throw invalidInput(`${r.format} ids are kept as the source writes them; --prefix is for taskmaster and github`);
     if (!/^[A-Za-z][A-Za-z0-9_]{0,31}$/.test(r.prefix)) throw invalidInput(`'${r.prefix}' is not a prefix; give letters, digits and '_', starting with a letter (TM, GH, WEB)`);
   }
   if (r.dependencies !== undefined) {
     if (r.format !== "github") throw invalidInput("--dependencies is for github: the issue-dependencies list of a GitHub repository");
-    if (Buffer.byteLength(r.dependencies) > MAX_FILE_BYTES) throw invalidInput(`the dependencies file is more than the ${MAX_FILE_BYTES} bytes an import reads of one file`);
+    if (Buffer.byteLength(r.dependencies) > limits.fileBytes) throw invalidInput(`the dependencies file is more than the ${limits.fileBytes} bytes an import reads of one file`);
   }
-  checkSourceBounds(r.files);
+  checkSourceBounds(r.files, limits);
 }
 
 function idsIn(repo: string, dir: string): Set<string> {
@@ -85,6 +88,12 @@ export function newFindings(before: readonly PlanFinding[], after: readonly Plan
   });
 }
 
+/** Ids by their file name with case folded: a file system that ignores case (macOS, Windows) takes two such names for one file. */
+const byFoldedName = (ids: Iterable<string>) => new Map([...ids].map((id) => [id.toLowerCase(), id]));
+
+const caseTwin = (dir: string, id: string, twin: string): string =>
+  `its record file ${dir}/${id}.yaml differs from ${twin}'s only in case, and a file system that ignores case (macOS, Windows) takes the two for one file; ${twin} is kept`;
+
 interface Made {
   kind: "issue" | "milestone";
   id: string;
@@ -96,14 +105,17 @@ interface Made {
 
 /** Import a source into the repository's plan (plan.import). */
 export async function importPlan(repo: string, request: ImportRequest, o: ImportOptions = {}): Promise<ImportResult> {
-  checkRequest(request);
+  const limits: ImportLimits = { ...LIMITS, ...o.limits };
+  checkRequest(request, limits);
   const at = (o.now ?? stampNow)();
-  const parsed = PARSERS[request.format](request.files, { prefix: request.prefix, dependencies: request.dependencies, now: at });
+  const parsed = PARSERS[request.format](request.files, { prefix: request.prefix, dependencies: request.dependencies, now: at, limits });
   const run = async (): Promise<ImportResult> => {
     const records = loadRecords(repo, o.cache);
     const skipped: Skip[] = [...parsed.skipped];
     const takenMilestones = idsIn(repo, MILESTONES_DIR);
     const takenIssues = idsIn(repo, ISSUES_DIR);
+    const milestoneFiles = byFoldedName(takenMilestones);
+    const issueFiles = byFoldedName(takenIssues);
     const made: Made[] = [];
     const newMilestones: MilestoneRecord[] = [];
     const newIssues: IssueRecord[] = [];
@@ -116,9 +128,16 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
         if (m.sourceId !== undefined) skipped.push({ id: m.id, why: `already in the plan (${where}); an import never overwrites a record` });
         continue;
       }
+      const twin = milestoneFiles.get(m.id.toLowerCase());
+      if (twin !== undefined) {
+        skipped.push({ id: m.id, why: caseTwin(MILESTONES_DIR, m.id, twin) });
+        continue;
+      }
+      milestoneFiles.set(m.id.toLowerCase(), m.id);
       order += ORDER_STEP;
-      const text = renderMilestone(m, order, at);
-      const record = readBack("milestone", m.id, text);
+      const rendered = renderMilestone(m, order, at);
+      const { text } = rendered;
+      const record = readBack("milestone", m.id, rendered);
       newMilestones.push(record as MilestoneRecord);
       importedMilestones.add(m.id);
       made.push({ kind: "milestone", id: m.id, sourceId: m.sourceId ?? "", path: `${MILESTONES_DIR}/${m.id}.yaml`, text, stamps: [] });
@@ -134,8 +153,15 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
         skipped.push({ id: i.id, why: `its id cannot name a record file (${problem})` });
         continue;
       }
-      const text = renderIssue(i, at);
-      newIssues.push(readBack("issue", i.id, text) as IssueRecord);
+      const twin = issueFiles.get(i.id.toLowerCase());
+      if (twin !== undefined) {
+        skipped.push({ id: i.id, why: caseTwin(ISSUES_DIR, i.id, twin) });
+        continue;
+      }
+      issueFiles.set(i.id.toLowerCase(), i.id);
+      const rendered = renderIssue(i, at);
+      const { text } = rendered;
+      newIssues.push(readBack("issue", i.id, rendered) as IssueRecord);
       const stamps = [i.started_at !== undefined ? `started_at ${i.started_at}` : "", i.completed_at !== undefined ? `completed_at ${i.completed_at}` : ""].filter(Boolean);
       made.push({ kind: "issue", id: i.id, sourceId: i.sourceId, path: `${ISSUES_DIR}/${i.id}.yaml`, text, stamps });
     }
@@ -190,13 +216,10 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
   return lockedMove(repo, o, run);
 }
 
-/** The record as the loader builds it from the text written; the text must read back as that id. */
-function readBack(kind: "issue" | "milestone", id: string, text: string): IssueRecord | MilestoneRecord {
-  const parsed = parseYaml(text);
-  if (!parsed.ok || !(parsed.value instanceof Map) || parsed.value.get("id") !== id) {
-    throw new Error(`the record written for ${id} does not read back as it (${parsed.ok ? "its id differs" : parsed.problem.reason})`);
-  }
-  return kind === "issue" ? issueFromMap(id, parsed.value) : milestoneFromMap(id, parsed.value);
+/** The record as the loader builds it from the text written (parsed once, by render); the text must read back as that id. */
+function readBack(kind: "issue" | "milestone", id: string, { map }: Rendered): IssueRecord | MilestoneRecord {
+  if (map.get("id") !== id) throw new Error(`the record written for ${id} does not read back as it (its id differs)`);
+  return kind === "issue" ? issueFromMap(id, map) : milestoneFromMap(id, map);
 }
 
 function summaryOf(r: ImportRequest, milestones: number, issues: number, skipped: number): string {

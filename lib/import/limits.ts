@@ -1,5 +1,5 @@
 import { invalidInput } from "../plan/errors";
-import type { SourceFiles } from "./shapes";
+import type { ImportLimits, SourceFiles } from "./shapes";
 
 // The bounds within which a source is read, as the record loader bounds a record (lib/repo/load.ts):
 // past a whole-source bound the import is refused before anything is read into records; past a
@@ -13,25 +13,46 @@ export const MAX_FILE_BYTES = 32 * 1024 * 1024;
 export const MAX_FILES = 20_000;
 /** Records of one source (lines, task files, tasks and subtasks, issues). */
 export const MAX_RECORDS = 50_000;
-/** One line of a JSONL export, one task file, one task or issue as JSON. */
+/** One line of a JSONL export (beads), one task file (Backlog.md); a JSON source is bounded as a whole file. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 /** Nesting of arrays and objects in a JSON source. */
 export const MAX_JSON_DEPTH = 64;
 /** Folders deep below a folder source. */
 export const MAX_FOLDER_DEPTH = 8;
 
+export type { ImportLimits };
+
+/** The bounds together, as every reader takes them: the constants above, or smaller ones a test gives. */
+export const LIMITS: ImportLimits = {
+  sourceBytes: MAX_SOURCE_BYTES,
+  fileBytes: MAX_FILE_BYTES,
+  files: MAX_FILES,
+  records: MAX_RECORDS,
+  recordBytes: MAX_RECORD_BYTES,
+  jsonDepth: MAX_JSON_DEPTH,
+  folderDepth: MAX_FOLDER_DEPTH,
+};
+
 /** Refuse a source past the whole-source bounds; the message names the bound and the fix. */
-export function checkSourceBounds(files: SourceFiles): void {
+export function checkSourceBounds(files: SourceFiles, limits: ImportLimits = LIMITS): void {
   const names = Object.keys(files);
   if (names.length === 0) throw invalidInput("the source holds no file; give the export file or the Backlog.md folder");
-  if (names.length > MAX_FILES) throw invalidInput(`the source holds ${names.length} files, more than the ${MAX_FILES} an import reads`);
+  if (names.length > limits.files) throw invalidInput(`the source holds ${names.length} files, more than the ${limits.files} an import reads`);
   let total = 0;
   for (const name of names) {
     const bytes = Buffer.byteLength(files[name], "utf8");
-    if (bytes > MAX_FILE_BYTES) throw invalidInput(`${name} is ${bytes} bytes, more than the ${MAX_FILE_BYTES} an import reads of one file`);
+    if (bytes > limits.fileBytes) throw invalidInput(`${name} is ${bytes} bytes, more than the ${limits.fileBytes} an import reads of one file`);
     total += bytes;
   }
-  if (total > MAX_SOURCE_BYTES) throw invalidInput(`the source is ${total} bytes, more than the ${MAX_SOURCE_BYTES} an import reads`);
+  if (total > limits.sourceBytes) throw invalidInput(`the source is ${total} bytes, more than the ${limits.sourceBytes} an import reads`);
+}
+
+/** Why one record (a line, a task file, a task or issue as JSON) is past the per-record bound, if it is. */
+export function recordTooLarge(text: string, what: string, limits: ImportLimits): string | undefined {
+  // Bytes are at least the UTF-16 length in units; counting them exactly only near the bound.
+  if (text.length * 3 <= limits.recordBytes) return undefined;
+  const bytes = Buffer.byteLength(text, "utf8");
+  return bytes > limits.recordBytes ? `${what} is ${bytes} bytes, more than the ${limits.recordBytes} an import reads of one record` : undefined;
 }
 
 /** How deep a JSON text nests, counted without parsing it (brackets outside strings). */
@@ -54,9 +75,9 @@ export function jsonDepth(text: string): number {
 }
 
 /** A JSON text parsed within the depth bound, or why it is not read. */
-export function parseBoundedJson(text: string): { value: unknown } | { problem: string } {
+export function parseBoundedJson(text: string, limits: ImportLimits = LIMITS): { value: unknown } | { problem: string } {
   const depth = jsonDepth(text);
-  if (depth > MAX_JSON_DEPTH) return { problem: `it nests ${depth} deep, more than the ${MAX_JSON_DEPTH} an import reads` };
+  if (depth > limits.jsonDepth) return { problem: `it nests ${depth} deep, more than the ${limits.jsonDepth} an import reads` };
   try {
     return { value: JSON.parse(text) };
   } catch (error) {

@@ -69,12 +69,25 @@ export interface ParsedSource {
   read: number;
 }
 
+/** The bounds a source is read within, together (limits.ts gives them: LIMITS, or smaller ones a test gives). */
+export interface ImportLimits {
+  readonly sourceBytes: number;
+  readonly fileBytes: number;
+  readonly files: number;
+  readonly records: number;
+  readonly recordBytes: number;
+  readonly jsonDepth: number;
+  readonly folderDepth: number;
+}
+
 export interface ParseOptions {
   prefix?: string;
   /** GitHub only: the issue-dependencies file's text. */
   dependencies?: string;
   /** Now, as a stamp: what an ACTIVE issue with no time of its own is stamped with. */
   now: string;
+  /** The bounds a source is read within (limits.ts's LIMITS). */
+  limits: ImportLimits;
 }
 
 export const ImportResultSchema = z.object({

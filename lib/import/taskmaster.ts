@@ -1,6 +1,6 @@
 import { idProblem } from "../repo/write";
 import { DropCounter, entriesOf, firstOfEach, proseOf, skipBadId } from "./common";
-import { MAX_RECORDS, isObject, parseBoundedJson } from "./limits";
+import { isObject, parseBoundedJson } from "./limits";
 import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, SourceFiles } from "./shapes";
 
 // Task Master: `.taskmaster/tasks/tasks.json`, tagged (`{"<tag>": {"tasks": […], "metadata": {…}}}`)
@@ -36,7 +36,7 @@ export function parseTaskmaster(files: SourceFiles, options: ParseOptions): Pars
   const issues: ImportIssue[] = [];
   let read = 0;
   for (const [name, text] of Object.entries(files)) {
-    const parsed = parseBoundedJson(text);
+    const parsed = parseBoundedJson(text, options.limits);
     if ("problem" in parsed) {
       read++;
       skipped.push({ id: name, why: `not read: ${parsed.problem}` });
@@ -71,14 +71,14 @@ export function parseTaskmaster(files: SourceFiles, options: ParseOptions): Pars
       const found: ImportIssue[] = [];
       tag.tasks.forEach((task, index) => {
         read++;
-        if (read > MAX_RECORDS) return void skipped.push({ id: `${tag.name}[${index}]`, why: `past the ${MAX_RECORDS} records an import reads of one source` });
+        if (read > options.limits.records) return void skipped.push({ id: `${tag.name}[${index}]`, why: `past the ${options.limits.records} records an import reads of one source` });
         const made = taskOf(task, `${tag.name}[${index}]`, undefined, idOf, milestone, skipped, dropped, options.now);
         if (!made) return;
         found.push(made);
         const subtasks = isObject(task) && Array.isArray(task.subtasks) ? task.subtasks : [];
         subtasks.forEach((sub, n) => {
           read++;
-          if (read > MAX_RECORDS) return void skipped.push({ id: `${made.sourceId}.subtasks[${n}]`, why: `past the ${MAX_RECORDS} records an import reads of one source` });
+          if (read > options.limits.records) return void skipped.push({ id: `${made.sourceId}.subtasks[${n}]`, why: `past the ${options.limits.records} records an import reads of one source` });
           const child = taskOf(sub, `${made.sourceId}.subtasks[${n}]`, made.sourceId, idOf, milestone, skipped, dropped, options.now);
           if (child) found.push(child);
         });

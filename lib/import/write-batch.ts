@@ -16,15 +16,11 @@ export interface NewFile {
   text: string;
 }
 
-/** syncfs(2) of the file system holding each folder; false when it cannot be done. */
-async function syncFileSystems(dirs: readonly string[]): Promise<boolean> {
-  for (const dir of dirs) {
-    const ok = await new Promise<boolean>((resolve) =>
-      execFile("sync", ["-f", "--", dir], { timeout: SYNC_TIMEOUT_MS, killSignal: "SIGKILL" }, (error) => resolve(error === null)),
-    );
-    if (!ok) return false;
-  }
-  return true;
+/** syncfs(2) of the file system holding each folder (one `sync -f` for them all); false when it cannot be done. */
+function syncFileSystems(dirs: readonly string[]): Promise<boolean> {
+  return new Promise<boolean>((resolve) =>
+    execFile("sync", ["-f", "--", ...dirs], { timeout: SYNC_TIMEOUT_MS, killSignal: "SIGKILL" }, (error) => resolve(error === null)),
+  );
 }
 
 /** fsync every file, several at a time. */
@@ -60,11 +56,14 @@ function flushFolder(dir: string): void {
 export async function writeNewFiles(files: readonly NewFile[]): Promise<void> {
   const dirs = [...new Set(files.map((f) => dirname(f.path)))];
   const temps: string[] = [];
+  // One random part for the batch: each temporary name is already unique by its record's name, and
+  // `wx` refuses a name that exists; 10,000 calls for random bytes bought nothing more.
+  const batch = `${process.pid}.${randomBytes(4).toString("hex")}`;
   try {
     for (const dir of dirs) mkdirSync(dir, { recursive: true });
     for (const f of files) {
       // Not `.yaml`: a temporary file left by a crash is never read as a record.
-      const tmp = join(dirname(f.path), `.${basename(f.path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+      const tmp = join(dirname(f.path), `.${basename(f.path)}.${batch}.tmp`);
       const fd = openSync(tmp, "wx", 0o644);
       temps.push(tmp);
       try {

@@ -66,7 +66,7 @@ describe("POST /api/v1/plan/import", () => {
     const first = await post(repo, { format: "taskmaster", files, source: "tasks.json" });
     expect(first.status).toBe(200);
     const answer = await first.json();
-    expect(answer.created.milestones).toEqual(["master", "feature-kanban"]);
+    expect(answer.created.milestones).toEqual(["master", "feature-kanban", "experiment"]);
     expect(loadPlan(repo).issues.length).toBe(answer.created.issues.length);
     const second = await (await post(repo, { format: "taskmaster", files, source: "tasks.json" })).json();
     expect(second.created).toEqual({ milestones: [], issues: [] });
