@@ -6,7 +6,7 @@ import { CapabilityError } from "../plan/errors";
 import { derivePlan, loadPlan, loadRecords, RecordCache } from "../repo";
 import { planAt } from "./plan-at";
 import { parsedBlobCount, recordsAtCommits } from "./records-at";
-import { instantOf, repoGit } from "./revision";
+import { instantOf, REVISION_FORMS, repoGit } from "./revision";
 import {
   checkout,
   commitAt,
@@ -193,9 +193,11 @@ describe("the corners of a commit's tree", () => {
 describe("what is refused", () => {
   it("an unknown revision: invalid input naming it", async () => {
     const { repo } = generateHistory(5, 2);
-    for (const rev of ["no-such-branch", "HEAD~40", "--output=/tmp/x", "deadbeef"]) {
+    for (const rev of ["no-such-branch", "HEAD~40", "deadbeef"]) {
       expect(await refusal(() => planAt(repo, rev))).toEqual({ code: "invalid_input", message: `no revision '${rev}' in this repository` });
     }
+    // An option is no revision at all: the refusal lists the forms.
+    expect(await refusal(() => planAt(repo, "--output=/tmp/x"))).toEqual({ code: "invalid_input", message: `'--output=/tmp/x' is not a revision the Cockpit reads; give ${REVISION_FORMS}` });
   });
 
   it("a date that does not exist is refused, naming the format", async () => {

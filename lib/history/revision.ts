@@ -48,10 +48,13 @@ export function isRefName(name: string): boolean {
  */
 export function checkRevisionForm(at: string): void {
   if (DATE.test(at) || TIME.test(at) || HEX.test(at)) return;
+  const notAForm = () => invalidInput(`'${at.replace(/[\x00-\x1f\x7f]/g, "?")}' is not a revision the Cockpit reads; give ${REVISION_FORMS}`);
+  // git would read a name that starts with "-" as an option (--output=FILE writes); no revision is spelt so.
+  if (at.startsWith("-")) throw notAForm();
   const steps = at.search(/[~^]/);
   const name = steps < 0 ? at : at.slice(0, steps);
   if (isRefName(name) && SUFFIXES.test(at.slice(name.length))) return;
-  throw invalidInput(`'${at.replace(/[\x00-\x1f\x7f]/g, "?")}' is not a revision the Cockpit reads; give ${REVISION_FORMS}`);
+  throw notAForm();
 }
 
 /** A commit time (seconds since the epoch) as ISO UTC without fractions. */
@@ -159,7 +162,7 @@ export async function resolveRevision(repo: string, at: string, given?: RepoGit)
     }
     return { rev: at, commit: null, committed_at: null };
   }
-  // A name that starts with "-" would be read as an option; no revision is spelt so.
+  // checkRevisionForm refused "-…" and control characters; kept as the last guard before git's argv.
   if (at.startsWith("-") || /[\0\n\r]/.test(at)) throw notFoundRevision(git, at);
   const out = await gitText(repo, ["rev-parse", "--verify", "--quiet", "--end-of-options", `${at}^{commit}`]);
   const sha = out?.trim();

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, promises as fsp, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync, openSync, promises as fsp, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { writeAll } from "../repo/write";
 
 // Many new record files at once, each atomic as writeFileAtomic's (lib/repo/write.ts): every
 // temporary file written and flushed before any is renamed into place, each folder flushed once at
@@ -67,12 +68,14 @@ export async function writeNewFiles(files: readonly NewFile[]): Promise<void> {
       const fd = openSync(tmp, "wx", 0o644);
       temps.push(tmp);
       try {
-        writeSync(fd, f.text);
+        // Every byte, or the error: a full disk may take part of one write without an error.
+        writeAll(fd, Buffer.from(f.text, "utf8"));
       } finally {
         closeSync(fd);
       }
     }
     if (!(await syncFileSystems(dirs))) await flushEach(temps);
+    files.forEach((f, i) => renameSync(temps[i], f.path));
   } catch (error) {
     for (const tmp of temps) {
       try {
@@ -83,6 +86,5 @@ export async function writeNewFiles(files: readonly NewFile[]): Promise<void> {
     }
     throw error;
   }
-  files.forEach((f, i) => renameSync(temps[i], f.path));
   for (const dir of dirs) flushFolder(dir);
 }

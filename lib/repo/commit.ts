@@ -83,7 +83,7 @@ async function git(repo: string, args: string[], env: Record<string, string> = {
 const INDEX_LOCK = /Unable to create '([^']*index\.lock)': File exists/;
 
 /** Why a git call failed, in words; a leftover index.lock is named with how to clear it safely. */
-function gitFailure(repo: string, verb: string, r: Git): CapabilityError {
+export function gitFailure(repo: string, verb: string, r: Pick<Git, "stdout" | "stderr">): CapabilityError {
   const lock = INDEX_LOCK.exec(r.stderr)?.[1];
   if (lock) {
     const rel = relative(repo, lock);

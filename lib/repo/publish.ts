@@ -7,7 +7,7 @@ import { escapeControls } from "../plan/control-chars";
 import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
 import { readLedger } from "./ledger";
 import { openStateFile } from "./state-path";
-import { summarise } from "./commit";
+import { gitFailure, summarise } from "./commit";
 
 // A following server's commands, each one a commit on the remote: the records a command wrote are
 // committed at once (that file only, the move as its message, the person as its author), then
@@ -54,7 +54,7 @@ export async function tidy(repo: string): Promise<void> {
 
 async function must(repo: string, args: string[], env?: Record<string, string>, input?: string): Promise<string> {
   const r = await git(repo, args, env, input);
-  if (r.status !== 0) throw refused(`git ${args[0]} failed: ${r.stderr || r.stdout.trim()}`);
+  if (r.status !== 0) throw gitFailure(repo, args[0], r);
   return r.stdout;
 }
 
@@ -153,7 +153,7 @@ export async function commitFiles(repo: string, files: readonly string[], messag
     if (/Please tell me who you are|empty ident|user\.email/.test(done.stderr)) {
       throw refused("git knows no author here: set user.name and user.email (git config), or start the server with cockpit serve --author 'Name <email>'");
     }
-    throw refused(`git commit failed: ${done.stderr || done.stdout.trim()}`);
+    throw gitFailure(repo, "commit", done);
   }
   return (await must(repo, ["rev-parse", "HEAD"])).trim();
 }

@@ -120,6 +120,26 @@ describe("state tracked by git", () => {
     expect(await stateProblem(repo.root, LEDGER)).toMatch(/is tracked by git/);
   });
 
+  it("a state folder (a path ending in /, the undo store) is refused as a link, as a file, and when git tracks anything in it", async () => {
+    const UNDO = ".ai/local/state/undo";
+    const link = freshRepo();
+    const out = outside();
+    mkdirSync(link.path(".ai/local/state"), { recursive: true });
+    symlinkSync(out.dir, link.path(UNDO));
+    expect(await stateProblem(link.root, `${UNDO}/`)).toMatch(/^\.ai\/local\/state\/undo is a symbolic link .*remove the link \.ai\/local\/state\/undo/);
+    const file = freshRepo();
+    file.write(UNDO, "");
+    expect(await stateProblem(file.root, `${UNDO}/`)).toMatch(/^\.ai\/local\/state\/undo is a file, not a folder/);
+    const tracked = freshRepo();
+    tracked.write(`${UNDO}/1.json`, "{}\n");
+    expect(await stateProblem(tracked.root, `${UNDO}/`)).toBeUndefined();
+    tracked.git("add", "-f", `${UNDO}/1.json`);
+    expect(await stateProblem(tracked.root, `${UNDO}/`)).toBe(
+      `${UNDO}/1.json is tracked by git, but it is the Cockpit's own state, this clone's alone: untrack it with git rm -r --cached -- ${UNDO} (and list .ai/local/ in .gitignore)`,
+    );
+    expect(out.listing()).toEqual([".bashrc"]);
+  });
+
   it("asks git again only when the index changes", async () => {
     const repo = freshRepo();
     const first = await trackedState(repo.root);

@@ -19,7 +19,7 @@ export const NO_FOLLOW = (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 
 
 /** The names from the repository down to a state file; a path outside `.ai/local/` is a programming error. */
 function namesOf(rel: string): string[] {
-  const names = rel.split("/");
+  const names = rel.replace(/\/$/, "").split("/");
   if (!rel.startsWith(`${LOCAL_DIR}/`) || names.some((n) => n === "" || n === "." || n === "..")) {
     throw new Error(`'${rel}' is not a path under ${LOCAL_DIR}/`);
   }
@@ -56,9 +56,13 @@ function trackedEntry(sub: string, tracked: ReadonlySet<string> | undefined): st
   return undefined;
 }
 
-/** Why `rel` cannot be the Cockpit's state by what is on disk now, or undefined. */
+/**
+ * Why `rel` cannot be the Cockpit's state by what is on disk now, or undefined. A `rel` that ends
+ * in "/" is a folder of state files (the undo store): it must be a plain folder.
+ */
 function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>): string | undefined {
   const names = namesOf(rel);
+  const folderOnly = rel.endsWith("/");
   let deepest: string | undefined;
   for (let i = 1; i <= names.length; i++) {
     const sub = names.slice(0, i).join("/");
@@ -76,7 +80,7 @@ function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>)
     if (st.isSymbolicLink()) {
       return `${sub} is a symbolic link${linkTarget(abs)}, and the Cockpit never reads or writes its own state through a link: remove the link ${sub} (the Cockpit makes its state again)${also}`;
     }
-    const last = i === names.length;
+    const last = i === names.length && !folderOnly;
     if (!last && !st.isDirectory()) return `${sub} is ${kindOf(st)}, not a folder, so the Cockpit cannot keep its state in it: remove ${sub}${also}`;
     if (last && !st.isFile()) return `${sub} is ${kindOf(st)}, not a regular file, so the Cockpit cannot keep its state in it: remove ${sub}${also}`;
     deepest = sub;
@@ -84,7 +88,7 @@ function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>)
   if (deepest !== undefined) {
     // A file was seen not to be a link, so its folder's real path places it: a file (the lock)
     // may be removed by its holder between the look and here, its folder is not.
-    const folder = deepest === names.join("/") && names.length > 1 ? names.slice(0, -1).join("/") : deepest;
+    const folder = deepest === names.join("/") && names.length > 1 && !folderOnly ? names.slice(0, -1).join("/") : deepest;
     const root = realRoot(repo);
     let real: string;
     try {
@@ -167,15 +171,20 @@ export async function trackedState(repo: string): Promise<ReadonlySet<string>> {
   return paths;
 }
 
-/** Why `rel` cannot be written as the Cockpit's state (link, kind, place or tracked), or undefined. */
+/**
+ * Why `rel` cannot be written as the Cockpit's state (link, kind, place or tracked), or undefined.
+ * A folder (`rel` ending in "/") is refused when git tracks anything in it too: a state file
+ * whose name is not known before the write (the undo store's N.json) may be any of them.
+ */
 export async function stateProblem(repo: string, rel: string): Promise<string | undefined> {
   const tracked = await trackedState(repo);
   const problem = onDiskProblem(repo, rel, tracked);
   if (problem) return problem;
-  const entry = trackedEntry(rel, tracked);
-  return entry
-    ? `${entry} is tracked by git, but it is the Cockpit's own state, this clone's alone: untrack it with git rm --cached -- ${entry} (and list ${LOCAL_DIR}/ in .gitignore)`
-    : undefined;
+  const folder = rel.endsWith("/") ? rel.slice(0, -1) : undefined;
+  const entry = trackedEntry(folder ?? rel, tracked) ?? (folder === undefined ? undefined : [...tracked].sort().find((p) => p.startsWith(rel)));
+  if (!entry) return undefined;
+  const untracked = folder !== undefined && entry !== folder && entry.startsWith(rel) ? `git rm -r --cached -- ${folder}` : `git rm --cached -- ${entry}`;
+  return `${entry} is tracked by git, but it is the Cockpit's own state, this clone's alone: untrack it with ${untracked} (and list ${LOCAL_DIR}/ in .gitignore)`;
 }
 
 /**

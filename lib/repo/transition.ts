@@ -3,7 +3,7 @@ import { CapabilityError, invalidInput, notFound, refused } from "../plan/errors
 import { controlProblem } from "../plan/control-chars";
 import { COCKPIT_VERSION } from "../version";
 import { requireState } from "./state-path";
-import { keepUndo } from "./undo-store";
+import { keepUndo, UNDO_STATE } from "./undo-store";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR } from "../plan/constants";
 import { DerivationMemory, derivePlan } from "../plan/derive";
 import { appendToBlockList, evidenceLines, setField, setFields, yamlScalar } from "../plan/edit";
@@ -124,8 +124,8 @@ function withRecord<R extends { id: string }>(list: readonly R[], record: R): R[
 /** The errors of a file system with no room left (a full disk, a quota, a file size limit). */
 const NO_ROOM = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
 
-/** The Cockpit's own state every locked write uses: the lock and the ledger. */
-const WRITE_STATE = [...LOCK_STATE, LEDGER_FILE];
+/** The Cockpit's own state every locked write uses: the lock, the ledger and the undo store. */
+const WRITE_STATE = [...LOCK_STATE, LEDGER_FILE, UNDO_STATE];
 
 /**
  * Hold the plan lock, mapping a wait that runs out to a refusal that names the holder, and a lock

@@ -1,13 +1,20 @@
 import { closeSync, constants, ftruncateSync, readdirSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { writeAll } from "./write";
-import { LOCAL_DIR, openStateFile, readStateFile, stateLinkProblem, warnOnce } from "./state-path";
+import { refused } from "../plan/errors";
+import { LOCAL_DIR, openStateFile, readStateFile, stateLinkProblem, stateProblem, warnOnce } from "./state-path";
 
 // What a move or an edit needs to be undone: the record's bytes before and after it, kept in the
 // clone's own state under the number of the ledger line that wrote it. Undo puts the bytes before
 // back only while the file still holds the bytes after, so nothing written since is lost.
 
 export const UNDO_DIR = `${LOCAL_DIR}/state/undo`;
+/**
+ * The undo store as a state path for requireState: a plain folder, no link, nothing in it tracked
+ * by git. A repository may commit an undo file naming any path and any text; every write (a move
+ * keeps its undo, an undo reads one) is refused while it does.
+ */
+export const UNDO_STATE = `${UNDO_DIR}/`;
 /** The undo records kept: the newest; an older move can no longer be undone (it is refused as not found). */
 export const UNDO_KEPT = 200;
 
@@ -30,7 +37,11 @@ export interface UndoRecord {
 
 const fileOf = (ledgerId: number) => `${UNDO_DIR}/${ledgerId}.json`;
 
-/** Keep what undoes one write; a failure to keep it is said on stderr, never fails the move (it is written). */
+/**
+ * Keep what undoes one write; a failure to keep it is said on stderr, never fails the move (it is
+ * written). A move is refused before it writes while the undo store is a link or tracked (UNDO_STATE
+ * is among the state every write requires), and the file is opened without following a link.
+ */
 export function keepUndo(repo: string, record: UndoRecord): void {
   try {
     writeState(repo, fileOf(record.ledger_id), JSON.stringify(record) + "\n");
@@ -40,13 +51,33 @@ export function keepUndo(repo: string, record: UndoRecord): void {
   }
 }
 
-/** What undoes ledger line `ledgerId`, or undefined when none is kept. */
-export function readUndo(repo: string, ledgerId: number): UndoRecord | undefined {
+/** Whether a parsed undo file has the shape keepUndo writes. */
+function isUndoRecord(v: unknown, ledgerId: number): v is UndoRecord {
+  const u = v as Partial<UndoRecord> | null;
+  return (
+    typeof u === "object" &&
+    u !== null &&
+    u.ledger_id === ledgerId &&
+    (u.kind === "issue" || u.kind === "milestone") &&
+    [u.event, u.record, u.path, u.by, u.after].every((f) => typeof f === "string") &&
+    (u.before === null || typeof u.before === "string") &&
+    (u.undone_by === undefined || typeof u.undone_by === "number")
+  );
+}
+
+/**
+ * What undoes ledger line `ledgerId`, or undefined when none is kept. Refused (naming the path and
+ * the fix) while the undo store or the file is a link, not a plain folder or file, or tracked by
+ * git: then it is not this clone's own. The file is opened without following a link.
+ */
+export async function readUndo(repo: string, ledgerId: number): Promise<UndoRecord | undefined> {
+  const problem = (await stateProblem(repo, UNDO_STATE)) ?? (await stateProblem(repo, fileOf(ledgerId)));
+  if (problem) throw refused(problem);
   const bytes = readStateFile(repo, fileOf(ledgerId));
   if (!bytes) return undefined;
   try {
-    const value = JSON.parse(bytes.toString("utf8")) as UndoRecord;
-    return value && value.ledger_id === ledgerId && typeof value.after === "string" ? value : undefined;
+    const value: unknown = JSON.parse(bytes.toString("utf8"));
+    return isUndoRecord(value, ledgerId) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -7,8 +7,9 @@ import { loadRecords } from "./load";
 import type { Plan } from "../plan/shapes";
 import { by, locked, stampNow, type WriteOptions } from "./transition";
 import { readRecordText } from "./load";
-import { refuseFolderOutside, writeFileAtomic } from "./write";
-import { markUndone, readUndo, UNDO_KEPT, type UndoRecord } from "./undo-store";
+import { idProblem, refuseFolderOutside, writeFileAtomic } from "./write";
+import { ISSUES_DIR, MILESTONES_DIR } from "../plan/constants";
+import { markUndone, readUndo, UNDO_DIR, UNDO_KEPT, type UndoRecord } from "./undo-store";
 
 /** What one undo did: the record's file holds its bytes from before the move again. */
 export interface UndoResult {
@@ -26,6 +27,21 @@ export interface UndoResult {
 }
 
 const statusIn = (plan: Plan, id: string) => plan.issues.find((i) => i.id === id)?.status ?? plan.milestones.find((m) => m.id === id)?.status ?? "";
+
+/**
+ * Refuses an undo record that names any file but its record's own: `<records folder>/<id>.yaml`
+ * with an id that names a file of that folder. The store is the clone's own, yet its bytes are
+ * data: a path that leaves the records folder is never written.
+ */
+function checkUndoPath(u: UndoRecord): void {
+  const folder = u.kind === "issue" ? ISSUES_DIR : MILESTONES_DIR;
+  const problem = idProblem(u.record);
+  if (problem === undefined && u.path === `${folder}/${u.record}.yaml`) return;
+  const shown = (s: string) => JSON.stringify(s.replace(/[\x00-\x1f\x7f-\x9f]/g, "?").slice(0, 200));
+  throw refused(
+    `${UNDO_DIR}/${u.ledger_id}.json names the file ${shown(u.path)}, not the record file of ${u.kind} ${shown(u.record)}${problem ? ` (${problem})` : ""}, so the Cockpit does not write it; remove ${UNDO_DIR}/${u.ledger_id}.json and edit the record instead`,
+  );
+}
 
 /** The file's text now, or null when there is no file. */
 function textNow(repo: string, u: UndoRecord): string | null {
@@ -56,10 +72,11 @@ function changesSince(repo: string, u: UndoRecord): string[] {
 export async function undoMove(repo: string, ledgerId: number, o: WriteOptions = {}): Promise<UndoResult> {
   const who = by(o);
   return locked(repo, o, async () => {
-    const u = readUndo(repo, ledgerId);
+    const u = await readUndo(repo, ledgerId);
     if (!u) {
       throw notFound(`ledger line ${ledgerId} is no move or edit this clone can undo (it keeps the last ${UNDO_KEPT}); cockpit plan history ID lists a record's moves`);
     }
+    checkUndoPath(u);
     if (u.undone_by !== undefined) throw conflict(`ledger line ${ledgerId} (${u.event} of ${u.record}) is already undone, by ledger line ${u.undone_by}`, { record: u.record });
     if (u.by !== who) throw refused(`ledger line ${ledgerId} (${u.event} of ${u.record}) was made by ${u.by}; only they may undo it`);
     const now = textNow(repo, u);

@@ -2,8 +2,9 @@
 // history) into one thing a repository written by someone else could hold, names the part of
 // issue 21 that holds it, and may add a check of its own. The test drives every verb over each.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { ISSUES, MILESTONES, PROJECT, PWNED, STATE, TOKEN, type Sandbox, commitTree, git, mkfifo, treeWith, zeroBlob } from "./sandbox";
+import { COCKPIT_VERSION } from "@/lib/version";
 import { DEMO_TARGETS, type Targets } from "./verbs";
 
 export interface HostileCase {
@@ -110,7 +111,7 @@ export const CASES: HostileCase[] = [
       outsideMarker: OUTSIDE_MARKER,
     }),
   ),
-  ...[".ai/local", STATE].map(
+  ...[".ai/local", STATE, `${STATE}/undo`].map(
     (rel): HostileCase => ({
       name: `${rel} is a link to an empty folder outside (committed)`,
       holds: "item 1: no state is reached through a link",
@@ -155,6 +156,26 @@ export const CASES: HostileCase[] = [
     after(sb) {
       const changed = git(sb.repo, ["status", "--porcelain", "--", ".ai/local"]);
       return changed ? [`a state file tracked by git was written (git status: ${changed.replace(/\n/g, "; ")})`] : [];
+    },
+  },
+  {
+    name: "undo files committed in the undo store, naming files outside the repository (as the CLI's own moves)",
+    holds: "item 1: the undo store is the Cockpit's state; an undo writes only its record's own file",
+    prepare(sb) {
+      const victim = join(sb.outside, "sentinel.txt");
+      const text = readFileSync(victim, "utf8");
+      const forged = (n: number, path: string) => ({ ledger_id: n, event: "plan_start", record: "BK-016", kind: "issue", path, by: `cockpit/${COCKPIT_VERSION}`, before: "PWNED\n", after: text });
+      mkdirSync(join(sb.repo, STATE, "undo"), { recursive: true });
+      // Every ledger line the verbs may undo, each naming the sentinel, as a path and as a record.
+      for (let n = 1; n <= 60; n++) {
+        const undo = n % 2 ? forged(n, relative(sb.repo, victim)) : { ...forged(n, `${ISSUES}/../../../../../outside/sentinel.txt`), record: "../../../../outside/sentinel" };
+        writeFileSync(join(sb.repo, STATE, "undo", `${n}.json`), JSON.stringify(undo) + "\n");
+      }
+      commitAll(sb, "commit undo files");
+    },
+    after(sb) {
+      const changed = git(sb.repo, ["status", "--porcelain", "--", `${STATE}/undo`]);
+      return changed ? [`a tracked undo file was written (git status: ${changed.replace(/\n/g, "; ")})`] : [];
     },
   },
   {

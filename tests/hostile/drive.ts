@@ -2,10 +2,12 @@
 // a child process (its own process group, killed whole past the limit), and a served Cockpit
 // (`cockpit serve`) over HTTP and MCP, each request aborted past the limit.
 import { type ChildProcess, spawn } from "node:child_process";
+import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../support/repo";
 import { freePort } from "../surfaces/helpers";
-import type { Sandbox } from "./sandbox";
+import { STATE, type Sandbox } from "./sandbox";
+import { LAST_LEDGER_LINE } from "./verbs";
 
 const CLI = join(ROOT, "bin", "cockpit");
 
@@ -51,8 +53,23 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
+/** The number of the ledger's last line now (1 when there is no plain ledger file: a link is never read). */
+function lastLedgerLine(sb: Sandbox): number {
+  const path = join(sb.repo, STATE, "ledger.jsonl");
+  if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) return 1;
+  return Math.max(1, readFileSync(path, "utf8").split("\n").length - 1);
+}
+
+/** `value` with LAST_LEDGER_LINE (anywhere in it) replaced by the ledger's last line number now. */
+export function withLastLine<T>(sb: Sandbox, value: T): T {
+  const text = JSON.stringify(value);
+  if (!text?.includes(LAST_LEDGER_LINE)) return value;
+  const n = lastLedgerLine(sb);
+  return JSON.parse(text.replaceAll(JSON.stringify(LAST_LEDGER_LINE), typeof value === "string" ? JSON.stringify(String(n)) : String(n))) as T;
+}
+
 /**
- * `cockpit plan <args>` in the repository, with the sandbox's HOME, bounded by ANSWER_LIMIT_MS.
+ * `cockpit plan <args>` in the repository (`cockpit plans …` when the first word is `plans`), with the sandbox's HOME, bounded by ANSWER_LIMIT_MS.
  * `waitTurn: false` starts it at once (for calls expected to wait on a hung one, not to compute).
  */
 export function runCockpit(sb: Sandbox, args: readonly string[], { waitTurn = true } = {}): Promise<Answer> {
@@ -61,7 +78,9 @@ export function runCockpit(sb: Sandbox, args: readonly string[], { waitTurn = tr
     () =>
       new Promise<Answer>((resolve) => {
         const started = Date.now();
-        const child = spawn(process.execPath, [CLI, "plan", ...args, "--repo", sb.repo], {
+        args = args.map((a) => (a === LAST_LEDGER_LINE ? String(lastLedgerLine(sb)) : a));
+        const words = args[0] === "plans" ? args : ["plan", ...args];
+        const child = spawn(process.execPath, [CLI, ...words, "--repo", sb.repo], {
           cwd: sb.repo,
           env: { ...process.env, ...sb.env },
           stdio: ["ignore", "pipe", "pipe"],
@@ -80,7 +99,7 @@ export function runCockpit(sb: Sandbox, args: readonly string[], { waitTurn = tr
           clearTimeout(timer);
           // Whatever the command left running in its group (a git it started) goes with it.
           killGroup(child);
-          resolve({ call: `cockpit plan ${args.map((a) => JSON.stringify(a)).join(" ")}`, ms: Date.now() - started, timedOut, code, signal, stdout, stderr });
+          resolve({ call: `cockpit ${words.map((a) => JSON.stringify(a)).join(" ")}`, ms: Date.now() - started, timedOut, code, signal, stdout, stderr });
         });
       }),
   );
@@ -159,6 +178,39 @@ export async function request(served: Served, method: "GET" | "POST", path: stri
     });
     const text = await r.text();
     return { call, ms: Date.now() - started, timedOut: false, code: r.status, stdout: text.slice(0, 2_000_000), stderr: "" };
+  } catch (error) {
+    const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
+    return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error) };
+  }
+}
+
+/** The id of the server action every page calls (`runCapability`), from the build's manifest in `dist`. */
+function actionId(dist: string): string {
+  const manifest = JSON.parse(readFileSync(join(ROOT, dist, "server", "server-reference-manifest.json"), "utf8")) as { node: Record<string, unknown> };
+  const id = Object.keys(manifest.node)[0];
+  if (!id) throw new Error(`no server action in ${dist}'s manifest`);
+  return id;
+}
+
+/**
+ * The pages' server action called by hand, as a browser's button calls it: POST to a page with the
+ * action's id, the capability's id and its input as arguments. Its code is the HTTP status, then
+ * `ok` or the refusal's code read from the answer (an RSC stream).
+ */
+export async function actionCall(served: Served, dist: string, capability: string, input: Record<string, unknown>): Promise<Answer> {
+  const started = Date.now();
+  const call = `server action ${capability} ${JSON.stringify(input)}`;
+  try {
+    const r = await fetch(`${served.url}/`, {
+      method: "POST",
+      headers: { "next-action": actionId(dist), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" },
+      body: JSON.stringify([capability, input]),
+      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
+    });
+    const text = await r.text();
+    const refusal = /"ok":false,"error":\{"code":"([a-z_]+)"/.exec(text)?.[1];
+    const outcome = refusal ?? (/"ok":true/.test(text) ? "ok" : `http ${r.status}`);
+    return { call, ms: Date.now() - started, timedOut: false, code: r.status === 200 ? outcome : `http ${r.status}`, stdout: text.slice(0, 2_000_000), stderr: "" };
   } catch (error) {
     const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
     return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error) };

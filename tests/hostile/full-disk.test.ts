@@ -1,8 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
-import { LEDGER, cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
+import { LEDGER, cleanupRepos, makePlanRepo, tempDir, type PlanRepo } from "../support/repo";
 
 // A disk that fills up mid-write, as the real `cockpit` command meets it: the command runs under
 // a file size limit (RLIMIT_FSIZE, `ulimit -f`), so a write past it fails with EFBIG after
@@ -112,5 +113,23 @@ describe("temporary files go with their failure", () => {
     expect(issueFolder(repo)).toEqual(files);
     expect(stateFiles(repo)).toEqual([]);
     expect(repo.ledger()).toBeUndefined();
+  });
+});
+
+describe("an import whose records do not fit", () => {
+  it("writes no record, not even a torn one, and leaves no temporary file (each file written whole or not at all)", async () => {
+    const blocks = 2;
+    const limit = fileLimit(blocks);
+    const repo = plan();
+    // One issue whose record is past the limit: a single write() takes what fits and says so.
+    const source = join(tempDir("cockpit-import-source-"), "issues.jsonl");
+    const issue = { id: "bd-big", title: "A big one", description: "d".repeat(limit * 3), status: "open", priority: 1, issue_type: "task", created_at: "2026-10-01T10:00:00Z" };
+    writeFileSync(source, JSON.stringify(issue) + "\n");
+    const files = issueFolder(repo);
+    const r = await limitedCli(blocks, ["import", "beads", source, "--repo", repo.root]);
+    expect(r.code, r.stderr).toBe(15);
+    expect(r.stderr).toContain("EFBIG");
+    expect(issueFolder(repo)).toEqual(files);
+    expect(stateFiles(repo)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureCliBuilt } from "../support/processes";
 import { cleanup as cleanupBuilds, ensureBuild } from "../surfaces/helpers";
 import { CASES, type HostileCase, targetsOf } from "./cases";
-import { ANSWER_LIMIT_MS, type Answer, limiter, mcpCall, request, runCockpit, serveCockpit } from "./drive";
+import { ANSWER_LIMIT_MS, type Answer, actionCall, limiter, mcpCall, request, runCockpit, serveCockpit, withLastLine } from "./drive";
 import { type Sandbox, changedPaths, cleanupSandboxes, demoTemplate, git, makeSandbox, pwnedFiles, snapshotOutside } from "./sandbox";
 import { cliReads, cliWrites, servedReads, servedWrites, type ServedCall } from "./verbs";
 
@@ -35,7 +35,7 @@ function problemOf(a: Answer, kind: "cli" | ServedCall["kind"], c: HostileCase):
     return undefined;
   }
   if (a.code === null) return `${a.call}: no answer (${a.stderr})`;
-  if (kind === "mcp") return MCP_OUTCOMES.has(String(a.code)) ? undefined : `${a.call}: ${a.code}: ${a.stdout.slice(0, 300)}`;
+  if (kind === "mcp" || kind === "action") return MCP_OUTCOMES.has(String(a.code)) ? undefined : `${a.call}: ${a.code}: ${a.stdout.slice(0, 300)}`;
   const allowed = kind === "page" ? PAGE_STATUSES : API_STATUSES;
   return allowed.has(a.code as number) ? undefined : `${a.call}: HTTP ${a.code}: ${a.stdout.slice(0, 300)}`;
 }
@@ -85,7 +85,13 @@ async function throughAServer(c: HostileCase): Promise<string[]> {
       let stalled = false;
       const requests = limiter(6);
       const send = async (call: ServedCall) => {
-        const go = () => (call.kind === "mcp" ? mcpCall(served, call.target, call.body ?? {}) : request(served, call.method, call.target, call.body));
+        const body = withLastLine(sb, call.body);
+        const go = () =>
+          call.kind === "mcp"
+            ? mcpCall(served, call.target, body ?? {})
+            : call.kind === "action"
+              ? actionCall(served, dist, call.target, body ?? {})
+              : request(served, call.method, call.target, body);
         const a = stalled ? await go() : await requests(go);
         if (a.timedOut) stalled = true;
         const problem = problemOf(a, call.kind, c);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { generateHistory, git, removeTempDirs } from "@/tests/support/history";
 import { ensureCliBuilt, spawnCli } from "@/tests/support/processes";
+import { cleanup as cleanupServed, mcpStdio } from "@/tests/surfaces/helpers";
 
 // `at`, `since` and `until` are data: only a commit id, a ref name with ~N/^N steps, or a date or
 // time reach git. Git's forms that search every commit message (`^{/regex}`, `:/text`) stalled a
@@ -38,6 +39,9 @@ const REFUSED_FORMS = [
   "main.lock",
   "refs/heads/main.lock/x",
   "ma\u0001in",
+  "-n1",
+  "--all",
+  "--output=/tmp/x",
 ];
 const FORMS = /is not a revision the Cockpit reads; give a commit id \(4 to 64 hex digits\), a branch, tag or ref name .* optionally followed by ~N or \^N .* a date \(2026-11-30\) or an ISO time/;
 
@@ -50,7 +54,10 @@ beforeAll(() => {
   git(repo, ["tag", "v1", commits[1].sha]);
   git(repo, ["branch", "side", commits[2].sha]);
 });
-afterAll(removeTempDirs);
+afterAll(() => {
+  removeTempDirs();
+  cleanupServed();
+});
 
 function get(target: string): Promise<Response> {
   const url = new URL(target, "http://127.0.0.1:3000");
@@ -66,6 +73,14 @@ describe("cockpit plan … --at/--since/--until", () => {
     expect(r.exitedAt - r.spawnedAt).toBeLessThan(10_000);
   });
 
+  it("a revision that starts with '-' (--at=-n1) exits 2 with the accepted forms, as every other", async () => {
+    for (const args of [["model", "--at=-n1"], ["changes", "--since=-n1"]]) {
+      const r = await spawnCli([...args, "--repo", repo]);
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(FORMS);
+    }
+  });
+
   it("each of git's other forms is refused the same way, on --at, --since and --until", async () => {
     for (const rev of [":/plan", "HEAD@{1}", "HEAD~1..HEAD", "HEAD:.ai/repo/project/project.yaml"]) {
       for (const args of [
@@ -77,6 +92,29 @@ describe("cockpit plan … --at/--since/--until", () => {
         expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(2);
         expect(r.stderr).toMatch(FORMS);
       }
+    }
+  });
+});
+
+describe("cockpit mcp", () => {
+  it("refuses an invalid revision on at, since and until with the accepted forms listed, an option-like one too", async () => {
+    const mcp = await mcpStdio(repo);
+    try {
+      for (const [name, args] of [
+        ["majordomus_plan", { at: "-n1" }],
+        ["majordomus_plan", { at: STALL }],
+        ["majordomus_plan_status", { at: "HEAD@{1}" }],
+        ["majordomus_plan_changes", { since: ":/plan" }],
+        ["majordomus_plan_changes", { since: "HEAD~1", until: "--all" }],
+      ] as const) {
+        const r = (await mcp.client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
+        expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
+        expect(r.content[0].text, `${name} ${JSON.stringify(args)}`).toMatch(FORMS);
+      }
+      const ok = (await mcp.client.callTool({ name: "majordomus_plan_status", arguments: { at: "HEAD~1" } })) as { isError?: boolean };
+      expect(ok.isError).toBeFalsy();
+    } finally {
+      await mcp.close();
     }
   });
 });

@@ -1,6 +1,7 @@
-import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COCKPIT_VERSION } from "@/lib/version";
 import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
 import { LEDGER, LOCK, cleanupRepos, makePlanRepo, tempDir, type PlanRepo } from "../support/repo";
 import { cleanup as cleanupServed, ensureBuild, mcpHttp, mcpStdio, startServer, type RunningServer } from "../surfaces/helpers";
@@ -13,6 +14,7 @@ import { cleanup as cleanupServed, ensureBuild, mcpHttp, mcpStdio, startServer, 
 // command, `cockpit mcp` and a served Cockpit run over real repositories.
 
 const STORE = ".ai/local/state/cockpit.db";
+const UNDO = ".ai/local/state/undo";
 const RC = "# ~/.bashrc\nexport PATH=$HOME/bin:$PATH\n";
 
 afterAll(() => {
@@ -77,6 +79,7 @@ const WRITES: string[][] = [
   ["new", "issue", "--milestone", "M1", "--title", "Another"],
   ["adopt"],
   ["commit", "--message", "plan: nothing"],
+  ["undo", "1"],
 ];
 
 /** The links a repository may commit under .ai/local, and what each one names in the refusal. */
@@ -85,6 +88,7 @@ const LINKS: { name: string; rel: string; to: "file" | "folder"; named: string }
   { name: ".ai/local as a link to a folder outside", rel: ".ai/local", to: "folder", named: ".ai/local" },
   { name: ".ai/local/state as a link to a folder outside", rel: ".ai/local/state", to: "folder", named: ".ai/local/state" },
   { name: "the plan lock as a link to a file outside", rel: LOCK, to: "file", named: LOCK },
+  { name: "the undo store as a link to a folder outside", rel: UNDO, to: "folder", named: UNDO },
 ];
 
 function expectRefused(r: CliRun, named: string, fix: RegExp): void {
@@ -157,6 +161,51 @@ describe("the command line refuses every write through a committed link, and wri
       expect(h.state()).toEqual(before);
     });
   }
+});
+
+describe("a committed undo file never writes outside the repository", () => {
+  it("cockpit plan undo 1 over an undo file naming a file outside exits 15 naming it, before and after it is untracked; the file keeps its bytes", async () => {
+    const h = hostileRepo(undefined, "file");
+    const victim = join(h.home, "victim.txt");
+    const text = "the victim's own text\n";
+    writeFileSync(victim, text);
+    // What the exploit committed: the victim's text as `after`, so the undo's own check passes,
+    // and the CLI's author as `by`, so the undo is this caller's.
+    const forged = { ledger_id: 1, event: "plan_start", record: "I0001", kind: "issue", path: relative(h.repo.root, victim), by: `cockpit/${COCKPIT_VERSION}`, before: "PWNED\n", after: text };
+    h.repo.write(`${UNDO}/1.json`, JSON.stringify(forged) + "\n");
+    h.repo.commitAll("an undo file from somebody else");
+    const before = h.state();
+
+    const r = await cli(h, ["undo", "1"]);
+    expectRefused(r, `${UNDO}/1.json is tracked by git`, /untrack it with git rm -r --cached -- \.ai\/local\/state\/undo /);
+    expect(readFileSync(victim, "utf8")).toBe(text);
+    expect(h.state()).toEqual(before);
+    // Every move is refused too: it would keep its undo among files the repository wrote.
+    expectRefused(await cli(h, ["start", "I0001"]), `${UNDO}/1.json is tracked by git`, /git rm -r --cached/);
+    expect(h.state()).toEqual(before);
+
+    // Untracked (the clone's own now), its path is still data: only the record's own file is written.
+    h.repo.git("rm", "-q", "-r", "--cached", "--", UNDO);
+    const again = await cli(h, ["undo", "1"]);
+    expect(again.code, again.stderr).toBe(15);
+    expect(again.stderr).toContain(`${UNDO}/1.json names the file ${JSON.stringify(forged.path)}, not the record file of issue "I0001"`);
+    expect(again.stderr).toContain(`remove ${UNDO}/1.json`);
+    expect(readFileSync(victim, "utf8")).toBe(text);
+  });
+
+  it("an undo file that is a link (made in the clone) is refused, and the move it names is not undone", async () => {
+    const h = hostileRepo(undefined, "file", false);
+    const start = await cli(h, ["start", "I0001"]);
+    expect(start.code, start.stderr).toBe(0);
+    const outside = join(h.home, "undo.json");
+    writeFileSync(outside, readFileSync(h.repo.path(`${UNDO}/1.json`)));
+    rmSync(h.repo.path(`${UNDO}/1.json`));
+    symlinkSync(outside, h.repo.path(`${UNDO}/1.json`));
+    const before = h.state();
+    const r = await cli(h, ["undo", "1"]);
+    expectRefused(r, `${UNDO}/1.json is a symbolic link`, /remove the link \.ai\/local\/state\/undo\/1\.json/);
+    expect(h.state()).toEqual(before);
+  });
 });
 
 describe("cockpit mcp refuses a move through a committed link", () => {

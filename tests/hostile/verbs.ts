@@ -1,6 +1,15 @@
-// Every verb of `cockpit plan`, read and write, and the same requests to a served Cockpit (HTTP
-// and MCP), with the records a case aims them at.
+// Every verb of `cockpit plan` and `cockpit plans`, read and write, and the same requests to a
+// served Cockpit (HTTP, MCP and a server action), with the records a case aims them at.
+import { join } from "node:path";
 import { findCapability, httpPath, mcpToolName } from "@/lib/capabilities/index";
+import { readSource } from "@/lib/import/read-source";
+import { ROOT } from "../support/repo";
+
+/** Stands for the ledger's last line number when the call is made (undo's argument: the move just before). */
+export const LAST_LEDGER_LINE = "<last ledger line>";
+
+/** The import every case runs: a beads export of three issues, from the import tests' fixtures. */
+export const IMPORT_SOURCE = join(ROOT, "tests", "fixtures", "import", "beads", "issues.jsonl");
 
 /** The records, milestone and revisions the verbs name (the demo plan's, unless a case says otherwise). */
 export interface Targets {
@@ -60,6 +69,12 @@ export function cliReads(t: Targets): string[][] {
     ["forecast", "--milestone", t.milestone],
     ["graph"],
     ["graph", "--format", "dot"],
+    ["standup", "--since", t.since, "--json"],
+    ["code"],
+    ["code", t.record],
+    ["sync-status"],
+    ["plans", "list"],
+    ["plans", "get", "1"],
     ...t.revisions.flatMap((r) =>
       t.revisionVerbs === "model"
         ? [["model", "--at", r]]
@@ -68,12 +83,16 @@ export function cliReads(t: Targets): string[][] {
             ["changes", "--since", r],
             ["changes", "--since", t.since, "--until", r],
             ["graph", "--at", r],
+            ["standup", "--since", r],
           ],
     ),
   ];
 }
 
-/** The write verbs, in an order where each has something to do (run one after the other). */
+/**
+ * The write verbs, in an order where each has something to do (run one after the other); a first
+ * word `plans` is `cockpit plans`, every other list `cockpit plan`.
+ */
 export function cliWrites(t: Targets): string[][] {
   return [
     ["adopt", "--dry-run"],
@@ -87,13 +106,19 @@ export function cliWrites(t: Targets): string[][] {
     ["new", "issue", "--milestone", t.milestone, "--title", t.title, "--allow-findings"],
     ["edit", t.edit, "--set", `title=${t.title}`, "--allow-findings"],
     ["edit", t.milestone, "--set", `title=${t.title}`, "--allow-findings"],
+    ["undo", LAST_LEDGER_LINE],
+    ["import", "beads", IMPORT_SOURCE, "--dry-run"],
+    ["import", "beads", IMPORT_SOURCE],
+    ["release", t.start],
+    ["plans", "create", "--milestone", t.milestone],
     ["commit", "--dry-run"],
     ["commit", "--no-push"],
   ];
 }
 
 export interface ServedCall {
-  kind: "api" | "page" | "mcp";
+  /** `action`: the pages' server action (runCapability) posted by hand, `target` the capability's id. */
+  kind: "api" | "page" | "mcp" | "action";
   method: "GET" | "POST";
   /** The path (api, page) or the MCP tool's name. */
   target: string;
@@ -141,6 +166,14 @@ export function servedReads(t: Targets): ServedCall[] {
     page("/findings"),
     page(`/issues/${encodeURIComponent(t.record)}`),
     page(`/milestones/${encodeURIComponent(t.milestone)}`),
+    ...read("plan.standup", { since: t.since }),
+    ...read("plan.code"),
+    ...read("plan.code", { id: t.record }, false),
+    ...read("plan.sync_status"),
+    ...read("plans.list"),
+    ...read("plans.get", { id: "1" }),
+    page(`/standup${query({ since: t.since })}`),
+    page("/plans"),
     ...t.revisions.flatMap((r) =>
       t.revisionVerbs === "model"
         ? [...read("plan.model", { at: r }), page(`/${query({ at: r })}`)]
@@ -148,15 +181,17 @@ export function servedReads(t: Targets): ServedCall[] {
             ...read("plan.model", { at: r }),
             ...read("plan.changes", { since: r }, false),
             ...read("plan.changes", { since: t.since, until: r }, false),
+            ...read("plan.standup", { since: r }, false),
             page(`/${query({ at: r })}`),
           ],
     ),
   ];
 }
 
-/** Every command over HTTP, and one over MCP, in the order of `cliWrites`. */
+/** Every command over HTTP, one over MCP and one as a server action, in the order of `cliWrites`. */
 export function servedWrites(t: Targets): ServedCall[] {
   const edit = findCapability("plan.edit")!;
+  const files = readSource("beads", IMPORT_SOURCE);
   return [
     ...command("plan.transition", { issue: t.start, transition: "start" }),
     ...command("plan.transition", { issue: t.verify, transition: "verify" }),
@@ -167,7 +202,14 @@ export function servedWrites(t: Targets): ServedCall[] {
     ...command("plan.create", { kind: "issue", milestone: t.milestone, title: t.servedTitle, allow_findings: true }),
     ...command("plan.edit", { id: t.edit, set: { title: t.servedTitle }, allow_findings: true }),
     ...command("plan.edit", { id: t.milestone, set: { title: t.servedTitle }, allow_findings: true }),
+    // Undoes the edit just above (made by the same caller).
+    ...command("plan.undo", { ledger_id: LAST_LEDGER_LINE }),
     { kind: "mcp", method: "POST", target: mcpToolName(edit), body: { id: t.record, set: { title: t.servedTitle }, allow_findings: true } },
+    { kind: "action", method: "POST", target: "plan.edit", body: { id: t.edit, set: { owner: "mallory" }, allow_findings: true } },
+    ...command("plan.import", { format: "beads", files, source: "issues.jsonl", dry_run: true }),
+    ...command("plan.import", { format: "beads", files, source: "issues.jsonl" }),
+    ...command("plan.release", { issue: t.start }),
+    ...command("plans.create", { milestone: t.milestone }),
     ...command("plan.commit", { dry_run: true }),
     ...command("plan.commit", { push: false }),
   ];

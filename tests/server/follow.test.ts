@@ -57,6 +57,18 @@ describe("a following server's commands", () => {
     expect((await syncStatus(a)).waiting).toBe(0);
   });
 
+  it("a leftover .git/index.lock is refused naming it and how to check that no git process runs, not with git's raw message", async () => {
+    const origin = makeOrigin(3);
+    const a = following(cloneOf(origin, "a"));
+    writeFileSync(join(a, ".git", "index.lock"), ""); // what a killed commit leaves
+    const r = await invoke(planTransitionCapability, contextFor(a, "Alice"), { issue: "I0001", transition: "start" });
+    expect(r).toMatchObject({ ok: false, error: { code: "refused" } });
+    const message = (r as { error: { message: string } }).error.message;
+    expect(message).toContain("cannot lock the index: .git/index.lock exists");
+    expect(message).toContain("check that no git process is running in this repository (ps), then remove .git/index.lock");
+    expect(message).not.toContain("fatal:");
+  });
+
   it("commits only the record even when someone staged a change by hand, which stays staged", async () => {
     const origin = makeOrigin(3);
     const a = following(cloneOf(origin, "a"));

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
 import { RecordCache } from "../../lib/repo/load";
@@ -227,6 +227,29 @@ describe("moves in a long-running surface", () => {
     await held;
     expect(await move).toEqual({ ok: false, error: { code: "refused", message: expect.stringContaining("I2 is BLOCKED, not READY") } });
     expect(fullWalksOf(repo.root)).toBe(full + 1);
+  });
+
+  it("a torn line in the tail is skipped with a warning naming it, never glued to the next writer's line, whose move is seen", async () => {
+    const repo = makePlanRepo({ issues: ["I1", "I2", "I3"].map((id) => ({ id })) });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    expect((await start(repo.root, "I1")).ok).toBe(true);
+    const full = fullWalksOf(repo.root);
+    // A writer that failed midway (a full disk) left a fragment without its newline; then another
+    // writer starts I2 through the lock, as a second process does.
+    const at = statSync(repo.path(LEDGER)).size;
+    const torn = `{"ts":"2026-10-20T09:00:00Z","event":"plan_start","head":"NONE","issue":"I3","bra`;
+    appendFileSync(repo.path(LEDGER), torn);
+    await transition(repo.root, "I2", "start", { cache: new RecordCache() });
+    const warned = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // This server's next move reads the tail: the fragment is skipped and named, I2's line is read whole.
+    expect(await start(repo.root, "I2")).toEqual({ ok: false, error: { code: "refused", message: expect.stringContaining("I2 is ACTIVE, not READY") } });
+    expect(warned).toHaveBeenCalledWith(`[cockpit] ${LEDGER}, the line at byte ${at}, is not a whole JSON line; it is skipped`);
+    expect(fullWalksOf(repo.root)).toBe(full + 1);
+    expect((await start(repo.root, "I3")).ok).toBe(true);
+    const lines = readFileSync(repo.path(LEDGER), "utf8").slice(at).split("\n");
+    expect(lines[0]).toBe(torn);
+    expect(lines.slice(1, -1).map((l) => JSON.parse(l) as { event: string; issue: string }).map((l) => `${l.event} ${l.issue}`)).toEqual(["plan_start I2", "plan_start I3"]);
+    expect(lines.at(-1)).toBe("");
   });
 
   it("a ledger cut short, or a line that names no record, means every file is looked at", async () => {
