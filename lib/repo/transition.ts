@@ -19,23 +19,11 @@ import type { IssueRecord, PlanRecords } from "../plan/records";
 import { MOVES, sealOf, type Move } from "../plan/seal";
 import type { Plan, PlanIssue } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
+import type { EvidenceResult, TransitionResult } from "./move-shapes";
 import { idProblem, readRecordFile, refuseFolderOutside, writeFileAtomic } from "./write";
 
 export { guardMove, stampNow };
-
-/** What one transition did (§6.5): `from` and `to` are both derived, before and after the write. */
-export interface TransitionResult {
-  issue: string;
-  transition: Move;
-  from: string;
-  to: string;
-  field: string;
-  at: string;
-  event: string;
-  /** The ledger line of the move, by its number in this clone's ledger: what `plan.undo` takes. */
-  ledger_id?: number;
-  next_ready?: string;
-}
+export type { EvidenceResult, TransitionResult };
 
 export interface EvidenceInput {
   record: string;
@@ -44,17 +32,6 @@ export interface EvidenceInput {
   command?: string;
   artifact?: string;
   result?: string;
-}
-
-export interface EvidenceResult {
-  record: string;
-  covers: string;
-  event: string;
-  at: string;
-  evidence_have: number;
-  evidence_need: number;
-  /** The required tokens still without an entry, after this one. */
-  evidence_missing: string[];
 }
 
 export interface AdoptResult {
