@@ -12,7 +12,7 @@ import { RecordCache, loadRecords, recordFromText } from "./load";
 import { LOCK_STATE, LockBusyError, withPlanLock } from "./lock";
 import { missingEvidence } from "../plan/evidence-coverage";
 import { pickNextIssue } from "../plan/next-issue";
-import { CANONICAL_STAMP, claimOrder, evidenceProblem, findIssue, guardMove, planAfter, predatesSeals, stampNow, statusProblem } from "../plan/guards";
+import { CANONICAL_STAMP, claimOrder, evidenceProblem, findIssue, guardMove as guardMoveAt, planAfter, predatesSeals, statusProblem } from "../plan/guards";
 import { priorityRank } from "../plan/next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "../plan/queries";
 import type { IssueRecord, PlanRecords } from "../plan/records";
@@ -22,7 +22,16 @@ import { compareBytes } from "../plan/text";
 import type { EvidenceResult, TransitionResult } from "./move-shapes";
 import { idProblem, readRecordFile, refuseFolderOutside, writeFileAtomic } from "./write";
 
-export { guardMove, stampNow };
+/** Now, as a stamp: UTC, second precision. The clock is read here, outside the pure core. */
+export function stampNow(): string {
+  return new Date().toISOString().slice(0, 19) + "Z";
+}
+
+/** The guards of §6.2 (lib/plan/guards.ts) for a move made now, unless `at` says when. */
+export function guardMove(plan: Plan, records: PlanRecords, issue: PlanIssue, move: Move, at = stampNow(), derive?: (records: PlanRecords) => Plan): string | undefined {
+  return guardMoveAt(plan, records, issue, move, at, derive);
+}
+
 export type { EvidenceResult, TransitionResult };
 
 export interface EvidenceInput {
