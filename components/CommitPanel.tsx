@@ -2,18 +2,9 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
-import { runCapability } from "@/app/actions";
+import { runCapability, type ActionAnswer } from "@/app/actions";
 import { controlProblem } from "@/lib/plan/control-chars";
 import { SignInPrompt } from "./SignInPrompt";
-
-interface CommitAnswer {
-  committed: boolean;
-  count: number;
-  commit?: string;
-  message: string;
-  files: { path: string; record: string; status: string; events: { summary: string }[] }[];
-  push?: { status: string; message: string };
-}
 
 /** How long a commit's confirmation stays on screen (it stays for a push that needs the person). */
 const CONFIRMATION_MS = 6000;
@@ -29,7 +20,7 @@ const subjectOf = (message: string) => message.split("\n")[0];
 export function CommitPanel({ count }: { count: number }) {
   const router = useRouter();
   const [busy, start] = useTransition();
-  const [listing, setListing] = useState<CommitAnswer | null>(null);
+  const [listing, setListing] = useState<ActionAnswer<"plan.commit"> | null>(null);
   const [subject, setSubject] = useState("");
   const [outcome, setOutcome] = useState("");
   const [lasting, setLasting] = useState(false);
@@ -56,7 +47,7 @@ export function CommitPanel({ count }: { count: number }) {
         setOutcome(`Refused: ${r.error.message}`);
         return;
       }
-      const a = r.value as CommitAnswer;
+      const a = r.value;
       if (dryRun) {
         setListing(a);
         setSubject(subjectOf(a.message));

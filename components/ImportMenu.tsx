@@ -59,7 +59,7 @@ export function ImportMenu() {
         setPreview(null);
         return;
       }
-      const answer = r.value as ImportResult;
+      const answer = r.value;
       if (dryRun) {
         setPreview(answer);
         setOutcome("");

@@ -3,24 +3,17 @@
 import Link from "@/components/Link";
 import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
-import { runCapability } from "@/app/actions";
+import { runCapability, type ActionAnswer } from "@/app/actions";
 import type { PlanDiff } from "@/lib/plan/plan-diff";
 import { EditPreview } from "./EditPreview";
 import { SignInPrompt } from "./SignInPrompt";
-
-interface CreateAnswer {
-  id: string;
-  written: boolean;
-  refused?: string;
-  preview: PlanDiff;
-}
 
 /** A new issue of one milestone: preview (its id, what it changes, whether it would be refused), then confirm. */
 export function NewIssueForm({ milestone }: { milestone: string }) {
   const router = useRouter();
   const [busy, start] = useTransition();
   const [input, setInput] = useState<Record<string, unknown> | null>(null);
-  const [answer, setAnswer] = useState<CreateAnswer | null>(null);
+  const [answer, setAnswer] = useState<ActionAnswer<"plan.create"> | null>(null);
   const [error, setError] = useState("");
   const [mustSignIn, setMustSignIn] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
@@ -35,7 +28,7 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
         setMustSignIn(r.error.code === "unauthorized");
         return;
       }
-      setAnswer(r.value as CreateAnswer);
+      setAnswer(r.value);
       if (dryRun) return;
       // Created: the form is empty again, so a second click cannot make a duplicate.
       formRef.current?.reset();

@@ -31,7 +31,7 @@ export function CreatePlanForm({ milestones }: { milestones: { id: string; title
         const f = new FormData(e.currentTarget);
         const config: Record<string, unknown> = { execution_mode: f.get("mode"), max_parallel: Number(f.get("max_parallel")), max_retries: Number(f.get("max_retries")), fail_fast: f.get("fail_fast") === "on" };
         run("plans.create", { milestone: f.get("milestone"), config }, (v) => {
-          const id = (v as { plan_id: string }).plan_id;
+          const id = v.plan_id;
           router.push(`/plans/${id}`);
           return `Created ${id}.`;
         });
@@ -83,8 +83,7 @@ export function ClaimButton({ root, disabled }: { root: string; disabled?: boole
         disabled={pending || disabled}
         data-testid="claim-next"
         onClick={() =>
-          run("plans.claim", { root }, (v) => {
-            const r = v as { claimed: { plan_id: string; issue: string } | null; reason: string };
+          run("plans.claim", { root }, (r) => {
             return r.claimed ? `Claimed ${r.claimed.issue}: ${r.reason}` : `Nothing to claim: ${r.reason}`;
           })
         }
@@ -129,8 +128,7 @@ export function ChildActions({ child, phase, isProcessing, tokens }: { child: st
                 disabled={pending}
                 data-testid={`advance-${next}`}
                 onClick={() =>
-                  run("plans.advance", { child, to: next, ...(branch ? { branch } : {}) }, (v) => {
-                    const r = v as { moved: boolean; from: string; to: string; child: { last_error: { message: string } | null } };
+                  run("plans.advance", { child, to: next, ...(branch ? { branch } : {}) }, (r) => {
                     return r.moved ? `${r.from} → ${r.to}` : `Failed on ${r.to}: ${r.child.last_error?.message ?? ""}`;
                   })
                 }
@@ -146,7 +144,7 @@ export function ChildActions({ child, phase, isProcessing, tokens }: { child: st
                 e.preventDefault();
                 const f = new FormData(e.currentTarget);
                 const evidence = tokens.map((t) => ({ covers: t, type: "test", command: String(f.get(`cmd-${t}`) || "manual check") }));
-                run("plans.complete", { child, evidence }, (v) => ((v as { completed: boolean }).completed ? "Completed: its issue is DONE." : "Not completed."));
+                run("plans.complete", { child, evidence }, (v) => (v.completed ? "Completed: its issue is DONE." : "Not completed."));
               }}
             >
               {tokens.map((t) => (
@@ -162,7 +160,7 @@ export function ChildActions({ child, phase, isProcessing, tokens }: { child: st
             onSubmit={(e) => {
               e.preventDefault();
               const f = new FormData(e.currentTarget);
-              run("plans.fail", { child, category: f.get("category"), message: String(f.get("message") || "failed by hand") }, (v) => (v as { decision: { reason: string } }).decision.reason);
+              run("plans.fail", { child, category: f.get("category"), message: String(f.get("message") || "failed by hand") }, (v) => v.decision.reason);
             }}
           >
             <select name="category" aria-label="Failure category" className="rounded border border-slate-300 bg-white px-1 py-0.5 text-xs dark:border-slate-700 dark:bg-slate-900">

@@ -5,6 +5,7 @@ import Link from "./Link";
 import { MoveShortcuts } from "./MoveShortcuts";
 import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
+import type { ActionAnswer } from "@/app/actions";
 
 export type MoveName = "start" | "verify" | "done";
 
@@ -15,13 +16,7 @@ export interface MoveOption {
 }
 
 /** What a move answered, as the page keeps it to show and to undo. */
-export interface MoveAnswer {
-  issue: string;
-  from: string;
-  to: string;
-  next_ready?: string;
-  ledger_id?: number;
-}
+export type MoveAnswer = ActionAnswer<"plan.transition">;
 
 const LABEL: Record<MoveName, string> = { start: "Start", verify: "Verify", done: "Done" };
 
@@ -115,14 +110,11 @@ function useMove(issue: string, onMoved?: (a: MoveAnswer) => void, onUndone?: (t
     runCapability(
       "plan.transition",
       { issue, transition: move, idempotency_key: keyOf(what) },
-      (value) => {
-        const v = value as MoveAnswer;
-        return `${issue}: ${v.from} → ${v.to}.`;
-      },
+      (v) => `${issue}: ${v.from} → ${v.to}.`,
       (r) => {
         // A refusal may pass once its cause is fixed: the next click is a new request.
         if (!r.ok) return void keys.current.delete(what);
-        const a = { ...(r.value as MoveAnswer), issue };
+        const a = { ...r.value, issue };
         setMoved(a);
         setUndone(false);
         onMoved?.(a);
@@ -135,17 +127,14 @@ function useMove(issue: string, onMoved?: (a: MoveAnswer) => void, onUndone?: (t
     undoCall.run(
       "plan.undo",
       { ledger_id: id, idempotency_key: keyOf(`undo\0${id}`) },
-      (value) => {
-        const v = value as { record: string; from: string; to: string };
-        return `Undone: ${v.record} ${v.from} → ${v.to}.`;
-      },
+      (v) => `Undone: ${v.record} ${v.from} → ${v.to}.`,
       (r) => {
         if (!r.ok) return;
         // The record is as it was: the same move again is a new move.
         keys.current.clear();
         setMoved(null);
         setUndone(true);
-        onUndone?.((r.value as { to: string }).to);
+        onUndone?.(r.value.to);
       },
     );
   };

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { runCapability } from "@/app/actions";
+import { runCapability, type ActionAnswer, type ActionResult } from "@/app/actions";
 
 /** `signIn`: refused because the browser must sign in first (the outcome shows the way). */
 export type CapabilityOutcome = { ok: boolean; text: string; signIn?: boolean } | null;
@@ -16,7 +16,7 @@ export function useCapability() {
   const router = useRouter();
   const [pending, start] = useTransition();
   const [status, setStatus] = useState<CapabilityOutcome>(null);
-  const run = (id: string, input: Record<string, unknown>, describe: (value: unknown) => string, answered?: (r: Awaited<ReturnType<typeof runCapability>>) => void) =>
+  const run = <Id extends string>(id: Id, input: Record<string, unknown>, describe: (value: ActionAnswer<Id>) => string, answered?: (r: ActionResult<ActionAnswer<Id>>) => void) =>
     start(async () => {
       const r = await runCapability(id, input);
       setStatus(r.ok ? { ok: true, text: describe(r.value) } : { ok: false, text: `Refused: ${r.error.message}`, signIn: r.error.code === "unauthorized" });

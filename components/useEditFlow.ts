@@ -1,26 +1,15 @@
 "use client";
 
 import { useCallback, useEffect, useState, useTransition } from "react";
-import { runCapability } from "@/app/actions";
+import { runCapability, type ActionAnswer } from "@/app/actions";
 import type { PlanDiff } from "@/lib/plan/plan-diff";
 
 // The flow every plan edit of the browser takes (the inline editor, the graph's drags and
 // deletes): a dry run to preview, a confirm that writes against the version it previewed, and
 // one undo per tab (sessionStorage), itself an edit with its preview.
 
-export interface EditAnswer {
-  id: string;
-  written: boolean;
-  refused?: string;
-  previous_version?: string;
-  version: string;
-  preview: PlanDiff;
-  /** What it does to the record, field by field, old → new. */
-  fields?: { field: string; from: string; to: string }[];
-  changes: string[];
-  /** The write's ledger line: what plan.undo takes back. */
-  ledger_id?: number;
-}
+/** What an edit answers (plan.edit's output): its preview, its version, its ledger line. */
+export type EditAnswer = ActionAnswer<"plan.edit">;
 
 /** The edit that takes the last one back. */
 export interface Undo {
@@ -100,7 +89,7 @@ export function useEditFlow(onWritten: () => void) {
           setOutcome({ ok: false, text: `Refused: ${r.error.message}`, signIn: r.error.code === "unauthorized" });
           return;
         }
-        setPending({ ...next, preview: r.value as EditAnswer });
+        setPending({ ...next, preview: r.value });
       }),
     [],
   );
@@ -119,7 +108,8 @@ export function useEditFlow(onWritten: () => void) {
           setOutcome({ ok: false, text: `Refused: ${r.error.message}`, conflictVersion: r.error.code === "conflict" ? details?.version : undefined, signIn: r.error.code === "unauthorized" });
           return;
         }
-        const answer = pending.undoes !== undefined ? { ...pending.preview, written: true } : (r.value as EditAnswer);
+        // An undo answers with its ledger line, not the record: what it wrote is the preview it showed.
+        const answer = "changes" in r.value ? r.value : { ...pending.preview, written: true };
         setOutcome({ ok: true, text: `${pending.id} ${pending.label}: ${answer.changes.join("; ")}.` });
         setPending({ ...pending, preview: answer });
         writeUndo(pending.undo && { ...pending.undo, ledger_id: answer.ledger_id });

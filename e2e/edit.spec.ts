@@ -1,11 +1,11 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
+import { runGit } from "../tests/support/git";
 import { expect, test } from "./fixtures";
 
 // Editing the plan in the browser, on the demo copy: a new issue, an inline edit with its preview,
 // a refused edit, the undo, and the commit of what the browser changed.
 
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" }).trim();
+const git = (dir: string, ...args: string[]) => runGit(dir, args);
 
 test.describe("editing @demo", () => {
   test("create an issue, edit a field with its preview, undo it, and commit the records", async ({ page, visit, repo }) => {

@@ -1,9 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { runGit } from "../tests/support/git";
+import { freePort } from "../tests/support/ports";
 
 // A team's Cockpit following its remote, in a real browser: a bare origin holding the demo plan,
 // the server's clone served by `cockpit serve --follow --follow-interval 2` (as the product starts
@@ -21,8 +22,7 @@ let base = "";
 let token = "";
 let serving: ChildProcess | undefined;
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", ["-c", "commit.gpgsign=false", ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const git = (cwd: string, ...args: string[]) => runGit(cwd, ["-c", "commit.gpgsign=false", ...args]);
 const cockpit = (...args: string[]) => execFileSync(process.execPath, [join(ROOT, "bin/cockpit"), ...args], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 const issueFile = (clone: string, id: string) => join(clone, ".ai/repo/project/issues", `${id}.yaml`);
 
@@ -32,15 +32,6 @@ function teammatePushes(id: string): void {
   cockpit("plan", "start", id, "--repo", teammate);
   git(teammate, "commit", "-qam", `${id}: start by a teammate`);
   git(teammate, "push", "-q", "origin", "HEAD:main");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function shoot(page: Page, label: string): Promise<void> {

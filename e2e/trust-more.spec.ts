@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
+import { runGit } from "../tests/support/git";
 import { expect, seriousViolations, settle, test, waitForPlan, type PlanJson } from "./fixtures";
 
 // The header and the small gaps, and the graph's minimap: a commit panel with a message of one's
@@ -9,7 +9,7 @@ import { expect, seriousViolations, settle, test, waitForPlan, type PlanJson } f
 // never hides a node of the first view; unsealed stamps marked wherever the issue shows.
 
 const SCHEMES = ["light", "dark"] as const;
-const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8" }).trim();
+const git = (dir: string, ...args: string[]) => runGit(dir, args);
 const statusOf = (id: string) => (plan: PlanJson) => plan.issues.find((i) => i.id === id)?.status;
 
 /** Visit a path the server answers 404, keeping the answer's status; its own 404 is not a problem of the page. */

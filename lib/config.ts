@@ -1,8 +1,9 @@
 // What a Cockpit process is configured with. The surfaces resolve it once, when they start: a flag
 // (`--database`, `--author`) over the environment. It then travels as a value, in the capability
 // context (`ctx.config`) and as a parameter below it, and is never written back into the
-// environment. The environment is read here alone; code called without a configuration (a test, a
-// script) gets the environment's.
+// environment. The environment is read here alone (tests/boundaries.test.ts names the few
+// exceptions and why); code called without a configuration (a test, a script) gets the
+// environment's. The tunings below are read when asked, so that a test may set them.
 
 export const DATABASE_ENV = "COCKPIT_DATABASE_URL";
 export const AUTHOR_ENV = "COCKPIT_AUTHOR";
@@ -34,4 +35,31 @@ export function resolveConfig(flags: ConfigFlags = {}, env: Readonly<Record<stri
 /** The environment a child process of this one is started with, so that it resolves the same configuration. */
 export function configEnvironment(config: CockpitConfig): Record<string, string> {
   return { [DATABASE_ENV]: config.database ?? "", [AUTHOR_ENV]: config.author ?? "" };
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const positive = (text: string | undefined, otherwise: number): number => {
+  const n = Number(text);
+  return Number.isFinite(n) && n > 0 ? n : otherwise;
+};
+
+/** How long a writer waits for the plan lock before it gives up: COCKPIT_LOCK_WAIT_MS, else a minute. */
+export function lockWaitMs(env: Env = process.env): number {
+  return positive(env.COCKPIT_LOCK_WAIT_MS, 60_000);
+}
+
+/** How long a lease lives without renewal: COCKPIT_LEASE_TTL_S seconds, else 2 hours. */
+export function leaseTtlSeconds(env: Env = process.env): number {
+  return positive(env.COCKPIT_LEASE_TTL_S, 2 * 3600);
+}
+
+/** The secret a webhook's signature (GitHub) or token (GitLab) is checked with; "" when none is set. */
+export function webhookSecret(env: Env = process.env): string {
+  return env.COCKPIT_WEBHOOK_SECRET ?? "";
+}
+
+/** The users file a server reads (cockpit serve --users), when it has one. */
+export function usersFile(env: Env = process.env): string | undefined {
+  return env.COCKPIT_USERS;
 }

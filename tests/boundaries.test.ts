@@ -116,6 +116,28 @@ describe("the layers", () => {
     expect(problems).toEqual([]);
   });
 
+  test("configuration is read in lib/config.ts: no other file under lib/ reads process.env, but the exceptions named here", () => {
+    // Each exception is not the Cockpit's configuration, or crosses a process boundary by design.
+    const EXCEPTIONS: Record<string, string> = {
+      "lib/server/front.ts": "the server's front is a process of its own, started by cockpit serve with its settings as its environment",
+      "lib/server/serve.ts": "cockpit serve hands its settings to the Next process it starts through that process's environment",
+      "lib/server/follow.ts": "the following settings reach the served process from cockpit serve, through its environment",
+      "lib/server/security/settings.ts": "the security settings reach the served process from cockpit serve, through its environment",
+      "lib/surfaces/http.ts": "the repository served reaches the served process from cockpit serve, through its environment (COCKPIT_REPO)",
+      "lib/surfaces/cli/users.ts": "cockpit users is handed its environment as a parameter, for the users file to edit",
+      "lib/surfaces/cli/terminal-width.ts": "the terminal's width (COLUMNS) is the terminal's, not the Cockpit's",
+      "lib/repo/git-run.ts": "git runs with this process's environment (PATH, HOME and git's own settings)",
+      "lib/repo/state-path.ts": "git's own GIT_DIR and GIT_INDEX_FILE say where the index is, as git would read them",
+      "lib/execution/git.ts": "git's own GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL win over the fallback identity, as they do in git",
+      "lib/code/answer.ts": "COCKPIT_DEFAULT_BRANCH: lib/code is being changed by another issue of this round; it moves to lib/config.ts after",
+    };
+    const reads = (f: string) => /^(?!\s*(\/\/|\*)).*\bprocess\.env\b/m.test(readFileSync(join(root, f), "utf8"));
+    const problems = files.filter((f) => under(f, "lib") && !isTest(f) && f !== "lib/config.ts" && !(f in EXCEPTIONS) && reads(f));
+    expect(problems).toEqual([]);
+    // An exception that no longer reads the environment is dropped from the list.
+    expect(Object.keys(EXCEPTIONS).filter((f) => !reads(f))).toEqual([]);
+  });
+
   test("no import cycle between files, type-only imports included", () => {
     expect(cyclesOf(graph)).toEqual([]);
   });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ISSUE_STATUSES, MILESTONE_STATUSES } from "@/lib/plan/constants";
 import { loadPlan, loadRecords } from "@/lib/repo";
 import { sealOf } from "@/lib/plan/seal";
+import { runGit } from "./support/git";
 
 // The bundled demo plan (examples/demo, written by scripts/make-demo.mjs) must keep showing what
 // its README promises: every status, the milestone gate, several waves, a scope conflict, and
@@ -121,7 +122,7 @@ describe("the demo history", () => {
   const repo = join(mkdtempSync(join(tmpdir(), "cockpit-demo-history-")), "repo");
   afterAll(() => rmSync(join(repo, ".."), { recursive: true, force: true }));
   execFileSync(process.execPath, [join(root, "scripts/demo-history.mjs"), repo, "--today", today], { stdio: "pipe" });
-  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
+  const git = (...args: string[]) => runGit(repo, args);
   const log = git("log", "--first-parent", "--reverse", "--format=%H %cI %aI")
     .split("\n")
     .map((line) => {

@@ -3,7 +3,6 @@ import { plansListCapability } from "@/lib/capabilities/plans-list";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { CreatePlanForm } from "@/components/PlanActions";
-import type { PlanSummary } from "@/lib/execution/coordinator";
 import type { Plan } from "@/lib/plan/shapes";
 import { call } from "@/lib/surfaces/pages";
 
@@ -11,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Execution plans" };
 
 export default async function PlansPage() {
-  const [{ plans }, plan] = await Promise.all([call(plansListCapability) as unknown as Promise<{ plans: PlanSummary[] }>, call(planModelCapability)]);
+  const [{ plans }, plan] = await Promise.all([call(plansListCapability), call(planModelCapability)]);
   const open = plan.milestones.filter((m) => m.counts.total > m.counts.by_status.DONE + m.counts.by_status.CANCELLED);
   return (
     <main className="flex flex-col gap-6">

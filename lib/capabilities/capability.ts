@@ -38,8 +38,9 @@ export type CapabilityKind = "query" | "command";
  * One capability, declared once: every surface (HTTP, MCP, server action, command line) is a
  * projection of this declaration.
  */
-export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
-  id: string;
+export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType, Id extends string = string> {
+  /** Kept as its literal type, so a caller that can name a capability only by id still gets its types (`OutputOf`). */
+  id: Id;
   kind: CapabilityKind;
   title: string;
   /** For the caller, at most two sentences: an agent pays for every word. */
@@ -55,7 +56,7 @@ export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType
   version?(ctx: CapabilityContext, input: z.infer<I>): string | undefined;
 }
 
-export function defineCapability<I extends z.ZodType, O extends z.ZodType>(c: Capability<I, O>): Capability<I, O> {
+export function defineCapability<I extends z.ZodType, O extends z.ZodType, const Id extends string>(c: Capability<I, O, Id>): Capability<I, O, Id> {
   return c;
 }
 

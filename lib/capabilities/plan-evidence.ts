@@ -2,7 +2,7 @@ import { afterIssueWrite } from "../coordination/plan-leases";
 import { recordEvidence } from "../repo/transition";
 import { configOf, defineCapability } from "./capability";
 import { EvidenceInput } from "./inputs";
-import { EvidenceResultSchema } from "../results/outputs";
+import { EvidenceResultSchema } from "../repo/move-shapes";
 
 export const planEvidenceCapability = defineCapability({
   id: "plan.evidence",

@@ -29,7 +29,7 @@ import { planWavesCapability } from "./plan-waves";
  * The plan's capabilities, in the order the surfaces list them. Kept apart from the execution
  * plans' so that `cockpit plan …` loads neither SQLite nor the coordinator.
  */
-export const planCapabilities: readonly AnyCapability[] = [
+const declared = [
   planModelCapability,
   planStatusCapability,
   planIssuesCapability,
@@ -55,4 +55,9 @@ export const planCapabilities: readonly AnyCapability[] = [
   planImportCapability,
   planCommitCapability,
   planSyncStatusCapability,
-] as unknown as readonly AnyCapability[];
+] as const;
+
+/** Each of them with its own types (its literal id, its input and output schemas). */
+export type PlanCapability = (typeof declared)[number];
+
+export const planCapabilities = declared as unknown as readonly AnyCapability[];

@@ -2,7 +2,7 @@ import { afterIssueWrite, leaseWriteOptions } from "../coordination/plan-leases"
 import { transition } from "../repo/transition";
 import { configOf, defineCapability } from "./capability";
 import { TransitionInput } from "./inputs";
-import { TransitionResultSchema } from "../results/outputs";
+import { TransitionResultSchema } from "../repo/move-shapes";
 
 export const planTransitionCapability = defineCapability({
   id: "plan.transition",

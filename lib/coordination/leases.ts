@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, rmSync } from "node:fs";
 import { hostname } from "node:os";
 import { basename, join } from "node:path";
+import { leaseTtlSeconds } from "../config";
 import { notFound, refused } from "../plan/errors";
 import { writeAll } from "../repo/write";
 import { openStateFile, readStateFile, requireState } from "../repo/state-path";
@@ -18,11 +19,8 @@ export interface Lease {
 /** The clone's holder id: created by the first command that takes or releases a lease. */
 export const HOLDER_FILE = ".ai/local/state/holder";
 
-/** How long a lease lives without renewal: 2 hours, or COCKPIT_LEASE_TTL_S seconds. */
-export function leaseTtlSeconds(env: NodeJS.ProcessEnv = process.env): number {
-  const s = Number(env.COCKPIT_LEASE_TTL_S);
-  return Number.isFinite(s) && s > 0 ? s : 2 * 3600;
-}
+/** How long a lease lives without renewal (lib/config.ts: 2 hours, or COCKPIT_LEASE_TTL_S seconds). */
+export { leaseTtlSeconds };
 
 /** This clone's holder id, or undefined when none was made yet (reads never make one, nor read it through a link). */
 export function readHolder(repo: string): string | undefined {

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { TransitionResultSchema } from "../results/outputs";
-import type { PlanView } from "./coordinator";
+import { TransitionResultSchema } from "../repo/move-shapes";
 import { EXECUTION_MODES, MERGE_STRATEGIES } from "./config";
 import { ERROR_CATEGORIES } from "./failure";
 import { EVENT_KINDS, PHASES, PROCESSING_STATES } from "./model";
 
 // The answers of the execution-plan capabilities (docs/execution-plans.md), declared once: the
-// coordinator's interfaces (coordinator.ts) spelt as schemas, for the OpenAPI document and MCP.
+// OpenAPI document and MCP describe these schemas, and the coordinator's types are inferred from
+// them (PlanView alone is spelt out, since a recursive schema's type cannot be inferred).
 
 export const PhaseSchema = z.enum(PHASES);
 export const ProcessingStateSchema = z.enum(PROCESSING_STATES);
@@ -40,6 +40,7 @@ export const PlanErrorSchema = z.object({ category: z.enum([...ERROR_CATEGORIES,
 const planFields = z.object({
   ...cliDict,
   title: z.string(),
+  /** The true depth in the tree (0 for a root). */
   depth: z.number().int(),
   issue: z.string().nullable(),
   wave: z.number().int().nullable(),
@@ -48,12 +49,19 @@ const planFields = z.object({
   base_commit: z.string().nullable(),
   last_error: PlanErrorSchema.nullable(),
   cancel_reason: z.string().nullable(),
+  /** The attempt this one retries. */
   retry_of: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   processing_started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
 });
+
+/** A plan as the coordinator shows it: its fields and its children, each a plan view itself. */
+export interface PlanView extends z.infer<typeof planFields> {
+  /** The children, retries included, in creation order. */
+  children: PlanView[];
+}
 
 /** The children, retries included, in creation order: each a plan view itself. */
 const children = () => z.array(z.lazy((): z.ZodType<PlanView> => ExecutionPlanSchema));
@@ -69,7 +77,12 @@ export const ExecutionEventSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
+export type EventView = z.infer<typeof ExecutionEventSchema>;
+
+/** A plan with its timeline: the whole tree's events for a root, the plan's own for a child. */
 export const ExecutionPlanDetailSchema = planFields.extend({ children: children(), events: z.array(ExecutionEventSchema) });
+
+export type PlanDetail = z.infer<typeof ExecutionPlanDetailSchema>;
 
 export const ExecutionPlanSummarySchema = z.object({
   ...cliDict,
@@ -79,6 +92,8 @@ export const ExecutionPlanSummarySchema = z.object({
   /** How many children are in each processing state (every state named, 0 included). */
   children_by_state: z.object(Object.fromEntries(PROCESSING_STATES.map((s) => [s, z.number().int()])) as Record<(typeof PROCESSING_STATES)[number], z.ZodNumber>),
 });
+
+export type PlanSummary = z.infer<typeof ExecutionPlanSummarySchema>;
 
 export const FailureDecisionSchema = z.object({
   category: z.enum(ERROR_CATEGORIES),
@@ -94,11 +109,22 @@ export const FailureDecisionSchema = z.object({
 export const FailResultSchema = z.object({
   child: ExecutionPlanSchema,
   decision: FailureDecisionSchema,
+  /** The new attempt, when the failure handler retries. */
   retry: ExecutionPlanSchema.nullable(),
+  /** Siblings cancelled because the failure stopped the others. */
   cancelled: z.array(z.string()),
 });
 
-export const ExecutionClaimResultSchema = z.object({ claimed: ExecutionPlanSchema.nullable(), reason: z.string() });
+export type FailResult = z.infer<typeof FailResultSchema>;
+
+export const ExecutionClaimResultSchema = z.object({
+  /** The child now processing, or null. */
+  claimed: ExecutionPlanSchema.nullable(),
+  /** Why this child (which rules it passed), or why none. */
+  reason: z.string(),
+});
+
+export type ClaimResult = z.infer<typeof ExecutionClaimResultSchema>;
 
 export const MergeOutcomeSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("merged"), commit: z.string(), tree: z.string(), previous: z.string() }),
@@ -111,11 +137,14 @@ export const AdvanceResultSchema = z.object({
   child: ExecutionPlanSchema,
   from: PhaseSchema,
   to: PhaseSchema,
+  /** False when the move failed the child (refused start or verify, merge conflict). */
   moved: z.boolean(),
   issue_transition: TransitionResultSchema.optional(),
   merge: MergeOutcomeSchema.optional(),
   failure: FailResultSchema.optional(),
 });
+
+export type AdvanceResult = z.infer<typeof AdvanceResultSchema>;
 
 export const CompleteResultSchema = z.object({
   child: ExecutionPlanSchema,
@@ -124,6 +153,8 @@ export const CompleteResultSchema = z.object({
   issue_transition: TransitionResultSchema.optional(),
   failure: FailResultSchema.optional(),
 });
+
+export type CompleteResult = z.infer<typeof CompleteResultSchema>;
 
 export const PlansListSchema = z.object({ plans: z.array(ExecutionPlanSummarySchema) });
 export const TickSchema = z.object({ timed_out: z.array(z.string()) });

@@ -1,5 +1,6 @@
 // Allowed flattened keys per record kind: a bundled copy of the reference's generated allowlists
-// (share/allow/{project,milestone,issue}.txt, majordomus-cli 0.7-0.14), plus `serves` for issues (§1.5).
+// (majordomus-cli 0.7-0.14; copied in tests/fixtures/majordomus/share/allow/{project,milestone,issue}.txt),
+// plus `serves` for issues (§1.5).
 // Each entry is a regular expression matched against the whole flattened key.
 
 export const PROJECT_ALLOWED_KEYS: readonly string[] = [

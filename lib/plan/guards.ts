@@ -10,11 +10,6 @@ import { MOVES, sealOf, type Move } from "./seal";
 import type { Plan, PlanIssue } from "./shapes";
 import { compareBytes } from "./text";
 
-/** Now, as a stamp: UTC, second precision. */
-export function stampNow(): string {
-  return new Date().toISOString().slice(0, 19) + "Z";
-}
-
 export function findIssue(plan: Plan, id: string): PlanIssue {
   const issue = plan.issues.find((i) => i.id === id);
   if (!issue) throw notFound(`no issue '${id}'; cockpit plan issues lists every one`);
@@ -30,13 +25,13 @@ export function planAfter(records: PlanRecords, id: string, move: Move, at: stri
   });
 }
 
-/** The guards of §6.2, first failure wins; undefined when the move is allowed. */
+/** The guards of §6.2, first failure wins; undefined when the move is allowed. `at` is the move's stamp (the caller reads the clock). */
 export function guardMove(
   plan: Plan,
   records: PlanRecords,
   issue: PlanIssue,
   move: Move,
-  at = stampNow(),
+  at: string,
   derive: (records: PlanRecords) => Plan = derivePlan,
 ): string | undefined {
   const problem = statusProblem(issue, move);

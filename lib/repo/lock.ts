@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readSync, renameSync, unlinkSync, watch, type FSWatcher } from "node:fs";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { lockWaitMs } from "../config";
 import { refused } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { NO_FOLLOW, makeStateFolders, stateLinkProblem } from "./state-path";
@@ -14,11 +15,8 @@ export const LOCK_STATE = [LOCK_FILE, `${LOCK_FILE}.breaker`] as const;
 
 const { O_CREAT, O_EXCL, O_RDONLY, O_WRONLY } = constants;
 
-/** How long a writer waits for the lock before it gives up (at least a minute). */
-export function lockWaitMs(): number {
-  const fromEnv = Number(process.env.COCKPIT_LOCK_WAIT_MS);
-  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : 60_000;
-}
+/** How long a writer waits for the lock before it gives up (lib/config.ts: a minute unless configured). */
+export { lockWaitMs };
 
 /** A lock older than this is taken over even if its pid looks alive (pids are reused). */
 const STALE_AFTER_MS = 10 * 60_000;

@@ -12,30 +12,27 @@ import { RecordCache, loadRecords, recordFromText } from "./load";
 import { LOCK_STATE, LockBusyError, withPlanLock } from "./lock";
 import { missingEvidence } from "../plan/evidence-coverage";
 import { pickNextIssue } from "../plan/next-issue";
-import { CANONICAL_STAMP, claimOrder, evidenceProblem, findIssue, guardMove, planAfter, predatesSeals, stampNow, statusProblem } from "../plan/guards";
+import { CANONICAL_STAMP, claimOrder, evidenceProblem, findIssue, guardMove as guardMoveAt, planAfter, predatesSeals, statusProblem } from "../plan/guards";
 import { priorityRank } from "../plan/next-issue";
 import { NOTHING_DECLARED, NOTHING_READY } from "../plan/queries";
 import type { IssueRecord, PlanRecords } from "../plan/records";
 import { MOVES, sealOf, type Move } from "../plan/seal";
 import type { Plan, PlanIssue } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
+import type { EvidenceResult, TransitionResult } from "./move-shapes";
 import { idProblem, readRecordFile, refuseFolderOutside, writeFileAtomic } from "./write";
 
-export { guardMove, stampNow };
-
-/** What one transition did (§6.5): `from` and `to` are both derived, before and after the write. */
-export interface TransitionResult {
-  issue: string;
-  transition: Move;
-  from: string;
-  to: string;
-  field: string;
-  at: string;
-  event: string;
-  /** The ledger line of the move, by its number in this clone's ledger: what `plan.undo` takes. */
-  ledger_id?: number;
-  next_ready?: string;
+/** Now, as a stamp: UTC, second precision. The clock is read here, outside the pure core. */
+export function stampNow(): string {
+  return new Date().toISOString().slice(0, 19) + "Z";
 }
+
+/** The guards of §6.2 (lib/plan/guards.ts) for a move made now, unless `at` says when. */
+export function guardMove(plan: Plan, records: PlanRecords, issue: PlanIssue, move: Move, at = stampNow(), derive?: (records: PlanRecords) => Plan): string | undefined {
+  return guardMoveAt(plan, records, issue, move, at, derive);
+}
+
+export type { EvidenceResult, TransitionResult };
 
 export interface EvidenceInput {
   record: string;
@@ -44,17 +41,6 @@ export interface EvidenceInput {
   command?: string;
   artifact?: string;
   result?: string;
-}
-
-export interface EvidenceResult {
-  record: string;
-  covers: string;
-  event: string;
-  at: string;
-  evidence_have: number;
-  evidence_need: number;
-  /** The required tokens still without an entry, after this one. */
-  evidence_missing: string[];
 }
 
 export interface AdoptResult {

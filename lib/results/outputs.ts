@@ -1,32 +1,14 @@
 import { z } from "zod";
 import { CodeFindingSchema } from "../code/shapes";
+import { EvidenceResultSchema, TransitionResultSchema } from "../repo/move-shapes";
 
-// Outputs of the writing capabilities (the read outputs are the plan's own shapes).
+// Outputs of the writing capabilities (the read outputs are the plan's own shapes). A move's and an
+// evidence entry's answers are declared by the moves themselves (lib/repo/move-shapes.ts).
 
-export const TransitionResultSchema = z.object({
-  issue: z.string(),
-  transition: z.enum(["start", "verify", "done"]),
-  from: z.string(),
-  to: z.string(),
-  field: z.string(),
-  at: z.string(),
-  event: z.string(),
-  ledger_id: z.number().int().optional().describe("The move's line in this clone's ledger: cockpit plan undo (POST /api/v1/plan/undo) takes it."),
-  next_ready: z.string().optional(),
-});
+export { EvidenceResultSchema, TransitionResultSchema };
 
 /** A claim's move, with the code findings of the issue it took (commits already working on it). */
 export const ClaimResultSchema = TransitionResultSchema.extend({ code_findings: z.array(CodeFindingSchema) });
-
-export const EvidenceResultSchema = z.object({
-  record: z.string(),
-  covers: z.string(),
-  event: z.string(),
-  at: z.string(),
-  evidence_have: z.number().int(),
-  evidence_need: z.number().int(),
-  evidence_missing: z.array(z.string()).describe("The required tokens no entry covers yet."),
-});
 
 export const ReleaseResultSchema = z.object({
   issue: z.string(),

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { resolveConfig, usersFile } from "../config";
 import { CapabilityError } from "../plan/errors";
 import { processWide } from "../process-wide";
 import type { SyncStatus } from "../repo/sync-shapes";
@@ -306,8 +307,8 @@ export async function syncStatus(repo: string): Promise<SyncStatus> {
 const AUTHOR = /^\s*([^<>]+?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/;
 
 /** The commit's author: the signed-in person (name, and email when known), else --author, else git's config. */
-export function authorEnv(by: string | undefined, email: string | undefined, env = process.env): Record<string, string> {
-  const configured = AUTHOR.exec(env.COCKPIT_AUTHOR ?? "");
+export function authorEnv(by: string | undefined, email: string | undefined, env?: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const configured = AUTHOR.exec(resolveConfig({}, env).author ?? "");
   const out: Record<string, string> = {};
   if (configured) Object.assign(out, { GIT_AUTHOR_NAME: configured[1], GIT_AUTHOR_EMAIL: configured[2], GIT_COMMITTER_NAME: configured[1], GIT_COMMITTER_EMAIL: configured[2] });
   if (by && !by.startsWith("cockpit/")) out.GIT_AUTHOR_NAME = by;
@@ -316,7 +317,7 @@ export function authorEnv(by: string | undefined, email: string | undefined, env
 }
 
 /** The signed-in person's address, from the users file this server reads (cockpit users add NAME --email ADDR). */
-export function emailOf(by: string | undefined, file = process.env.COCKPIT_USERS): string | undefined {
+export function emailOf(by: string | undefined, file = usersFile()): string | undefined {
   if (!by || !file) return undefined;
   return currentUsers(file).users.find((u) => u.name === by)?.email;
 }

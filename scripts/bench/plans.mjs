@@ -33,14 +33,12 @@ process.stdin.once("data", async () => {
 
 /** A plan made in the first repo, then COORDINATORS processes over the repos, released at once. */
 async function race(lib, bundle, repos, env) {
-  const saved = process.env.COCKPIT_DATABASE_URL;
-  if (env.COCKPIT_DATABASE_URL) process.env.COCKPIT_DATABASE_URL = env.COCKPIT_DATABASE_URL;
-  else delete process.env.COCKPIT_DATABASE_URL;
-  const root = await lib.createExecutionPlan(repos[0], { milestone: "M1" }, { execution_mode: "parallel", max_parallel: CHILDREN });
+  // The plan is made in the store the coordinators will use: the configuration is passed, not
+  // written into this process's environment (the coordinators get it as theirs).
+  const config = env.COCKPIT_DATABASE_URL ? { database: env.COCKPIT_DATABASE_URL } : {};
+  const root = await lib.createExecutionPlan(repos[0], { milestone: "M1" }, { execution_mode: "parallel", max_parallel: CHILDREN }, { config });
   lib.closeStores();
   await lib.closeDatabases();
-  if (saved === undefined) delete process.env.COCKPIT_DATABASE_URL;
-  else process.env.COCKPIT_DATABASE_URL = saved;
 
   const { out, wall } = await raceProcesses("plans-coordinator", COORDINATOR, COORDINATORS, (w) => [bundle, repos[w % repos.length], root.plan_id], env);
   const claimed = out.flatMap((r) => r.claimed);

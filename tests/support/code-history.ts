@@ -1,8 +1,8 @@
 // Real git histories with known links between commits and issue ids, for plan.code's tests: each
 // commit at a fixed moment by a fixed author, so every copy made the same way has the same shas.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { runGit } from "./git";
 
 export interface Author {
   name: string;
@@ -18,7 +18,6 @@ export class CodeRepo {
   /** git in the repository; throws with git's stderr when it fails. */
   git(args: readonly string[], at = "2026-11-01T10:00:00Z", author: Author = ANA): string {
     const env = {
-      ...process.env,
       GIT_AUTHOR_NAME: author.name,
       GIT_AUTHOR_EMAIL: author.email,
       GIT_COMMITTER_NAME: author.name,
@@ -26,9 +25,7 @@ export class CodeRepo {
       GIT_AUTHOR_DATE: at,
       GIT_COMMITTER_DATE: at,
     };
-    const r = spawnSync("git", ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], { cwd: this.dir, encoding: "utf8", env });
-    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-    return r.stdout.trim();
+    return runGit(this.dir, ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], { env });
   }
 
   static init(dir: string, branch = "main"): CodeRepo {

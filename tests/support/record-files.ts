@@ -80,7 +80,7 @@ export interface MilestoneSpec {
   extra?: string;
 }
 
-/** A complete issue record (as test/lib.sh `pj_issue`): block evidence goes last. */
+/** A complete issue record: block evidence goes last. */
 export function issueYaml(s: IssueSpec): string {
   const evidence = s.evidence_required ?? ["proof"];
   const lines = [

@@ -14,7 +14,7 @@ export const OLD = "2026-09-05T02:06:00Z";
 
 /**
  * A complete issue record: milestone `M1`, one acceptance criterion, one validation,
- * `evidence_required: [proof]`, scope `src/<id>` (as test/lib.sh `pj_issue`), no stamps.
+ * `evidence_required: [proof]`, scope `src/<id>`, no stamps.
  */
 export function makeIssue(over: Partial<IssueRecord> & { id: string }): IssueRecord {
   const id = over.id;

@@ -1,4 +1,3 @@
-import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ExpectStatic, afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { findCapability, httpMethod, httpPath, mcpToolName } from "@/lib/capabil
 import type { ErrorCode } from "@/lib/plan/errors";
 import { ISSUES_DIR, loadPlan, loadRecords, planNext, sealOf } from "@/lib/repo";
 import { STATUS_OF } from "@/lib/surfaces/http";
+import { runGit } from "../support/git";
 import { type OpenApiDocument, answersValidator, schemaValidator } from "../support/openapi-check";
 import {
   type McpConnection,
@@ -116,11 +116,8 @@ const FIRST_COMMIT_AT = "2026-11-20T10:00:00Z";
 const SECOND_COMMIT_AT = "2026-11-25T10:00:00Z";
 
 function giveHistory(dir: string): void {
-  const env = { ...process.env, GIT_AUTHOR_NAME: "Contract", GIT_AUTHOR_EMAIL: "contract@example.com", GIT_COMMITTER_NAME: "Contract", GIT_COMMITTER_EMAIL: "contract@example.com" };
-  const git = (args: string[], when?: string) => {
-    const r = spawnSync("git", ["-c", "commit.gpgsign=false", ...args], { cwd: dir, encoding: "utf8", env: when ? { ...env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when } : env });
-    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-  };
+  const env = { GIT_AUTHOR_NAME: "Contract", GIT_AUTHOR_EMAIL: "contract@example.com", GIT_COMMITTER_NAME: "Contract", GIT_COMMITTER_EMAIL: "contract@example.com" };
+  const git = (args: string[], when?: string) => void runGit(dir, ["-c", "commit.gpgsign=false", ...args], { env: when ? { ...env, GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when } : env });
   const issueFile = (id: string) => join(dir, ISSUES_DIR, `${id}.yaml`);
   const last = readFileSync(issueFile(LAST_ISSUE.id));
   const active = ACTIVE_ISSUE ? readFileSync(issueFile(ACTIVE_ISSUE.id), "utf8") : undefined;

@@ -4,13 +4,17 @@ import { matchPeople } from "@/lib/people/people";
 import { ownersOf } from "@/lib/people/facts";
 import { readLedger } from "@/lib/repo/ledger";
 import type { Plan } from "@/lib/plan/shapes";
+import { processWide } from "@/lib/process-wide";
 import { errorResponse, jsonResponse } from "@/lib/surfaces/http";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 
-/** The owners and the ledger's users of a plan as served (kept while the plan is the same object). */
-const handlesOf = new WeakMap<Plan, string[]>();
+/**
+ * The owners and the ledger's users of a plan as served (kept while the plan is the same object),
+ * one memo per process: the served plan is one per process, whichever bundle asks.
+ */
+const handlesOf = processWide("palette-handles", () => new WeakMap<Plan, string[]>());
 
 const NEAR_KINDS = ["issue", "milestone", "person"] as const;
 type NearKind = (typeof NEAR_KINDS)[number];

@@ -4,7 +4,7 @@ import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { IssueLink } from "@/components/IssueLink";
 import { ChildActions, ClaimButton } from "@/components/PlanActions";
-import type { PlanDetail, PlanView } from "@/lib/execution/coordinator";
+import type { PlanView } from "@/lib/execution/coordinator";
 import { servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
@@ -65,10 +65,10 @@ function ChildRow({ child, tokens, depth = 0 }: { child: PlanView; tokens: Map<s
 
 export default async function PlanPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const plan = (await callOrNotFound(plansGetCapability, { id })) as unknown as PlanDetail; // plans.get's output schema is loose until lib/execution/shapes.ts declares it
+  const plan = await callOrNotFound(plansGetCapability, { id });
   const { records } = await servedState();
   const tokens = new Map(records.issues.map((r) => [r.id, r.evidence_required]));
-  const config = (plan.subplan_config ?? null) as Record<string, unknown> | null;
+  const config = plan.subplan_config ?? null;
   const terminal = ["completed", "errored", "cancelled"].includes(plan.processing_state);
   return (
     <main className="flex flex-col gap-6">

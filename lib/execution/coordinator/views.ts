@@ -1,10 +1,8 @@
 // What the coordinator answers: the views of a plan, its events and each operation's result.
 import type { CockpitConfig } from "../../config";
-import { type EvidenceInput, type TransitionResult } from "../../repo/transition";
-import { toCliDict, type CliDict } from "../cli-dict";
-import { type FailureDecision } from "../failure";
-import { type MergeOutcome } from "../git";
-import { type Phase, type PlanError, type ProcessingState } from "../model";
+import { type EvidenceInput } from "../../repo/transition";
+import type { EventView, PlanDetail, PlanView } from "../shapes";
+import { toCliDict } from "../cli-dict";
 import { lastError, type EventRow, type PlanRow, type PlanTx } from "../store";
 
 export type ExecutionTarget = { milestone: string } | { issues: string[] };
@@ -27,82 +25,8 @@ export interface AdvanceOptions extends CoordinatorOptions {
 
 export type EvidenceEntry = Omit<EvidenceInput, "record">;
 
-export interface EventView {
-  id: number;
-  at: string;
-  plan_id: string;
-  kind: string;
-  reason: string;
-  data: Record<string, unknown>;
-}
-
-export interface PlanView extends CliDict {
-  title: string;
-  /** The true depth in the tree (0 for a root). */
-  depth: number;
-  issue: string | null;
-  wave: number | null;
-  branch: string | null;
-  integration_branch: string | null;
-  base_commit: string | null;
-  last_error: PlanError | null;
-  cancel_reason: string | null;
-  /** The attempt this one retries. */
-  retry_of: string | null;
-  created_at: string;
-  updated_at: string;
-  processing_started_at: string | null;
-  finished_at: string | null;
-  /** The children, retries included, in creation order. */
-  children: PlanView[];
-}
-
-export interface PlanDetail extends PlanView {
-  /** The timeline: the whole tree's events for a root, the plan's own for a child. */
-  events: EventView[];
-}
-
-export interface PlanSummary extends CliDict {
-  title: string;
-  integration_branch: string | null;
-  created_at: string;
-  children_by_state: Record<ProcessingState, number>;
-}
-
-export interface ClaimResult {
-  /** The child now processing, or null. */
-  claimed: PlanView | null;
-  /** Why this child (which rules it passed), or why none. */
-  reason: string;
-}
-
-export interface FailResult {
-  child: PlanView;
-  decision: FailureDecision;
-  /** The new attempt, when the failure handler retries. */
-  retry: PlanView | null;
-  /** Siblings cancelled because the failure stopped the others. */
-  cancelled: string[];
-}
-
-export interface AdvanceResult {
-  child: PlanView;
-  from: Phase;
-  to: Phase;
-  /** False when the move failed the child (refused start or verify, merge conflict). */
-  moved: boolean;
-  issue_transition?: TransitionResult;
-  merge?: MergeOutcome;
-  failure?: FailResult;
-}
-
-export interface CompleteResult {
-  child: PlanView;
-  completed: boolean;
-  evidence: string[];
-  issue_transition?: TransitionResult;
-  failure?: FailResult;
-}
+// The views and results are inferred from the capabilities' schemas (../shapes.ts), declared once.
+export type { AdvanceResult, ClaimResult, CompleteResult, EventView, FailResult, PlanDetail, PlanSummary, PlanView } from "../shapes";
 
 // ---- small helpers -----------------------------------------------------------------------------
 

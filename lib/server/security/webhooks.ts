@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { webhookSecret } from "../../config";
 
 // A git host's push webhook may ask a following server to sync (POST /api/v1/sync): GitHub signs
 // the body with X-Hub-Signature-256 (HMAC-SHA256 with the webhook's secret), GitLab sends the
@@ -24,7 +25,7 @@ function sameText(a: string, b: string): boolean {
   return timingSafeEqual(px, py) && x.length === y.length;
 }
 
-export function judgeWebhook(headers: HeaderGetter, body: Buffer, secret = process.env.COCKPIT_WEBHOOK_SECRET ?? ""): WebhookVerdict {
+export function judgeWebhook(headers: HeaderGetter, body: Buffer, secret = webhookSecret()): WebhookVerdict {
   const github = headers.get("x-hub-signature-256");
   const gitlab = headers.get("x-gitlab-token");
   if (github === null && gitlab === null) return { kind: "none" };

@@ -1,13 +1,22 @@
 import { resolve } from "node:path";
-import { findCapability } from "../../capabilities/index";
-import type { PlanDetail, PlanSummary, PlanView } from "../../execution/coordinator";
+import type { z } from "zod";
+import type { Capability, CapabilityContext } from "../../capabilities/capability";
+import { plansAdvanceCapability } from "../../capabilities/plans-advance";
+import { plansClaimCapability } from "../../capabilities/plans-claim";
+import { plansCompleteCapability } from "../../capabilities/plans-complete";
+import { plansCreateCapability } from "../../capabilities/plans-create";
+import { plansFailCapability } from "../../capabilities/plans-fail";
+import { plansGetCapability } from "../../capabilities/plans-get";
+import { plansListCapability } from "../../capabilities/plans-list";
+import { plansTickCapability } from "../../capabilities/plans-tick";
+import type { PlanDetail, PlanView } from "../../execution/coordinator";
 import { DATABASE_ENV } from "../../config";
 import { closeDatabases } from "../../coordination/database";
 import { closeStores } from "../../execution/store";
 import { configOfArgs, parseArgs, UsageError, type ParsedArgs, type VerbDoc } from "./args";
 import { contextFor } from "../../server/state";
 import { EXIT_FOR_ERROR } from "../exit-codes";
-import { invoke } from "../invoke";
+import { invoke, type Invocation } from "../invoke";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
 
 // `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.
@@ -15,12 +24,29 @@ import { escapeFields, escapeForTerminal } from "./terminal-text";
 type Options = Record<string, "flag" | "value">;
 
 interface PlansVerb {
-  capability: string;
   summary: string;
   options: Options;
   takesId?: string;
-  input(args: ParsedArgs): Record<string, unknown>;
-  text(value: unknown): string;
+  /** Its capability's answer, and that answer in words (record text escaped). */
+  run(ctx: CapabilityContext, args: ParsedArgs): Promise<Invocation<{ value: unknown; text(): string }>>;
+}
+
+/**
+ * A verb that runs one capability: the declaration itself is passed, so `text` gets its output
+ * type and no verb names it by hand (as `capabilityVerb` does for the plan verbs).
+ */
+function plansVerb<I extends z.ZodType, O extends z.ZodType>(
+  capability: Capability<I, O>,
+  spec: Omit<PlansVerb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>): string },
+): PlansVerb {
+  const { input, text, ...doc } = spec;
+  return {
+    ...doc,
+    async run(ctx, args) {
+      const result = await invoke(capability, ctx, input(args));
+      return result.ok ? { ok: true, value: { value: result.value, text: () => text(escapeFields(result.value)) } } : result;
+    },
+  };
 }
 
 const COMMON: Options = { repo: "value", json: "flag", database: "value" };
@@ -57,8 +83,7 @@ function tree(p: PlanView, indent = ""): string[] {
   return [line, ...p.children.flatMap((c) => tree(c, indent + "  "))];
 }
 
-function renderDetail(value: unknown): string {
-  const d = value as PlanDetail;
+function renderDetail(d: PlanDetail): string {
   const lines = tree(d);
   if (d.subplan_config) lines.push("", `config: ${JSON.stringify(d.subplan_config)}`);
   if (d.events?.length) lines.push("", "timeline:", ...d.events.slice(-15).map((e) => `  ${e.at}  ${e.kind}: ${e.reason}`));
@@ -66,8 +91,7 @@ function renderDetail(value: unknown): string {
 }
 
 const VERBS: Record<string, PlansVerb> = {
-  create: {
-    capability: "plans.create",
+  create: plansVerb(plansCreateCapability, {
     summary: "decompose a milestone (--milestone M) or issues (--issues A,B) into an execution plan",
     options: { ...COMMON, milestone: "value", issues: "value", mode: "value", "max-parallel": "value", "fail-fast": "flag", "no-retry": "flag", "max-retries": "value", timeout: "value", profile: "value" },
     input: (a) => ({
@@ -77,56 +101,41 @@ const VERBS: Record<string, PlansVerb> = {
       ...(a.options.has("profile") ? { automation_profile: a.options.get("profile") } : {}),
     }),
     text: renderDetail,
-  },
-  get: { capability: "plans.get", summary: "one plan: its tree, config and timeline", options: COMMON, takesId: "ID", input: (a) => ({ id: a.words[0] }), text: renderDetail },
-  list: {
-    capability: "plans.list",
+  }),
+  get: plansVerb(plansGetCapability, { summary: "one plan: its tree, config and timeline", options: COMMON, takesId: "ID", input: (a) => ({ id: a.words[0] }), text: renderDetail }),
+  list: plansVerb(plansListCapability, {
     summary: "every execution plan",
     options: COMMON,
     input: () => ({}),
-    text: (v) => {
-      const plans = (v as { plans: PlanSummary[] }).plans;
+    text: ({ plans }) => {
       if (plans.length === 0) return "no execution plan yet: cockpit plans create --milestone M";
       return plans
         .map((p) => `${p.plan_id}  ${p.processing_state.padEnd(10)} ${p.title}  (${Object.entries(p.children_by_state).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(", ")})`)
         .join("\n");
     },
-  },
-  claim: {
-    capability: "plans.claim",
+  }),
+  claim: plansVerb(plansClaimCapability, {
     summary: "move the next claimable child of ROOT to processing",
     options: COMMON,
     takesId: "ROOT",
     input: (a) => ({ root: a.words[0] }),
-    text: (v) => {
-      const r = v as { claimed: PlanView | null; reason: string };
-      return r.claimed ? `claimed ${r.claimed.plan_id} (${r.claimed.issue})\n${r.reason}` : `nothing to claim: ${r.reason}`;
-    },
-  },
-  advance: {
-    capability: "plans.advance",
+    text: (r) => r.claimed ? `claimed ${r.claimed.plan_id} (${r.claimed.issue})\n${r.reason}` : `nothing to claim: ${r.reason}`,
+  }),
+  advance: plansVerb(plansAdvanceCapability, {
     summary: "move CHILD to its next phase (--to execute|apply [--branch B])",
     options: { ...COMMON, to: "value", branch: "value" },
     takesId: "CHILD",
     input: (a) => ({ child: a.words[0], to: a.options.get("to"), ...(a.options.has("branch") ? { branch: a.options.get("branch") } : {}) }),
-    text: (v) => {
-      const r = v as { child: PlanView; from: string; to: string; moved: boolean; failure?: { decision: { reason: string } } };
-      return r.moved ? `${r.child.plan_id}: ${r.from} → ${r.to}` : `${r.child.plan_id} failed on ${r.to}: ${r.failure?.decision.reason ?? r.child.last_error?.message ?? ""}`;
-    },
-  },
-  fail: {
-    capability: "plans.fail",
+    text: (r) => r.moved ? `${r.child.plan_id}: ${r.from} → ${r.to}` : `${r.child.plan_id} failed on ${r.to}: ${r.failure?.decision.reason ?? r.child.last_error?.message ?? ""}`,
+  }),
+  fail: plansVerb(plansFailCapability, {
     summary: "report CHILD failed (--category C --message M); the failure handler decides",
     options: { ...COMMON, category: "value", message: "value" },
     takesId: "CHILD",
     input: (a) => ({ child: a.words[0], category: a.options.get("category"), message: a.options.get("message") }),
-    text: (v) => {
-      const r = v as { child: PlanView; decision: { reason: string }; retry: PlanView | null; cancelled: string[] };
-      return [`${r.child.plan_id}: ${r.decision.reason}`, ...(r.retry ? [`retry: ${r.retry.plan_id} (attempt ${r.retry.attempt})`] : []), ...(r.cancelled.length ? [`cancelled: ${r.cancelled.join(" ")}`] : [])].join("\n");
-    },
-  },
-  complete: {
-    capability: "plans.complete",
+    text: (r) => [`${r.child.plan_id}: ${r.decision.reason}`, ...(r.retry ? [`retry: ${r.retry.plan_id} (attempt ${r.retry.attempt})`] : []), ...(r.cancelled.length ? [`cancelled: ${r.cancelled.join(" ")}`] : [])].join("\n"),
+  }),
+  complete: plansVerb(plansCompleteCapability, {
     summary: "complete CHILD, recording evidence (--covers T --type X --command C | --evidence-json '[…]')",
     options: { ...COMMON, covers: "value", type: "value", command: "value", artifact: "value", result: "value", "evidence-json": "value" },
     takesId: "CHILD",
@@ -146,21 +155,14 @@ const VERBS: Record<string, PlansVerb> = {
       }
       return { child: a.words[0], evidence };
     },
-    text: (v) => {
-      const r = v as { child: PlanView; completed: boolean; evidence: string[] };
-      return r.completed ? `${r.child.plan_id}: completed (evidence ${r.evidence.join(", ") || "none"})` : `${r.child.plan_id}: not completed (${r.child.last_error?.message ?? ""})`;
-    },
-  },
-  tick: {
-    capability: "plans.tick",
+    text: (r) => r.completed ? `${r.child.plan_id}: completed (evidence ${r.evidence.join(", ") || "none"})` : `${r.child.plan_id}: not completed (${r.child.last_error?.message ?? ""})`,
+  }),
+  tick: plansVerb(plansTickCapability, {
     summary: "fail the children that ran past their timeout",
     options: COMMON,
     input: () => ({}),
-    text: (v) => {
-      const t = (v as { timed_out: string[] }).timed_out;
-      return t.length ? `timed out: ${t.join(" ")}` : "no child ran past its timeout";
-    },
-  },
+    text: ({ timed_out: t }) => t.length ? `timed out: ${t.join(" ")}` : "no child ran past its timeout",
+  }),
 };
 
 /** The execution-plan verbs as data, in the order `plansUsage()` lists them (and docs/cli.md). */
@@ -194,13 +196,13 @@ export async function runPlansCommand(argv: readonly string[], terminal: { out(s
     if (spec.takesId && args.words.length !== 1) throw new UsageError(`cockpit plans ${verb} takes one ${spec.takesId}`);
     if (!spec.takesId && args.words.length) throw new UsageError(`cockpit plans ${verb} takes no argument, but was given '${args.words[0]}'`);
     const repo = resolve(args.options.get("repo") ?? ".");
-    const result = await invoke(findCapability(spec.capability)!, contextFor(repo, undefined, configOfArgs(args)), spec.input(args));
+    const result = await spec.run(contextFor(repo, undefined, configOfArgs(args)), args);
     if (!result.ok) {
       io.err(`cockpit plans ${verb}: ${result.error.message}`);
       return EXIT_FOR_ERROR[result.error.code];
     }
-    if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
-    else io.out(spec.text(escapeFields(result.value)));
+    if (args.options.has("json")) terminal.out(JSON.stringify(result.value.value));
+    else io.out(result.value.text());
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
