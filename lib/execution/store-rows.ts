@@ -1,5 +1,6 @@
 import { parseSubplanConfig, type SubplanConfig } from "./config";
-import { createPlan, type ExecutionPlan, type Phase, type PlanError, type ProcessingState, type SubplanStatus } from "./model";
+import type { ErrorCategory } from "./failure";
+import { createPlan, type EventKind, type ExecutionPlan, type Phase, type PlanError, type ProcessingState, type SubplanStatus } from "./model";
 
 // The rows of the execution store and what a transaction can do with them, shared by both backends.
 
@@ -21,7 +22,8 @@ export interface PlanRow {
   branch: string | null;
   integration_branch: string | null;
   base_commit: string | null;
-  error_category: string | null;
+  /** Written by the coordinator alone: a failure's category, or cancelled for a root whose children were all cancelled. */
+  error_category: ErrorCategory | "cancelled" | null;
   error_message: string | null;
   cancel_reason: string | null;
   retry_of: string | null;
@@ -67,7 +69,7 @@ export interface EventRow {
   plan_id: string;
   root_plan_id: string;
   at: string;
-  kind: string;
+  kind: EventKind;
   reason: string;
   data: Record<string, unknown>;
 }
@@ -217,6 +219,6 @@ export interface ExecutionStore {
 }
 
 /** A plan row's last error, or null. */
-export function lastError(row: Pick<PlanRow, "error_category" | "error_message">): PlanError | null {
+export function lastError(row: Pick<PlanRow, "error_category" | "error_message">): (PlanError & { category: ErrorCategory | "cancelled" }) | null {
   return row.error_category === null ? null : { category: row.error_category, message: row.error_message ?? "" };
 }

@@ -153,7 +153,7 @@ describe.each(backends)("the execution store on $name", (backend) => {
       0,
     ]);
     // The ids a rolled-back write used are given again, as SQLite does.
-    expect((await store.write((tx) => tx.addEvent({ plan_id: root.plan_id, root_plan_id: root.plan_id, at: AT, kind: "k", reason: "r" }))).id).toBe(1);
+    expect((await store.write((tx) => tx.addEvent({ plan_id: root.plan_id, root_plan_id: root.plan_id, at: AT, kind: "created", reason: "r" }))).id).toBe(1);
   });
 
   it("read-modify-writes never interleave, from one handle or two", async () => {
