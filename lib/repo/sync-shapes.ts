@@ -12,6 +12,17 @@ export const SyncStatusSchema = z.object({
   ahead: z.number().int().min(0),
   waiting: z.number().int().min(0).describe("commits of this server not yet pushed"),
   message: z.string().describe("what holds it, in words"),
+  undone: z
+    .array(
+      z.object({
+        command: z.string().describe("the command as its commit names it: BK-020: start"),
+        record: z.string().describe("the record file the remote changed first"),
+        remote_commit: z.string(),
+        author: z.string().describe("the remote commit's author, 'Name <email>'"),
+        at: z.string().describe("when it was undone here (ISO)"),
+      }),
+    )
+    .describe("commands answered offline (pushed: false) that a later push found the remote had decided against, undone here (record, ledger, commit); the newest first, at most 5"),
 });
 
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
