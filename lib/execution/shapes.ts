@@ -4,6 +4,7 @@ import type { PlanView } from "./coordinator";
 import { EXECUTION_MODES, MERGE_STRATEGIES } from "./config";
 import { ERROR_CATEGORIES } from "./failure";
 import { PHASES, PROCESSING_STATES } from "./model";
+import { PublishedFields } from "../repo/sync-shapes";
 
 // The answers of the execution-plan capabilities (docs/execution-plans.md), declared once: the
 // coordinator's interfaces (coordinator.ts) spelt as schemas, for the OpenAPI document and MCP.
@@ -114,6 +115,7 @@ export const AdvanceResultSchema = z.object({
   issue_transition: TransitionResultSchema.optional(),
   merge: MergeOutcomeSchema.optional(),
   failure: FailResultSchema.optional(),
+  ...PublishedFields,
 });
 
 export const CompleteResultSchema = z.object({
@@ -122,6 +124,7 @@ export const CompleteResultSchema = z.object({
   evidence: z.array(z.string()),
   issue_transition: TransitionResultSchema.optional(),
   failure: FailResultSchema.optional(),
+  ...PublishedFields,
 });
 
 export const PlansListSchema = z.object({ plans: z.array(ExecutionPlanSummarySchema) });

@@ -26,3 +26,15 @@ export const SyncStatusSchema = z.object({
 });
 
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
+
+/**
+ * What a following server (cockpit serve --follow) adds to a command's answer when the command
+ * wrote records: whether its commit is on the remote, and if not, why and when it will be.
+ */
+export const PublishedFields = {
+  pushed: z
+    .boolean()
+    .optional()
+    .describe("Only from a following server (cockpit serve --follow), when the command wrote records: true once its commit is on the remote; false when the remote could not be reached (written here, pushed at the next sync, and undone then if the remote changed the same record first)."),
+  sync_message: z.string().optional().describe("With pushed: false, why it is not on the remote yet and what happens next."),
+};

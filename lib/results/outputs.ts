@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CodeFindingSchema } from "../code/shapes";
+import { PublishedFields } from "../repo/sync-shapes";
 
 // Outputs of the writing capabilities (the read outputs are the plan's own shapes).
 
@@ -13,6 +14,7 @@ export const TransitionResultSchema = z.object({
   event: z.string(),
   ledger_id: z.number().int().optional().describe("The move's line in this clone's ledger: cockpit plan undo (POST /api/v1/plan/undo) takes it."),
   next_ready: z.string().optional(),
+  ...PublishedFields,
 });
 
 /** A claim's move, with the code findings of the issue it took (commits already working on it). */
@@ -26,6 +28,7 @@ export const EvidenceResultSchema = z.object({
   evidence_have: z.number().int(),
   evidence_need: z.number().int(),
   evidence_missing: z.array(z.string()).describe("The required tokens no entry covers yet."),
+  ...PublishedFields,
 });
 
 export const ReleaseResultSchema = z.object({
