@@ -14,6 +14,13 @@ export interface SyncAnswer {
   ahead: number;
   waiting: number;
   message: string;
+  /** Commands answered offline that the remote decided against, undone here; the newest first. */
+  undone?: { command: string; record: string; remote_commit: string; author: string; at: string }[];
+}
+
+/** "BK-020: start was undone: origin/main already had BK-020.yaml changed, in abc1234 by Bob <bob@x>". */
+export function undoneText(u: NonNullable<SyncAnswer["undone"]>[number], where: string): string {
+  return `${u.command} was undone: ${where} already had ${u.record.split("/").pop()} changed, in ${u.remote_commit.slice(0, 7)} by ${u.author}`;
 }
 
 /** How long ago, in a few words: `12 s`, `4 min`, `2 h`. */
@@ -78,6 +85,12 @@ export function SyncBadge() {
       <span title={sync.message} className={`max-w-[22rem] truncate rounded border px-2 py-1 ${TONE[sync.state]}`}>
         {text}
       </span>
+      {sync.undone?.[0] && (
+        <span data-testid="sync-undone" title={sync.undone.map((u) => `${undoneText(u, where)} (${u.at})`).join("\n")} className="max-w-[26rem] truncate text-red-800 dark:text-red-300">
+          {undoneText(sync.undone[0], where)}
+          {sync.undone.length > 1 ? ` (+${sync.undone.length - 1} more)` : ""}
+        </span>
+      )}
       {sync.waiting > 0 && <span data-testid="sync-waiting" className="text-amber-800 dark:text-amber-300">{sync.waiting} waiting to push</span>}
       <button type="button" disabled={asking} onClick={() => void syncNow()} className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800">
         {asking ? "Syncing…" : "Sync now"}

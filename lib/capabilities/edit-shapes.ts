@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PlanDiffSchema as ChangesDiffSchema } from "../plan/history-shapes";
 import { PlanFindingSchema } from "../plan/shapes";
 import { IdempotencyKeyField } from "./inputs";
+import { PublishedFields } from "../repo/sync-shapes";
 
 // Inputs and outputs of plan.create and plan.edit. Field names are checked by the core against
 // the allowlists (so the refusal names the fields there are); here only the shape is strict.
@@ -67,6 +68,7 @@ export const RecordWriteResultSchema = z.object({
   event: z.string().optional(),
   at: z.string().optional(),
   ledger_id: z.number().int().optional().describe("The write's line in this clone's ledger: cockpit plan undo (POST /api/v1/plan/undo) takes it."),
+  ...PublishedFields,
 });
 
 export const CommitInput = z.strictObject({

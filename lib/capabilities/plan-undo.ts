@@ -2,6 +2,7 @@ import { z } from "zod";
 import { undoMove } from "../repo/undo";
 import { defineCapability } from "./capability";
 import { IdempotencyKeyField } from "./inputs";
+import { PublishedFields } from "../repo/sync-shapes";
 
 export const UndoInput = z.strictObject({
   ledger_id: z
@@ -22,6 +23,7 @@ export const UndoResultSchema = z.object({
   event: z.literal("plan_undo"),
   at: z.string(),
   ledger_id: z.number().int(),
+  ...PublishedFields,
 });
 
 export const planUndoCapability = defineCapability({

@@ -106,3 +106,21 @@ export function startLeaseRenewal(repo: string, config?: CockpitConfig): () => v
 }
 
 export { releaseLease, holderOf, readHolder, projectKey };
+
+/**
+ * Starts undone (a following server's command the remote decided against): this clone's leases on
+ * those issues end at once, so another clone may take them now rather than at the expiry. A
+ * database that cannot be reached is reported, not thrown: the undo is already done.
+ */
+export async function releaseUndoneStarts(repo: string, plan: () => Plan, issues: readonly string[], config?: CockpitConfig): Promise<void> {
+  const url = databaseUrl(config);
+  const holder = readHolder(repo);
+  if (!url || !holder || issues.length === 0) return;
+  for (const issue of issues) {
+    try {
+      await endOwnLease(url, projectKey(plan()), issue, holder);
+    } catch (error) {
+      console.error(`[cockpit] the lease on ${issue} was not released after its start was undone (${error instanceof Error ? error.message : String(error)}); it ends at its expiry`);
+    }
+  }
+}

@@ -3,6 +3,7 @@ import { TransitionResultSchema } from "../repo/move-shapes";
 import { EXECUTION_MODES, MERGE_STRATEGIES } from "./config";
 import { ERROR_CATEGORIES } from "./failure";
 import { EVENT_KINDS, PHASES, PROCESSING_STATES } from "./model";
+import { PublishedFields } from "../repo/sync-shapes";
 
 // The answers of the execution-plan capabilities (docs/execution-plans.md), declared once: the
 // OpenAPI document and MCP describe these schemas, and the coordinator's types are inferred from
@@ -142,6 +143,7 @@ export const AdvanceResultSchema = z.object({
   issue_transition: TransitionResultSchema.optional(),
   merge: MergeOutcomeSchema.optional(),
   failure: FailResultSchema.optional(),
+  ...PublishedFields,
 });
 
 export type AdvanceResult = z.infer<typeof AdvanceResultSchema>;
@@ -152,6 +154,7 @@ export const CompleteResultSchema = z.object({
   evidence: z.array(z.string()),
   issue_transition: TransitionResultSchema.optional(),
   failure: FailResultSchema.optional(),
+  ...PublishedFields,
 });
 
 export type CompleteResult = z.infer<typeof CompleteResultSchema>;

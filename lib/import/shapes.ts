@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PlanFindingSchema } from "../plan/shapes";
+import { PublishedFields } from "../repo/sync-shapes";
 
 // What an import reads (one pure parser per format turns source text into these) and what it
 // answers. The parsers never touch the repository; the writer (import.ts) does.
@@ -105,5 +106,6 @@ export const ImportResultSchema = z.object({
   findings: z.array(PlanFindingSchema),
   /** One sentence: what was (or would be) done. */
   summary: z.string(),
+  ...PublishedFields,
 });
 export type ImportResult = z.infer<typeof ImportResultSchema>;

@@ -4,9 +4,11 @@ import { join } from "node:path";
 import { CapabilityError, refused } from "../plan/errors";
 import { LEDGER_FILE, PROJECT_DIR } from "../plan/constants";
 import { escapeControls } from "../plan/control-chars";
+import { stampNow } from "./transition";
 import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
-import { readLedger } from "./ledger";
-import { openStateFile } from "./state-path";
+import { appendLedger, envelope, readLedger } from "./ledger";
+import { openStateFile, readStateFile } from "./state-path";
+import { markUndone, readUndo } from "./undo-store";
 import { gitFailure, summarise } from "./commit";
 
 // A following server's commands, each one a commit on the remote: the records a command wrote are
@@ -29,7 +31,23 @@ export interface PushOutcome {
   /** pushed, and HEAD is the remote's tip now (nothing ahead or behind). */
   level?: boolean;
   /** The conflicting waiting commit, and the remote commit that changed its record first. */
-  conflict?: { local: string; remote_commit: string; remote_author: string; record: string };
+  conflict?: { local: string; remote_commit: string; remote_author: string; record: string; own?: boolean };
+  /** failed: the remote's tip as last fetched, and its author (what the rejected pushes met). */
+  remote?: { commit: string; author: string };
+  /** Waiting commands (commits with a Cockpit-Command trailer) the remote decided against: dropped from HEAD; their ledger lines are still to be undone (undoLedgerOf). */
+  undone?: UndoneCommit[];
+}
+
+/** A waiting command of this server undone because the remote changed its record first. */
+export interface UndoneCommit {
+  /** Its commit's subject: `BK-020: start`. */
+  command: string;
+  /** The command's trailer, and its commit's message (whose details name its ledger lines). */
+  trailer: string;
+  message: string;
+  record: string;
+  remote_commit: string;
+  remote_author: string;
 }
 
 interface Out {
@@ -161,6 +179,12 @@ export async function commitFiles(repo: string, files: readonly string[], messag
 /** Undo `commit` (HEAD, whose parent is `parent`): HEAD, index and the files back as they were before it. */
 export async function undoCommit(repo: string, commit: string, parent: string, files: readonly string[]): Promise<void> {
   await must(repo, ["update-ref", "-m", "cockpit: undo a command the remote refused", "HEAD", parent, commit]);
+  await restoreFiles(repo, parent, files);
+}
+
+/** `files` (index and work tree) back as `rev` has them: checked out, or removed when it has none. */
+export async function restoreFiles(repo: string, parent: string, files: readonly string[]): Promise<void> {
+  if (files.length === 0) return;
   const inParent = new Set(lines(await must(repo, ["ls-tree", "-r", "--name-only", parent, "--", ...files])));
   const kept = files.filter((f) => inParent.has(f));
   if (kept.length) await must(repo, ["checkout", "-q", parent, "--", ...kept]);
@@ -288,19 +312,108 @@ async function landedCopies(repo: string, base: string | undefined, remote: stri
 
 const emptyTree = async (repo: string) => (await must(repo, ["hash-object", "-t", "tree", "/dev/null"])).trim();
 
+interface Conflict {
+  commit: string;
+  author: string;
+  file: string;
+}
+
+/**
+ * Which waiting commits the remote decided against (it changed one of their files since `base`):
+ * the commands (a Cockpit-Command trailer, not `own`) to undo, with every later command that
+ * touches a file of one undone (its copy holds the undone change); the first such commit made by
+ * hand, which pauses following and undoes nothing; and whether `own`, the command being answered,
+ * is one (its caller undoes and refuses it).
+ */
+async function decide(
+  repo: string,
+  waiting: readonly string[],
+  base: string | undefined,
+  remote: string,
+  own: string | undefined,
+): Promise<{ drop: { commit: string; theirs: Conflict; undone: UndoneCommit }[]; hand?: { commit: string; theirs: Conflict }; own?: Conflict }> {
+  const trailers = await commandsOf(repo, ["--no-walk", ...waiting]);
+  const drop: { commit: string; theirs: Conflict; undone: UndoneCommit; files: string[] }[] = [];
+  let ownConflict: Conflict | undefined;
+  for (const c of waiting) {
+    const files = await changedBy(repo, c);
+    const after = drop.find((d) => d.files.some((f) => files.includes(f)));
+    const theirs = (await remoteChange(repo, base, remote, files)) ?? after?.theirs;
+    if (!theirs) continue;
+    const trailer = trailers.get(c);
+    if (!trailer) return { drop: [], hand: { commit: c, theirs } };
+    if (trailer === own) {
+      ownConflict = theirs;
+      continue;
+    }
+    const message = await must(repo, ["log", "-1", "--format=%B", c]);
+    drop.push({ commit: c, theirs, files, undone: { command: message.split("\n")[0], trailer, message, record: theirs.file, remote_commit: theirs.commit, remote_author: theirs.author } });
+  }
+  return { drop, own: ownConflict };
+}
+
+const DETAIL = /^ {4}(\S+) at (\S+) by (.*)$/;
+const DETAIL_RECORD = /^ {6}(?:record|issue): (.*)$/;
+
+/**
+ * Undo the ledger lines of a command whose commit was dropped (its message's details name them):
+ * a `plan_undo` line for each, as plan.undo writes, so the later lines keep their numbers (their
+ * ledger_id) and the history drops the move. Lines already undone are left; the lines undone.
+ */
+export async function undoLedgerOf(repo: string, message: string, by = "cockpit/follow"): Promise<{ id: number; record: string; event: string }[]> {
+  const named: { event: string; ts: string; by: string; record: string }[] = [];
+  for (const line of message.split("\n")) {
+    const d = DETAIL.exec(line);
+    if (d) named.push({ event: d[1], ts: d[2], by: d[3], record: "" });
+    const r = DETAIL_RECORD.exec(line);
+    if (r && named.length && !named[named.length - 1].record) named[named.length - 1].record = r[1];
+  }
+  if (named.length === 0) return [];
+  // A line's number is its place in the file (as appendLedger counts), not among the parsed ones.
+  const rows = (readStateFile(repo, LEDGER_FILE)?.toString("utf8") ?? "").split("\n").map((text, i) => {
+    try {
+      return { id: i + 1, row: JSON.parse(text) as Record<string, unknown> };
+    } catch {
+      return { id: i + 1, row: {} as Record<string, unknown> };
+    }
+  });
+  const done = new Set(rows.filter((r) => r.row.event === "plan_undo").map((r) => Number(r.row.undoes)));
+  const text = (v: unknown) => oneLine(typeof v === "string" ? v : "");
+  const found: { id: number; record: string; event: string }[] = [];
+  for (const n of named) {
+    const hit = rows.findLast(
+      (r) => !done.has(r.id) && !found.some((f) => f.id === r.id) && text(r.row.event) === n.event && text(r.row.ts) === n.ts && text(r.row.by) === n.by && text(r.row.record ?? r.row.issue) === n.record,
+    );
+    if (hit) found.push({ id: hit.id, record: String(hit.row.record ?? hit.row.issue), event: String(hit.row.event) });
+  }
+  if (found.length === 0) return [];
+  const env = await envelope(repo, stampNow(), by);
+  const last = appendLedger(
+    repo,
+    found.map((f) => ({ ...env, event: "plan_undo", payload: { record: f.record, undoes: String(f.id), undone: f.event } })),
+  );
+  for (const [i, f] of found.entries()) {
+    const u = await readUndo(repo, f.id);
+    if (u) markUndone(repo, u, last - found.length + 1 + i);
+  }
+  return found;
+}
+
 /**
  * Push what waits: up to 3 tries of fetch, rebase (on a private index), push. A remote that
  * cannot be reached leaves the commits waiting; a remote that changed a record a waiting commit
  * changes is a conflict, and nothing is pushed.
  */
-export async function pushWaiting(repo: string, t: FollowTarget): Promise<PushOutcome> {
+export async function pushWaiting(repo: string, t: FollowTarget, own?: string): Promise<PushOutcome> {
   let last = "";
+  const undone: UndoneCommit[] = [];
+  const told = (o: PushOutcome): PushOutcome => (undone.length ? { ...o, undone } : o);
   for (let attempt = 0; attempt < 3; attempt++) {
     const fetched = await fetchTarget(repo, t);
-    if (!fetched.ok) return { status: "offline", message: `${fetched.message}; waiting to be pushed at the next sync`, waiting: (await waitingCommits(repo, t)).length };
+    if (!fetched.ok) return told({ status: "offline", message: `${fetched.message}; waiting to be pushed at the next sync`, waiting: (await waitingCommits(repo, t)).length });
     const remote = await revParse(repo, remoteRef(t));
     let waiting = await waitingSince(repo, remote);
-    if (waiting.length === 0) return { status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 };
+    if (waiting.length === 0) return told({ status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 });
     const head = (await revParse(repo, "HEAD"))!;
     const base = remote ? (await git(repo, ["merge-base", "HEAD", remote])).stdout.trim() || undefined : undefined;
     let tip = head;
@@ -310,19 +423,32 @@ export async function pushWaiting(repo: string, t: FollowTarget): Promise<PushOu
       waiting = waiting.filter((c) => !landed.has(c));
       if (waiting.length === 0) {
         const moved = await moveHead(repo, remote);
-        return { status: "pushed", message: `${t.remote}/${t.branch} already has every change waiting here${moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`}`, waiting: 0 };
+        return told({ status: "pushed", message: `${t.remote}/${t.branch} already has every change waiting here${moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`}`, waiting: 0 });
       }
-      for (const c of waiting) {
-        const files = await changedBy(repo, c);
-        const theirs = await remoteChange(repo, base, remote, files);
-        if (theirs) {
-          return {
-            status: "conflict",
-            message: `${t.remote}/${t.branch} changed ${theirs.file} first, in ${theirs.commit.slice(0, 7)} by ${theirs.author}`,
-            waiting: waiting.length,
-            conflict: { local: c, remote_commit: theirs.commit, remote_author: theirs.author, record: theirs.file },
-          };
-        }
+      const verdict = await decide(repo, waiting, base, remote, own);
+      const conflictOf = (c: string, theirs: Conflict, note = ""): PushOutcome => ({
+        status: "conflict",
+        message: `${t.remote}/${t.branch} changed ${theirs.file} first, in ${theirs.commit.slice(0, 7)} by ${theirs.author}${note}`,
+        waiting: waiting.length,
+        conflict: { local: c, remote_commit: theirs.commit, remote_author: theirs.author, record: theirs.file },
+      });
+      // A commit made by hand is never resolved: following pauses, and nothing is undone.
+      if (verdict.hand) return told(conflictOf(verdict.hand.commit, verdict.hand.theirs));
+      if (verdict.drop.length) {
+        // The waiting commands the remote decided against leave HEAD: the others are replayed on
+        // the commit they started from, and the files follow (a hand edit of one holds it: paused).
+        const dropped = new Set(verdict.drop.map((d) => d.commit));
+        const kept = waiting.filter((c) => !dropped.has(c));
+        const moved = base ? await moveHead(repo, await replay(repo, kept, base)) : { ok: false, message: "this clone shares no commit with the remote" };
+        const first = verdict.drop[0];
+        if (!moved.ok) return told(conflictOf(first.commit, first.theirs, `; undoing this server's ${first.undone.command} is held: ${moved.message}`));
+        undone.push(...verdict.drop.map((d) => d.undone));
+        waiting = await waitingSince(repo, remote);
+        if (waiting.length === 0) return told({ status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 });
+      }
+      if (verdict.own) {
+        const c = conflictOf(waiting[waiting.length - 1], verdict.own);
+        return told({ ...c, conflict: { ...c.conflict!, own: true } });
       }
       tip = await replay(repo, waiting, remote);
     }
@@ -331,19 +457,27 @@ export async function pushWaiting(repo: string, t: FollowTarget): Promise<PushOu
       pushed = await git(repo, ["push", "--porcelain", "--end-of-options", t.remote, `${tip}:refs/heads/${t.branch}`]);
     } catch (error) {
       if (!(error instanceof CapabilityError)) throw error;
-      return { status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting: waiting.length };
+      return told({ status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting: waiting.length });
     }
     if (pushed.status === 0) {
       await must(repo, ["update-ref", remoteRef(t), tip]);
       const moved = tip === head ? { ok: true, message: "" } : await moveHead(repo, tip);
       const note = moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`;
-      return { status: "pushed", message: `pushed to ${t.remote}/${t.branch}${note}`, waiting: 0, level: moved.ok };
+      return told({ status: "pushed", message: `pushed to ${t.remote}/${t.branch}${note}`, waiting: 0, level: moved.ok });
     }
     last = pushed.stderr || pushed.stdout.trim();
-    // Rejected, or beaten to the ref by another push landing at the same moment: fetch and try again.
-    if (!/\[rejected\]|non-fast-forward|fetch first|stale info|\(behind\)|failed to (?:update|lock) ref|cannot lock ref|but expected/.test(pushed.stdout + pushed.stderr)) {
-      return { status: "offline", message: `git push ${t.remote} failed: ${last}; waiting to be pushed at the next sync`, waiting: waiting.length };
+    // Rejected (by the ref's rules or the remote's hooks), or beaten to the ref by another push
+    // landing at the same moment: fetch and try again.
+    if (!/\[(?:remote )?rejected\]|non-fast-forward|fetch first|stale info|\(behind\)|failed to (?:update|lock) ref|cannot lock ref|but expected/.test(pushed.stdout + pushed.stderr)) {
+      return told({ status: "offline", message: `git push ${t.remote} failed: ${last}; waiting to be pushed at the next sync`, waiting: waiting.length });
     }
   }
-  return { status: "failed", message: `the push to ${t.remote}/${t.branch} was rejected 3 times (${last})`, waiting: (await waitingCommits(repo, t)).length };
+  const tip = await revParse(repo, remoteRef(t));
+  const author = tip ? (await must(repo, ["log", "-1", "--format=%an <%ae>", tip])).trim() : "";
+  return told({
+    status: "failed",
+    message: `the push to ${t.remote}/${t.branch} was rejected 3 times (${last})`,
+    waiting: (await waitingCommits(repo, t)).length,
+    ...(tip ? { remote: { commit: tip, author } } : {}),
+  });
 }

@@ -12,6 +12,29 @@ export const SyncStatusSchema = z.object({
   ahead: z.number().int().min(0),
   waiting: z.number().int().min(0).describe("commits of this server not yet pushed"),
   message: z.string().describe("what holds it, in words"),
+  undone: z
+    .array(
+      z.object({
+        command: z.string().describe("the command as its commit names it: BK-020: start"),
+        record: z.string().describe("the record file the remote changed first"),
+        remote_commit: z.string(),
+        author: z.string().describe("the remote commit's author, 'Name <email>'"),
+        at: z.string().describe("when it was undone here (ISO)"),
+      }),
+    )
+    .describe("commands answered offline (pushed: false) that a later push found the remote had decided against, undone here (record, ledger, commit); the newest first, at most 5"),
 });
 
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;
+
+/**
+ * What a following server (cockpit serve --follow) adds to a command's answer when the command
+ * wrote records: whether its commit is on the remote, and if not, why and when it will be.
+ */
+export const PublishedFields = {
+  pushed: z
+    .boolean()
+    .optional()
+    .describe("Only from a following server (cockpit serve --follow), when the command wrote records: true once its commit is on the remote; false when the remote could not be reached (written here, pushed at the next sync, and undone then if the remote changed the same record first)."),
+  sync_message: z.string().optional().describe("With pushed: false, why it is not on the remote yet and what happens next."),
+};

@@ -1,4 +1,6 @@
-import { resolve } from "node:path";
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { resolveConfig, usersFile } from "../config";
 import { CapabilityError } from "../plan/errors";
 import { processWide } from "../process-wide";
@@ -13,14 +15,20 @@ import {
   moveHead,
   publishMessage,
   pushWaiting,
+  restoreFiles,
   revParse,
   tidy,
   truncateLedger,
   undoCommit,
+  undoLedgerOf,
   waitingCommits,
   type FollowTarget,
   type PushOutcome,
 } from "../repo/publish";
+import { readLedger } from "../repo/ledger";
+import { loadPlan } from "../repo";
+import { releaseUndoneStarts } from "../coordination/plan-leases";
+import type { CockpitConfig } from "../config";
 import { currentUsers } from "./security";
 import { noteWrite } from "./state";
 
@@ -94,6 +102,7 @@ const offStatus = (): SyncStatus => ({
   ahead: 0,
   waiting: 0,
   message: "this server does not follow a remote (cockpit serve --follow)",
+  undone: [],
 });
 
 /** The follower of `repo` when this process follows it (cockpit serve --follow), started on first ask. */
@@ -169,6 +178,26 @@ function outcomeState(f: Follower, outcome: PushOutcome): void {
   }
 }
 
+/** How many undone commands the state keeps (the newest). */
+const UNDONE_KEPT = 5;
+
+/**
+ * The waiting commands the push found the remote had decided against are out of HEAD already:
+ * their ledger lines get plan_undo lines, their leases end, and the state names them.
+ */
+async function settleUndone(f: Follower, outcome: PushOutcome, config?: CockpitConfig): Promise<void> {
+  if (!outcome.undone?.length) return;
+  const at = new Date().toISOString();
+  const starts: string[] = [];
+  for (const u of outcome.undone) {
+    for (const line of await undoLedgerOf(f.repo, u.message)) if (line.event === "plan_start") starts.push(line.record);
+  }
+  const told = outcome.undone.map((u) => ({ command: u.command, record: u.record, remote_commit: u.remote_commit, author: u.remote_author, at }));
+  f.status.undone = [...told.reverse(), ...f.status.undone].slice(0, UNDONE_KEPT);
+  noteWrite(f.repo);
+  await releaseUndoneStarts(f.repo, () => loadPlan(f.repo), starts, config);
+}
+
 /** One sync: fetch, push what waits, fast-forward when nothing uncommitted holds it. */
 async function syncOnce(f: Follower): Promise<SyncStatus> {
   const t = await targetOf(f);
@@ -186,6 +215,7 @@ async function syncOnce(f: Follower): Promise<SyncStatus> {
   f.status.waiting = (await waitingCommits(f.repo, t)).length;
   if (f.status.waiting) {
     const outcome = await pushWaiting(f.repo, t);
+    await settleUndone(f, outcome);
     outcomeState(f, outcome);
     if (outcome.status !== "pushed") return f.status;
     noteWrite(f.repo);
@@ -327,38 +357,97 @@ function withPushed<T>(value: T, pushed: boolean, message: string): T {
   return { ...value, pushed, ...(pushed ? {} : { sync_message: message }) };
 }
 
+/** The bytes of each path now (null: no file), to see which a command changed. */
+function snapshot(repo: string, paths: Iterable<string>): Map<string, Buffer | null> {
+  const out = new Map<string, Buffer | null>();
+  for (const p of paths) out.set(p, bytesOf(join(repo, p)));
+  return out;
+}
+
+function bytesOf(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The issues the ledger lines from byte `from` start: their leases end when those lines are undone. */
+const startsSince = (repo: string, from: number) =>
+  readLedger(repo, from)
+    .entries.filter((e) => e.event === "plan_start" && typeof e.issue === "string")
+    .map((e) => e.issue as string);
+
 /**
  * Run a command on a following server: what it writes is committed (only those files) and pushed
  * before it is answered. When the remote changed the same record first, the command is undone
  * (record, ledger, commit) and refused; a claim then takes the next ready issue, up to 3 issues.
+ * A command that writes a record someone edited by hand (uncommitted) is undone and refused too:
+ * following never commits, nor takes back, a hand edit.
  */
-export function publishCommand<T>(repo: string, command: { id: string; by?: string; email?: string }, run: () => Promise<T>): Promise<T> {
+export function publishCommand<T>(repo: string, command: { id: string; by?: string; email?: string; config?: CockpitConfig }, run: () => Promise<T>): Promise<T> {
   const f = followerOf(repo)!;
   const email = command.email ?? emailOf(command.by);
+  const releaseStarts = (issues: string[]) => releaseUndoneStarts(f.repo, () => loadPlan(f.repo), issues, command.config);
   return serial(f.repo, async () => {
     const t = await targetOf(f);
     for (let issue = 1; ; issue++) {
       const dirty = await dirtyRecords(f.repo);
+      const byHand = snapshot(f.repo, dirty);
       const ledgerBefore = ledgerSize(f.repo);
       const parent = await revParse(f.repo, "HEAD");
       const value = await run();
       const files = [...(await dirtyRecords(f.repo))].filter((p) => !dirty.has(p)).sort();
-      if (files.length === 0) return value;
-      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files), authorEnv(command.by, email));
-      const outcome = await pushWaiting(f.repo, t);
-      outcomeState(f, outcome);
-      if (outcome.status === "pushed") {
-        if (outcome.level) Object.assign(f.status, { ahead: 0, behind: 0 });
-        else await counts(f, t).catch(() => undefined);
-        if (f.status.state !== "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
-        return withPushed(value, true, outcome.message);
+      const touched = [...byHand].filter(([p, bytes]) => {
+        const now = bytesOf(join(f.repo, p));
+        return now === null || bytes === null ? now !== bytes : !now.equals(bytes);
+      });
+      if (touched.length) {
+        // Its change would be mixed with the hand edit in one file: neither can be committed
+        // alone, so the command is taken back whole (the hand edit's bytes are back as they were).
+        for (const [p, bytes] of touched) {
+          if (bytes === null) rmSync(join(f.repo, p), { force: true });
+          else writeFileSync(join(f.repo, p), bytes);
+        }
+        if (parent) await restoreFiles(f.repo, parent, files);
+        const starts = startsSince(f.repo, ledgerBefore);
+        truncateLedger(f.repo, ledgerBefore);
+        noteWrite(f.repo);
+        await releaseStarts(starts);
+        const names = touched.map(([p]) => p);
+        throw new CapabilityError(
+          "refused",
+          `${names.join(", ")} ${names.length === 1 ? "has" : "have"} uncommitted changes made by hand, and this command writes ${names.length === 1 ? "it" : "them"}; a following server commits only what a command writes and never a hand edit, so nothing was written. Commit or discard the hand edit, then try again`,
+          { records: names },
+        );
       }
-      if (outcome.status === "offline") return withPushed(value, false, `${outcome.message}; written here, it will be pushed at the next sync`);
-      const ours = outcome.status === "failed" || outcome.conflict?.local === commit;
-      if (!ours || !parent) return withPushed(value, false, outcome.message);
-      await undoCommit(f.repo, commit, parent, files);
+      if (files.length === 0) return value;
+      const trailer = randomBytes(8).toString("hex");
+      await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files, trailer), authorEnv(command.by, email));
+      const outcome = await pushWaiting(f.repo, t, trailer);
+      outcomeState(f, outcome);
+      const ours = outcome.status === "failed" || outcome.conflict?.own === true;
+      const head = ours ? await revParse(f.repo, "HEAD") : undefined;
+      const before = head ? await revParse(f.repo, `${head}^`) : undefined;
+      if (!ours || !parent || !head || !before) {
+        await settleUndone(f, outcome, command.config);
+        if (outcome.status === "pushed") {
+          if (outcome.level) Object.assign(f.status, { ahead: 0, behind: 0 });
+          else await counts(f, t).catch(() => undefined);
+          if (f.status.state !== "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
+          return withPushed(value, true, outcome.message);
+        }
+        if (outcome.status === "offline") return withPushed(value, false, `${outcome.message}; written here, it will be pushed at the next sync`);
+        return withPushed(value, false, outcome.message);
+      }
+      // The command is HEAD (rebased, when older commands were undone below it): undone first,
+      // so its ledger lines are cut before the older commands' plan_undo lines are written.
+      const starts = startsSince(f.repo, ledgerBefore);
+      await undoCommit(f.repo, head, before, files);
       truncateLedger(f.repo, ledgerBefore);
+      await settleUndone(f, outcome, command.config);
       noteWrite(f.repo);
+      await releaseStarts(starts);
       if (f.status.state === "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
       f.status.waiting = (await waitingCommits(f.repo, t)).length;
       const remote = await revParse(f.repo, `refs/remotes/${t.remote}/${t.branch}`);
@@ -366,13 +455,13 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
         noteWrite(f.repo);
         continue; // the issue is started on the remote now: the claim takes the next ready one
       }
-      const c = outcome.conflict;
+      const c = outcome.conflict ?? (outcome.remote ? { record: "", remote_commit: outcome.remote.commit, remote_author: outcome.remote.author } : undefined);
       throw new CapabilityError(
         "refused",
-        c
-          ? `${t.remote}/${t.branch} changed ${c.record} first, in ${c.remote_commit.slice(0, 7)} by ${c.remote_author}; this command was undone and nothing was written`
-          : `${outcome.message}; this command was undone and nothing was written`,
-        c ? { remote_commit: c.remote_commit, remote_author: c.remote_author, record: c.record } : undefined,
+        outcome.conflict
+          ? `${t.remote}/${t.branch} changed ${outcome.conflict.record} first, in ${outcome.conflict.remote_commit.slice(0, 7)} by ${outcome.conflict.remote_author}; this command was undone and nothing was written`
+          : `${outcome.message}${c ? `; ${t.remote}/${t.branch} is at ${c.remote_commit.slice(0, 7)} by ${c.remote_author}` : ""}; this command was undone and nothing was written`,
+        c ? { remote_commit: c.remote_commit, remote_author: c.remote_author, ...(c.record ? { record: c.record } : {}) } : undefined,
       );
     }
   });
