@@ -154,7 +154,8 @@ export const CASES: HostileCase[] = [
       commitAll(sb, "commit the clone's state");
     },
     after(sb) {
-      const changed = git(sb.repo, ["status", "--porcelain", "--", ".ai/local"]);
+      // A new untracked file (the SQLite store plans create makes) is no tracked file written.
+      const changed = git(sb.repo, ["status", "--porcelain", "--untracked-files=no", "--", ".ai/local"]);
       return changed ? [`a state file tracked by git was written (git status: ${changed.replace(/\n/g, "; ")})`] : [];
     },
   },
@@ -174,7 +175,7 @@ export const CASES: HostileCase[] = [
       commitAll(sb, "commit undo files");
     },
     after(sb) {
-      const changed = git(sb.repo, ["status", "--porcelain", "--", `${STATE}/undo`]);
+      const changed = git(sb.repo, ["status", "--porcelain", "--untracked-files=no", "--", `${STATE}/undo`]);
       return changed ? [`a tracked undo file was written (git status: ${changed.replace(/\n/g, "; ")})`] : [];
     },
   },

@@ -69,7 +69,7 @@ export function cliReads(t: Targets): string[][] {
     ["forecast", "--milestone", t.milestone],
     ["graph"],
     ["graph", "--format", "dot"],
-    ["standup", "--since", t.since, "--json"],
+    ["standup", "--since", t.since],
     ["code"],
     ["code", t.record],
     ["sync-status"],
