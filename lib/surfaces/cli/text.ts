@@ -27,7 +27,9 @@ export function table(rows: readonly (readonly string[])[], header?: readonly st
   if (all.length === 0) return "";
   const n = Math.max(...all.map((r) => r.length));
   const natural: number[] = Array.from({ length: n }, (_, i) => Math.max(0, ...all.map((r) => [...(r[i] ?? "")].length)));
-  const widths = fitColumns(natural, width - 2 * (n - 1));
+  const words: number[] = Array.from({ length: n }, (_, i) => Math.max(0, ...all.flatMap((r) => (r[i] ?? "").split(" ").map((w) => [...w].length))));
+  const prose: boolean[] = Array.from({ length: n }, (_, i) => rows.some((r) => (r[i] ?? "").trim().includes(" ")));
+  const widths = fitColumns(natural, width - 2 * (n - 1), words, prose);
   return all
     .flatMap((row) => {
       const cells = row.map((cell, i) => wrapText(cell, widths[i]));
@@ -42,17 +44,33 @@ export function table(rows: readonly (readonly string[])[], header?: readonly st
     .join("\n");
 }
 
-/** Column widths that fit `room`: narrow columns keep their width, the wide share what is left. */
-function fitColumns(natural: readonly number[], room: number): number[] {
+/**
+ * Column widths that fit `room`. Each column first keeps its longest word (a timestamp, an id, a
+ * commit), so a cell breaks at its spaces and the prose columns give way; when the words are too
+ * wide, the columns of single words (no cell with a space) keep theirs and the prose ones shrink
+ * below theirs; only when even that is wider than the line do narrow columns keep their width and
+ * the wide share the rest.
+ */
+function fitColumns(natural: readonly number[], room: number, words: readonly number[] = [], prose: readonly boolean[] = []): number[] {
   const total = natural.reduce((a, b) => a + b, 0);
   if (total <= room) return [...natural];
-  const widths = [...natural];
-  const order = natural.map((w, i) => [w, i] as const).sort((a, b) => a[0] - b[0]);
-  let left = Math.max(room, natural.length * 4);
-  order.forEach(([w, i], k) => {
-    const share = Math.floor(left / (order.length - k));
-    widths[i] = Math.max(4, Math.min(w, share));
-    left -= widths[i];
+  const sum = (ws: readonly number[]) => ws.reduce((a, b) => a + b, 0);
+  const floors = natural.map((w, i) => Math.min(w, Math.max(4, words[i] ?? 4)));
+  if (sum(floors) <= room) return share(floors, natural, room - sum(floors));
+  const tokensKept = natural.map((w, i) => (prose[i] ?? true ? Math.min(w, 4) : w));
+  if (sum(tokensKept) <= room) return share(tokensKept, natural, room - sum(tokensKept));
+  return share(natural.map(() => 0), natural, Math.max(room, natural.length * 4), 4);
+}
+
+/** `extra` shared over the columns above `base`, the least wanting first: each takes at most an equal share of what is left. */
+function share(base: readonly number[], natural: readonly number[], extra: number, least = 0): number[] {
+  const widths = [...base];
+  const order = natural.map((w, i) => [w - base[i], i] as const).sort((a, b) => a[0] - b[0]);
+  let left = extra;
+  order.forEach(([want, i], k) => {
+    const add = Math.max(least, Math.min(want, Math.floor(left / (order.length - k))));
+    widths[i] = base[i] + add;
+    left -= add;
   });
   return widths;
 }
