@@ -7,6 +7,7 @@ import { runCapability } from "@/app/actions";
 import type { PlanDiff } from "@/lib/plan/plan-diff";
 import { EditPreview } from "./EditPreview";
 import { SignInPrompt } from "./SignInPrompt";
+import { newIdempotencyKey } from "./idempotency-key";
 
 interface CreateAnswer {
   id: string;
@@ -33,6 +34,8 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
       if (!r.ok) {
         setError(`Refused: ${r.error.message}`);
         setMustSignIn(r.error.code === "unauthorized");
+        // A refusal may pass once its cause is fixed: the next confirm is a new request.
+        if (!dryRun) setInput({ ...body, idempotency_key: newIdempotencyKey() });
         return;
       }
       setAnswer(r.value as CreateAnswer);
@@ -62,7 +65,8 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
             set: Object.fromEntries((["priority", "objective", "owner"] as const).filter((k) => text(k)).map((k) => [k, text(k)])),
             ...(Object.keys(add).length ? { add } : {}),
           };
-          setInput(body);
+          // The confirm carries a key of its own: sent twice, it creates one issue.
+          setInput({ ...body, idempotency_key: newIdempotencyKey() });
           setAnswer(null);
           send(body, true);
         }}
