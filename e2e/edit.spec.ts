@@ -9,6 +9,7 @@ const git = (dir: string, ...args: string[]) => execFileSync("git", args, { cwd:
 
 test.describe("editing @demo", () => {
   test("create an issue, edit a field with its preview, undo it, and commit the records", async ({ page, visit, repo }) => {
+    test.slow();
     const issue = repo.issue("BK-005");
     const created = repo.issue("BK-037");
     repo.restore(issue);

@@ -209,9 +209,12 @@ test.describe("editing dependencies on the graph @demo", () => {
       await page.setViewportSize(size);
       const dir = process.env.COCKPIT_SHOTS_DIR || info.outputDir;
       mkdirSync(dir, { recursive: true });
-      await visit("/waves?milestone=booking");
+      // Focused on BK-016, so a phone's first view shows cards, not only the finished chips.
+      const path = "/waves?milestone=booking&issue=BK-016";
+      await visit(path);
       const pane = page.getByTestId("waves-graph");
       await expect(pane).toHaveAttribute("data-ready", "true");
+      await pane.scrollIntoViewIfNeeded();
       const paneBox = (await pane.boundingBox())!;
       // The issue cards drawn wholly inside the pane, left to right.
       const shown = await page.locator(".react-flow__node-issue").evaluateAll(
@@ -229,8 +232,9 @@ test.describe("editing dependencies on the graph @demo", () => {
       for (const [k, [from, to]] of pairs.entries()) {
         // Each pair from the first view (the last pan moved the cards).
         if (k > 0) {
-          await visit("/waves?milestone=booking");
+          await visit(path);
           await expect(pane).toHaveAttribute("data-ready", "true");
+          await pane.scrollIntoViewIfNeeded();
         }
         await node(page, from).locator(".react-flow__handle.source").click();
         await node(page, to).locator(".react-flow__handle.target").click();
