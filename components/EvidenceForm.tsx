@@ -1,6 +1,7 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
+import { newIdempotencyKey } from "./idempotency-key";
 import { SignInPrompt } from "./SignInPrompt";
 import { useCapability } from "./useCapability";
 
@@ -11,6 +12,8 @@ export function EvidenceForm({ record, tokens, missing = [] }: { record: string;
   const { pending, status: message, run } = useCapability();
   // Each recorded entry opens Covers again on the first token still missing.
   const [recorded, setRecorded] = useState(0);
+  // One key until the server answers: a resent entry is recorded once; after an answer, a new entry.
+  const key = useRef<string | null>(null);
   if (tokens.length === 0) return <p className="text-sm text-slate-600 dark:text-slate-400">This record requires no evidence.</p>;
   return (
     <form
@@ -23,11 +26,15 @@ export function EvidenceForm({ record, tokens, missing = [] }: { record: string;
         const kind = String(form.get("kind"));
         const result = String(form.get("result") ?? "").trim();
         const covers = String(form.get("covers"));
+        key.current ??= newIdempotencyKey();
         run(
           "plan.evidence",
-          { record, covers, type: String(form.get("type")), [kind]: proof, ...(result ? { result } : {}) },
+          { record, covers, type: String(form.get("type")), [kind]: proof, ...(result ? { result } : {}), idempotency_key: key.current },
           () => `Evidence recorded for ${covers}.`,
-          (r) => r.ok && setRecorded((n) => n + 1),
+          (r) => {
+            key.current = null;
+            if (r.ok) setRecorded((n) => n + 1);
+          },
         );
       }}
     >

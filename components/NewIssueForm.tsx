@@ -7,6 +7,7 @@ import { runCapability, type ActionAnswer } from "@/app/actions";
 import type { PlanDiff } from "@/lib/plan/plan-diff";
 import { EditPreview } from "./EditPreview";
 import { SignInPrompt } from "./SignInPrompt";
+import { newIdempotencyKey } from "./idempotency-key";
 
 /** A new issue of one milestone: preview (its id, what it changes, whether it would be refused), then confirm. */
 export function NewIssueForm({ milestone }: { milestone: string }) {
@@ -26,6 +27,8 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
       if (!r.ok) {
         setError(`Refused: ${r.error.message}`);
         setMustSignIn(r.error.code === "unauthorized");
+        // A refusal may pass once its cause is fixed: the next confirm is a new request.
+        if (!dryRun) setInput({ ...body, idempotency_key: newIdempotencyKey() });
         return;
       }
       setAnswer(r.value);
@@ -55,7 +58,8 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
             set: Object.fromEntries((["priority", "objective", "owner"] as const).filter((k) => text(k)).map((k) => [k, text(k)])),
             ...(Object.keys(add).length ? { add } : {}),
           };
-          setInput(body);
+          // The confirm carries a key of its own: sent twice, it creates one issue.
+          setInput({ ...body, idempotency_key: newIdempotencyKey() });
           setAnswer(null);
           send(body, true);
         }}

@@ -1,5 +1,6 @@
 "use client";
 
+import { newIdempotencyKey } from "./idempotency-key";
 import { useRef, useState } from "react";
 import Link from "./Link";
 import { MoveShortcuts } from "./MoveShortcuts";
@@ -20,8 +21,7 @@ export type MoveAnswer = ActionAnswer<"plan.transition">;
 
 const LABEL: Record<MoveName, string> = { start: "Start", verify: "Verify", done: "Done" };
 
-/** A fresh idempotency key: one per intended move, kept while its answer stands. */
-const newKey = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+const newKey = newIdempotencyKey;
 
 /**
  * Start / verify / done for one issue. A click asks the server, and every button stays disabled

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useState, useTransition } from "react";
 import { runCapability, type ActionAnswer } from "@/app/actions";
 import type { PlanDiff } from "@/lib/plan/plan-diff";
+import { newIdempotencyKey } from "./idempotency-key";
 
 // The flow every plan edit of the browser takes (the inline editor, the graph's drags and
 // deletes): a dry run to preview, a confirm that writes against the version it previewed, and
@@ -33,6 +34,8 @@ export interface PendingEdit {
   undo?: Undo;
   /** An undo: the ledger line plan.undo takes back on confirm (the input is only previewed). */
   undoes?: number;
+  /** The confirm's idempotency key, one per preview: a confirm sent twice writes once. */
+  key?: string;
 }
 
 export interface EditOutcome {
@@ -89,7 +92,7 @@ export function useEditFlow(onWritten: () => void) {
           setOutcome({ ok: false, text: `Refused: ${r.error.message}`, signIn: r.error.code === "unauthorized" });
           return;
         }
-        setPending({ ...next, preview: r.value });
+        setPending({ ...next, preview: r.value, key: newIdempotencyKey() });
       }),
     [],
   );
@@ -99,11 +102,14 @@ export function useEditFlow(onWritten: () => void) {
       start(async () => {
         if (!pending?.preview) return;
         const version = pending.version ?? pending.preview.previous_version;
+        const key = pending.key ?? newIdempotencyKey();
         const r =
           pending.undoes !== undefined
-            ? await runCapability("plan.undo", { ledger_id: pending.undoes })
-            : await runCapability("plan.edit", { id: pending.id, ...pending.input, ...(version ? { if_version: version } : {}) });
+            ? await runCapability("plan.undo", { ledger_id: pending.undoes, idempotency_key: key })
+            : await runCapability("plan.edit", { id: pending.id, ...pending.input, ...(version ? { if_version: version } : {}), idempotency_key: key });
         if (!r.ok) {
+          // A refusal may pass once its cause is fixed: the next confirm is a new request.
+          setPending({ ...pending, key: newIdempotencyKey() });
           const details = (r.error as { details?: { version?: string } }).details;
           setOutcome({ ok: false, text: `Refused: ${r.error.message}`, conflictVersion: r.error.code === "conflict" ? details?.version : undefined, signIn: r.error.code === "unauthorized" });
           return;

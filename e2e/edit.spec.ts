@@ -9,6 +9,7 @@ const git = (dir: string, ...args: string[]) => runGit(dir, args);
 
 test.describe("editing @demo", () => {
   test("create an issue, edit a field with its preview, undo it, and commit the records", async ({ page, visit, repo }) => {
+    test.slow();
     const issue = repo.issue("BK-005");
     const created = repo.issue("BK-037");
     repo.restore(issue);
@@ -18,8 +19,15 @@ test.describe("editing @demo", () => {
     try {
       // A new issue, previewed, then created.
       await visit("/milestones/booking");
+      // What the browser sends: the server action's body, read as text.
+      const sent: string[] = [];
+      page.on("request", (r) => {
+        if (r.method() === "POST") sent.push(r.postData() ?? "");
+      });
       const form = page.getByTestId("new-issue");
       await form.getByLabel("Title").fill("Refund a booking");
+      await form.getByLabel("Objective").fill("A customer gets the payment back in one step");
+      await form.getByLabel("Owner").fill("lea");
       await form.getByLabel("Acceptance criterion").fill("A refund returns the payment");
       await form.getByLabel("Validation command").fill("pnpm test refunds");
       await form.getByLabel("Evidence required").fill("refund_test");
@@ -29,7 +37,19 @@ test.describe("editing @demo", () => {
       expect(existsSync(created)).toBe(false);
       await page.getByTestId("new-issue-confirm").click();
       await expect(page.getByTestId("new-issue-id")).toHaveText("Created BK-037.");
-      expect(readFileSync(created, "utf8")).toMatch(/^id: BK-037\nmilestone: booking\ntitle: Refund a booking\n/);
+      const written = readFileSync(created, "utf8");
+      expect(written).toMatch(/^id: BK-037\nmilestone: booking\ntitle: Refund a booking\n/);
+      expect(written).toMatch(/^objective: A customer gets the payment back in one step$/m);
+      expect(written).toMatch(/^owner: lea$/m);
+      // The creation was sent with its objective, owner and an idempotency key.
+      const creation = sent.find((b) => b.includes('"plan.create"') && !b.includes('"dry_run"'));
+      expect(creation).toContain('"objective":"A customer gets the payment back in one step"');
+      expect(creation).toContain('"owner":"lea"');
+      expect(creation).toMatch(/"idempotency_key":"[^"]+"/);
+      // Created: the form is empty again, so a second click cannot make a duplicate.
+      for (const label of ["Title", "Objective", "Owner", "Acceptance criterion", "Validation command", "Evidence required"]) {
+        await expect(form.getByLabel(label, { exact: true })).toHaveValue("");
+      }
 
       // An inline edit: preview first, nothing written, then confirm.
       await visit("/issues/BK-005");
@@ -43,6 +63,8 @@ test.describe("editing @demo", () => {
       expect(readFileSync(issue, "utf8")).toBe(before);
       await page.getByTestId("edit-confirm").click();
       await expect(page.getByTestId("edit-outcome")).toHaveText("BK-005 set priority: set priority=p0.");
+      // The edit's confirm carried an idempotency key.
+      expect(sent.find((b) => b.includes('"plan.edit"') && !b.includes('"dry_run"'))).toMatch(/"idempotency_key":"[^"]+"/);
       expect(readFileSync(issue, "utf8")).toMatch(/^priority: p0$/m);
 
       // An edit that would add a FAIL finding is explained and cannot be confirmed.

@@ -196,4 +196,77 @@ test.describe("editing dependencies on the graph @demo", () => {
     }
     expect(readFileSync(repo.issue("BK-020"), "utf8")).not.toContain("BK-016");
   });
+
+  // The dialog never covers the edited cards: beside them at 1280×800, a bottom sheet with the cards
+  // panned above it at 390 px; among the pairs, the leftmost and the rightmost card of the pane.
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`at ${size.width}×${size.height} the edit dialog misses both cards' boxes`, async ({ page, visit, repo }, info) => {
+      test.slow();
+      repo.restore(repo.issue("BK-020"), repo.issue("BK-016"));
+      await page.setViewportSize(size);
+      const dir = process.env.COCKPIT_SHOTS_DIR || info.outputDir;
+      mkdirSync(dir, { recursive: true });
+      // Focused on BK-016, so a phone's first view shows cards, not only the finished chips.
+      const path = "/waves?milestone=booking&issue=BK-016";
+      await visit(path);
+      const pane = page.getByTestId("waves-graph");
+      await expect(pane).toHaveAttribute("data-ready", "true");
+      await pane.scrollIntoViewIfNeeded();
+      const paneBox = (await pane.boundingBox())!;
+      // The issue cards drawn wholly inside the pane, left to right.
+      const shown = await page.locator(".react-flow__node-issue").evaluateAll(
+        (els, p) =>
+          els
+            .map((e) => ({ id: e.getAttribute("data-id")!, r: e.getBoundingClientRect() }))
+            .filter(({ r }) => r.left >= p.x && r.right <= p.x + p.width && r.top >= p.y && r.bottom <= p.y + p.height)
+            .sort((a, b) => a.r.left - b.r.left)
+            .map(({ id }) => id),
+        paneBox,
+      );
+      expect(shown.length).toBeGreaterThanOrEqual(2);
+      const pairs: [string, string][] = [[shown[0], shown[shown.length - 1]]];
+      if (shown.includes("BK-016") && shown.includes("BK-020")) pairs.push(["BK-016", "BK-020"]);
+      for (const [k, [from, to]] of pairs.entries()) {
+        // Each pair from the first view (the last pan moved the cards).
+        if (k > 0) {
+          await visit(path);
+          await expect(pane).toHaveAttribute("data-ready", "true");
+          await pane.scrollIntoViewIfNeeded();
+        }
+        await node(page, from).locator(".react-flow__handle.source").click();
+        await node(page, to).locator(".react-flow__handle.target").click();
+        const dialog = page.getByTestId("graph-edit-dialog");
+        await expect(dialog).toBeVisible();
+        await expect(page.getByTestId("edit-preview")).toBeVisible();
+        // The pan is animated: wait until the cards stop moving.
+        let last = "";
+        await expect
+          .poll(async () => {
+            const now = JSON.stringify([await node(page, from).boundingBox(), await node(page, to).boundingBox()]);
+            const still = now === last;
+            last = now;
+            return still;
+          })
+          .toBe(true);
+        const d = (await dialog.boundingBox())!;
+        for (const id of [from, to]) {
+          const c = (await node(page, id).boundingBox())!;
+          const overlaps = c.x < d.x + d.width && d.x < c.x + c.width && c.y < d.y + d.height && d.y < c.y + c.height;
+          expect(overlaps, `${id} (${JSON.stringify(c)}) under the dialog (${JSON.stringify(d)})`).toBe(false);
+          expect(c.x >= paneBox.x - 1 && c.x + c.width <= paneBox.x + paneBox.width + 1 && c.y >= paneBox.y - 1 && c.y + c.height <= paneBox.y + paneBox.height + 1, `${id} inside the pane`).toBe(true);
+        }
+        for (const scheme of ["light", "dark"] as const) {
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.screenshot({ path: join(dir, `graph-edit-dialog-${size.width}-${from}-${to}-${scheme}.png`) });
+        }
+        await page.emulateMedia({ colorScheme: "light" });
+        await page.getByTestId("graph-edit-close").click();
+        await expect(dialog).toHaveCount(0);
+      }
+      expect(readFileSync(repo.issue("BK-020"), "utf8")).not.toContain("BK-016");
+    });
+  }
 });

@@ -284,6 +284,20 @@ test.describe("unsealed stamps @majordomus", () => {
     await expect(node).toHaveAttribute("aria-label", /its stamps unsealed/);
     await expect(page.getByTestId("unsealed-legend")).toContainText("cockpit plan adopt");
     await shot("waves with unsealed mark");
+    // The list view marks it too, and only the issues whose stamps do not count.
+    await page.getByRole("button", { name: "Show as list" }).click();
+    const list = page.getByTestId("waves-list");
+    await expect(list).toBeVisible();
+    const item = list.getByRole("listitem").filter({ has: page.getByRole("link", { name: "I0010", exact: true }) });
+    await expect(item.getByTestId("unsealed-mark")).toHaveAttribute("title", /cockpit plan adopt/);
+    const markedInList = await list.getByRole("listitem").filter({ has: page.getByTestId("unsealed-mark") }).getByRole("link").allTextContents();
+    expect(markedInList.every((id) => unsealed.has(id))).toBe(true);
+    await expect(list.getByRole("listitem").filter({ has: page.getByRole("link", { name: sealed.id, exact: true }) }).getByTestId("unsealed-mark")).toHaveCount(0);
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shot(`waves list with unsealed mark ${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
 
     const next = (await (await page.request.get("/api/v1/plan/next")).json()) as { issue?: { id: string }; warnings?: { code: string }[] };
     await visit("/");
@@ -304,5 +318,41 @@ test.describe("unsealed stamps @majordomus", () => {
     await visit("/standup");
     const shown = await page.getByTestId("standup-people").locator("[data-testid^=person-issue-]").filter({ has: page.getByTestId("unsealed-mark") }).evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")!.slice("person-issue-".length)));
     expect([...new Set(shown)].sort()).toEqual(marked);
+  });
+});
+
+test.describe("say why @demo", () => {
+  test("the overview and the roadmap say why the active milestone is not the roadmap's now", async ({ page, visit, shot }) => {
+    // The demo as the e2e copy starts: accounts is now (VERIFY, waiting on security_review), booking is active.
+    const roadmap = (await (await page.request.get("/api/v1/plan/roadmap")).json()) as { now?: string };
+    const status = (await (await page.request.get("/api/v1/plan/status")).json()) as { project: { active_milestone: string } };
+    expect(roadmap.now).toBe("accounts");
+    expect(status.project.active_milestone).toBe("booking");
+    const why = "accounts is now, but waits on its milestone evidence: security_review, so booking is the active milestone";
+    for (const path of ["/", "/roadmap"]) {
+      await visit(path);
+      await expect(page.getByTestId("active-why")).toContainText(why);
+      await shot(`active-why ${path}`);
+    }
+  });
+});
+
+test.describe("finding messages link their ids @demo", () => {
+  test("the issue page's findings link every record id their message names", async ({ page, visit, shot }) => {
+    await visit("/issues/BK-015");
+    const findings = page.getByTestId("issue-findings");
+    const conflict = findings.getByTestId("finding-message").filter({ hasText: "shares apps/api/src/bookings with BK-016" });
+    await expect(conflict.getByRole("link", { name: "BK-016", exact: true })).toHaveAttribute("href", "/issues/BK-016");
+    for (const scheme of SCHEMES) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await findings.scrollIntoViewIfNeeded();
+      await shot(`issue findings ${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    // An id that names no record stays text.
+    await visit("/issues/BK-026");
+    const missing = page.getByTestId("issue-findings").getByTestId("finding-message").filter({ hasText: "depends on BK-040, which is not an issue" });
+    await expect(missing).toHaveCount(1);
+    await expect(missing.getByRole("link")).toHaveCount(0);
   });
 });

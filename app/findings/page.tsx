@@ -2,6 +2,7 @@ import { planValidateCapability } from "@/lib/capabilities/plan-validate";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
+import { FindingMessage, knownIds } from "@/components/FindingMessage";
 import {
   FINDINGS_PAGE_SIZE,
   filterFindings,
@@ -9,7 +10,6 @@ import {
   isFiltered,
   pageOf,
   parseFindingQuery,
-  splitIds,
   type FindingPage,
   type FindingQuery,
 } from "@/lib/plan/finding-query";
@@ -39,36 +39,6 @@ function Subject({ f, milestones }: { f: PlanFinding; milestones: Set<string> })
         </span>
       ))}
     </>
-  );
-}
-
-const UNREADABLE = /^(\S+) (.*?)(?: at line (\d+), column (\d+))?: (.*)$/;
-
-function Message({ f, isId, milestones }: { f: PlanFinding; isId: (token: string) => boolean; milestones: Set<string> }) {
-  if (f.code === "unreadable_record") {
-    const m = UNREADABLE.exec(f.message);
-    if (m && m[3]) {
-      return (
-        <span>
-          <span className="font-mono">{m[1]}</span> line {m[3]}, column {m[4]}: {m[5]}
-        </span>
-      );
-    }
-    return <span>{f.message}</span>;
-  }
-  // Every id the message names is a link: both issues of a scope conflict, a missing dependency's waiter.
-  return (
-    <span>
-      {splitIds(f.message, isId).map((part, i) =>
-        !part.isId ? (
-          <span key={i}>{part.text}</span>
-        ) : milestones.has(part.text) ? (
-          <MilestoneLink key={i} id={part.text} />
-        ) : (
-          <IssueLink key={i} id={part.text} />
-        ),
-      )}
-    </span>
   );
 }
 
@@ -102,7 +72,7 @@ export default async function FindingsPage({ searchParams }: { searchParams: Pro
   const plan = (await servedState()).plan;
   const milestones = new Set(plan.milestones.map((m) => m.id));
   const issueMilestone = new Map(plan.issues.map((i) => [i.id, i.milestone]));
-  const isId = (token: string) => issueMilestone.has(token) || milestones.has(token);
+  const ids = knownIds(plan);
   const allCodes = [...new Set(validation.findings.map((f) => f.code))].sort();
   const kept = filterFindings(validation.findings, query, (id) => issueMilestone.get(id));
   const levels = ["FAIL", "WARN"] as const;
@@ -183,7 +153,7 @@ export default async function FindingsPage({ searchParams }: { searchParams: Pro
                   <ul className="ml-4 mt-1 text-sm [overflow-wrap:anywhere]">
                     {page.items.map((f, i) => (
                       <li key={i} className="py-0.5">
-                        <Subject f={f} milestones={milestones} /> — <Message f={f} isId={isId} milestones={milestones} />
+                        <Subject f={f} milestones={milestones} /> — <FindingMessage finding={f} ids={ids} />
                       </li>
                     ))}
                   </ul>

@@ -10,9 +10,9 @@ import { dependencyIndex, downstreamOf, upstreamOf } from "@/lib/graph/closure";
 import { partnersByIssue, scopePairs } from "@/lib/graph/conflicts";
 import { criticalPath } from "@/lib/graph/critical-path";
 import { dependencyOf, placesOf, toFlowEdges, toFlowNodes, type GraphSelection, type LaneNodeData } from "@/lib/graph/flow-elements";
-import { FOLDED_STATUSES, chipKey, defaultCollapsedLanes, laneOrder, laneTitle, layoutWaveLanes } from "@/lib/graph/lanes";
+import { FOLDED_STATUSES, chipKey, defaultCollapsedLanes, laneOrder, laneTitle, layoutWaveLanes, type GraphItem } from "@/lib/graph/lanes";
 import type { WavesView as View } from "@/lib/graph/view-url";
-import { firstViewport, meetsOnScreen, readableZoom, sameViewport } from "@/lib/graph/viewport";
+import { firstViewport, meetsOnScreen, readableZoom, sameViewport, viewportClearOf } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "../graph-chrome";
@@ -263,6 +263,30 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
     // The dependencies are chosen: the effect or memo reruns on these keys alone, not on all it reads.
     [intentIds, editor.intent],
   );
+  // The dialog never covers the cards the edit names: once it is drawn, the view pans (zoomed out
+  // only if they must be to fit) to put them in the room it leaves, beside it or above the sheet.
+  const isDialogOpen = editor.isDialogOpen;
+  useEffect(() => {
+    if (!isDialogOpen || !intentIds) return;
+    const frame = requestAnimationFrame(() => {
+      const pane = paneRef.current?.getBoundingClientRect();
+      const dialog = editor.dialogRef.current?.getBoundingClientRect();
+      if (!pane || !dialog) return;
+      const cards = intentIds
+        .split(",")
+        .map((id) => itemById.get(id))
+        .filter((it): it is GraphItem => !!it);
+      const next = viewportClearOf(
+        cards,
+        { width: pane.width, height: pane.height },
+        { left: dialog.left - pane.left, top: dialog.top - pane.top, right: dialog.right - pane.left, bottom: dialog.bottom - pane.top },
+        flow.getViewport(),
+      );
+      if (next) void flow.setViewport(next, { duration: 200 });
+    });
+    return () => cancelAnimationFrame(frame);
+    // The dependencies are chosen: the effect or memo reruns on these keys alone, not on all it reads.
+  }, [intentIds, isDialogOpen]);
   // Typing a search pans to its first match and selects it, once the typing pauses (a drawn match
   // only: Enter or a click on a result also widens the view to reach one that is not drawn).
   const firstMatch = matches[0]?.id;
@@ -371,7 +395,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
             criticalStart={critical.find((id) => itemById.has(id))}
             onCriticalStart={focusNode}
           />
-          <WavesList layout={layout} itemById={itemById} byId={byId} isShown={display === "list"} />
+          <WavesList layout={layout} itemById={itemById} byId={byId} isShown={display === "list"} unsealed={unsealed} />
         </div>
         <ConflictList pairs={pairs} byId={byId} onPick={openIssue} />
       </div>

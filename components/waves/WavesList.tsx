@@ -3,9 +3,25 @@
 import Link from "@/components/Link";
 import type { GraphItem, LaneLayout } from "@/lib/graph/lanes";
 import type { PlanIssue } from "@/lib/plan/shapes";
+import { UnsealedMark } from "@/components/UnsealedMark";
 
-/** The graph as a list, by wave: shown instead of the graph, and always there for screen readers. */
-export function WavesList({ layout, itemById, byId, isShown }: { layout: LaneLayout; itemById: ReadonlyMap<string, GraphItem>; byId: ReadonlyMap<string, PlanIssue>; isShown: boolean }) {
+/**
+ * The graph as a list, by wave: shown instead of the graph, and always there for screen readers.
+ * `unsealed`: the issues whose stamps do not count, marked as the graph's nodes are.
+ */
+export function WavesList({
+  layout,
+  itemById,
+  byId,
+  isShown,
+  unsealed,
+}: {
+  layout: LaneLayout;
+  itemById: ReadonlyMap<string, GraphItem>;
+  byId: ReadonlyMap<string, PlanIssue>;
+  isShown: boolean;
+  unsealed: ReadonlySet<string>;
+}) {
   return (
     <section aria-label="Issues by wave, as a list" className={isShown ? "" : "sr-only"} data-testid="waves-list">
       {/* The waves below are its h3s: the outline goes h1, h2, h3 without a gap. */}
@@ -23,7 +39,14 @@ export function WavesList({ layout, itemById, byId, isShown }: { layout: LaneLay
                   <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline dark:text-blue-300">
                     {id}
                   </Link>{" "}
-                  {i.status} — {i.title}
+                  {i.status}
+                  {unsealed.has(id) && (
+                    <>
+                      {" "}
+                      <UnsealedMark id={id} />
+                    </>
+                  )}{" "}
+                  — {i.title}
                   {i.blocked_by.length > 0 && <> (waits on {i.blocked_by.join(", ")})</>}
                 </li>
               );

@@ -89,3 +89,55 @@ export function parseViewport(text: string | null | undefined): Viewport | undef
 
 /** Two viewports the same once written into the URL. */
 export const sameViewport = (a: Viewport, b: Viewport) => formatViewport(a) === formatViewport(b);
+
+/** A rectangle in the pane's pixels. */
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const overlaps = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/**
+ * The view that puts `cards` (boxes in the graph's coordinates) clear of a dialog drawn at
+ * `dialog` over a pane of `pane` size, or undefined when none of them lies under it now. The
+ * cards go to the middle of the largest room the dialog leaves (beside it, or above a bottom
+ * sheet), zoomed out only as far as they need to fit there; never zoomed in.
+ */
+export function viewportClearOf(cards: readonly Box[], pane: { width: number; height: number }, dialog: Rect, current: Viewport, margin = 12): Viewport | undefined {
+  if (cards.length === 0) return undefined;
+  const onScreen = (b: Box): Rect => ({
+    left: b.x * current.zoom + current.x,
+    top: b.y * current.zoom + current.y,
+    right: (b.x + b.width) * current.zoom + current.x,
+    bottom: (b.y + b.height) * current.zoom + current.y,
+  });
+  const covered = cards.some((b) => overlaps(onScreen(b), dialog));
+  const shown = cards.every((b) => {
+    const r = onScreen(b);
+    return r.left >= 0 && r.top >= 0 && r.right <= pane.width && r.bottom <= pane.height;
+  });
+  if (!covered && shown) return undefined;
+  const rooms: Rect[] = [
+    { left: 0, top: 0, right: dialog.left, bottom: pane.height },
+    { left: dialog.right, top: 0, right: pane.width, bottom: pane.height },
+    { left: 0, top: 0, right: pane.width, bottom: dialog.top },
+    { left: 0, top: dialog.bottom, right: pane.width, bottom: pane.height },
+  ];
+  const area = (r: Rect) => Math.max(0, r.right - r.left - 2 * margin) * Math.max(0, r.bottom - r.top - 2 * margin);
+  const room = rooms.reduce((a, b) => (area(b) > area(a) ? b : a));
+  const left = Math.min(...cards.map((b) => b.x));
+  const top = Math.min(...cards.map((b) => b.y));
+  const width = Math.max(...cards.map((b) => b.x + b.width)) - left;
+  const height = Math.max(...cards.map((b) => b.y + b.height)) - top;
+  const roomWidth = Math.max(1, room.right - room.left - 2 * margin);
+  const roomHeight = Math.max(1, room.bottom - room.top - 2 * margin);
+  const zoom = Math.min(current.zoom, roomWidth / width, roomHeight / height);
+  return {
+    x: room.left + margin + (roomWidth - width * zoom) / 2 - left * zoom,
+    y: room.top + margin + (roomHeight - height * zoom) / 2 - top * zoom,
+    zoom,
+  };
+}

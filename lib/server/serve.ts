@@ -5,6 +5,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSy
 import { join, relative, resolve } from "node:path";
 import { startLeaseRenewal } from "../coordination/plan-leases";
 import { parseArgs, UsageError, type OptionKind } from "../surfaces/cli/args";
+import { asksForHelp, commandHelp } from "../surfaces/cli/command-help";
+import { terminalWidth } from "../surfaces/cli/terminal-width";
 import { currentUsers, isLoopback } from "./security";
 
 // `cockpit serve --repo DIR [--port P] [--host H] …`: the production Next.js server over one
@@ -112,6 +114,22 @@ export const SERVE_OPTIONS = {
   "follow-interval": "value",
 } as const satisfies Record<string, OptionKind>;
 
+/** What each option of `cockpit serve` does (its --help and docs/cli.md): a new option does not compile until it is described here. */
+export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
+  repo: "the repository to serve (default: the current folder)",
+  port: "the port (default: `PORT`, else 3000)",
+  host: "the address to listen on (default 127.0.0.1); beyond loopback `COCKPIT_TOKEN` or `--users` is required",
+  users: "the users file: people and agents by name (default: `COCKPIT_USERS`)",
+  "allowed-host": "one more host name the server answers to (`.example.com`: its subdomains too); give it once per name",
+  "trust-proxy": "believe a reverse proxy's `X-Forwarded-*` headers",
+  "build-only": "build the web app when its sources changed, then exit",
+  database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
+  author: "`Name <email>`: the author of the commits `cockpit plan commit` makes (default: `COCKPIT_AUTHOR`, else git's config)",
+  "default-branch": "the branch `cockpit plan code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
+  follow: "follow the remote: `--follow [REMOTE/BRANCH]` (default: the branch's upstream, else origin/<branch>); each command is a commit pushed there ([team-server.md](team-server.md))",
+  "follow-interval": "seconds between two fetches while following (default 60, at least 2)",
+};
+
 export function parseServeArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): ServeOptions {
   // `--follow=origin/main` is `--follow origin/main`: the remote and branch are the word after it.
   const split = argv.flatMap((a) => (a.startsWith("--follow=") ? ["--follow", a.slice("--follow=".length)] : [a]));
@@ -196,6 +214,10 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
 
 /** Run the server until it exits; returns its exit code. */
 export async function runServe(argv: readonly string[]): Promise<number> {
+  if (asksForHelp(argv)) {
+    process.stdout.write(commandHelp("usage: cockpit serve [options]", "The browser Cockpit, the HTTP API and MCP over HTTP, for one repository.", SERVE_OPTIONS, SERVE_HELP, terminalWidth()) + "\n");
+    return 0;
+  }
   let options: ServeOptions;
   try {
     options = parseServeArgs(argv);

@@ -1,4 +1,6 @@
 import type { CockpitConfig } from "../config";
+import { asksForHelp, commandHelp } from "./cli/command-help";
+import { terminalWidth } from "./cli/terminal-width";
 import { configOfArgs } from "./cli/args";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolve } from "node:path";
@@ -28,7 +30,17 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
 }
 
 /** `cockpit mcp --repo DIR [--database URL]`: the MCP server over stdio (stdout is the protocol; logs go to stderr). */
+/** What each option of `cockpit mcp` does (its --help and docs/cli.md). */
+export const MCP_HELP: Record<keyof typeof MCP_OPTIONS, string> = {
+  repo: "the repository to serve (default: the current folder)",
+  database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
+};
+
 export async function runMcpStdio(argv: readonly string[]): Promise<number> {
+  if (asksForHelp(argv)) {
+    process.stdout.write(commandHelp("usage: cockpit mcp [options]", "The MCP server over stdio: stdout is the protocol, logs go to stderr.", MCP_OPTIONS, MCP_HELP, terminalWidth()) + "\n");
+    return 0;
+  }
   let repo: string;
   let config: CockpitConfig;
   try {

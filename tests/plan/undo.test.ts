@@ -139,4 +139,30 @@ describe("idempotency keys", () => {
     expect(repo.snapshot()).toEqual(snap);
     expect(repo.ledgerLines()).toHaveLength(1);
   });
+
+  it("evidence over HTTP: a repeated Idempotency-Key answers the first outcome and records one entry", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I0001", evidence_required: ["tests_pass", "docs"] }], files: { ".gitignore": ".ai/local/\n" }, commit: true });
+    const post = () =>
+      handleCapabilityRequest(
+        new Request("http://127.0.0.1:3000/api/v1/plan/evidence", {
+          method: "POST",
+          headers: { "content-type": "application/json", "idempotency-key": "evidence-click-1" },
+          body: JSON.stringify({ record: "I0001", covers: "tests_pass", type: "test", command: "npm test" }),
+        }),
+        "/api/v1/plan/evidence",
+        { repo: repo.root },
+      );
+    const first = await post();
+    expect(first.status).toBe(200);
+    const answer = await first.json();
+    expect(answer).toMatchObject({ record: "I0001", covers: "tests_pass", evidence_missing: ["docs"] });
+    const file = repo.read("I0001");
+    const snap = repo.snapshot();
+    const second = await post();
+    expect(await second.json()).toEqual(answer);
+    expect(repo.read("I0001")).toBe(file);
+    expect(repo.snapshot()).toEqual(snap);
+    expect(file.match(/covers: tests_pass/g)).toHaveLength(1);
+    expect(repo.ledgerLines()).toHaveLength(1);
+  });
 });

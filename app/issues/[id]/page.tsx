@@ -8,6 +8,7 @@ import { EvidenceForm } from "@/components/EvidenceForm";
 import { UnsealedNote } from "@/components/UnsealedNote";
 import { unsealedWarning } from "@/lib/plan/unsealed";
 import { EvidenceCoverage, evidenceTitle } from "@/components/EvidenceCoverage";
+import { FindingMessage, knownIds } from "@/components/FindingMessage";
 import { missingEvidence } from "@/lib/plan/evidence-coverage";
 import { RecordEditor } from "@/components/RecordEditor";
 import { editorProps } from "@/app/editor-props";
@@ -66,6 +67,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   const file = pageText(fileAsWritten);
   const editor = editorProps(servedRepo(), "issue", id, fileAsWritten?.fields, records.milestones.map((m) => m.id));
   const findings = pageText(plan.findings.filter((f) => mentions(f, id)));
+  const ids = knownIds(plan);
   const code = pageText(issueCodeOf(await call(planCodeCapability, { id })));
   const suggestion = suggestionOf(code, issue.status, options);
   return (
@@ -196,8 +198,8 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
             {findings.map((f, i) => (
               <li key={i}>
                 <span className={f.level === "FAIL" ? "font-semibold text-red-700 dark:text-red-400" : "font-semibold text-amber-800 dark:text-amber-400"}>{f.level}</span>{" "}
-                <span className="font-mono text-xs">{f.code}</span> {f.subject !== id && <span className="font-mono">{f.subject} </span>}
-                {f.message}
+                <span className="font-mono text-xs">{f.code}</span> {f.subject !== id && <>{ids.milestones.has(f.subject) ? <MilestoneLink id={f.subject} /> : ids.issues.has(f.subject) ? <IssueLink id={f.subject} /> : <span className="font-mono">{f.subject}</span>}{" "}</>}
+                <FindingMessage finding={f} ids={ids} />
               </li>
             ))}
           </ul>

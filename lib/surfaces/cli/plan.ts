@@ -5,16 +5,16 @@ import type { Verb } from "./verb";
 import { CapabilityError } from "../../plan/errors";
 import { ISSUE_STATUSES } from "../../plan/constants";
 import { COCKPIT_VERSION } from "../../version";
-import { UsageError, parseArgs, type VerbDoc } from "./args";
-import { table } from "./text";
+import { UsageError, optionForm, parseArgs, type VerbDoc } from "./args";
 import { EXIT, EXIT_FOR_ERROR } from "../exit-codes";
 import { DATABASE_ENV } from "../../config";
 import { closeDatabases } from "../../coordination/database";
 import type { Io } from "./io";
 import { runUsersCommand } from "./users";
 import { escapeForTerminal } from "./terminal-text";
-import { fitLines, terminalWidth } from "./terminal-width";
+import { fitLines, helpList, terminalWidth } from "./terminal-width";
 import { nearest } from "./nearest";
+import { asksForHelp } from "./command-help";
 
 export { EXIT };
 export type { Io };
@@ -29,13 +29,12 @@ export function planVerbs(): VerbDoc[] {
 }
 
 export function usage(width = terminalWidth()): string {
-  const verbs = planVerbs().map((v) => [`  cockpit plan ${v.verb}${v.args ? ` ${v.args}` : ""}`, v.summary]);
   // The verb's words keep at most a third of the line; its summary wraps in the rest.
-  const left = Math.min(Math.max(...verbs.map(([a]) => a.length)), Math.floor(width / 3));
+  const verbs = planVerbs().map((v) => [`cockpit plan ${v.verb}${v.args ? ` ${v.args}` : ""}`, v.summary] as const);
   return fitLines([
     "usage: cockpit plan <verb> [--repo DIR] [--json] [options] [ID]",
     "",
-    table(verbs.map(([a, b]) => [a.length > left ? a : a.padEnd(left), b]), undefined, width),
+    helpList(verbs, width),
     "",
     "--repo defaults to the current folder; --json prints the capability's output as one JSON document.",
     "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
@@ -45,10 +44,29 @@ export function usage(width = terminalWidth()): string {
   ].join("\n"), width);
 }
 
+/** `cockpit plan <verb> --help`: the verb's words, what it does and its options, laid out to `width`. */
+export function verbUsage(verb: string, width = terminalWidth()): string {
+  const v = planVerbs().find((d) => d.verb === verb)!;
+  return fitLines(
+    [
+      `usage: cockpit plan ${verb}${v.args ? ` ${v.args}` : ""} [options]`,
+      "",
+      v.summary,
+      "",
+      "options:",
+      helpList(Object.entries(v.options).map(([name, kind]) => [optionForm(name, kind), ""] as const), width),
+      "",
+      "cockpit plan --help lists every verb and what the common options do.",
+    ].join("\n"),
+    width,
+  );
+}
+
 /** Run `cockpit plan <verb> …` and return the exit code. */
 export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd = process.cwd()): Promise<number> {
   // Messages name record text (an id, a title): on stderr, and in every answer but --json, escaped.
-  const io: Io = { out: (text) => terminal.out(escapeForTerminal(text)), err: (text) => terminal.err(escapeForTerminal(text)) };
+  // A message wraps to the width as an answer does.
+  const io: Io = { out: (text) => terminal.out(escapeForTerminal(text)), err: (text) => terminal.err(fitLines(escapeForTerminal(text), terminalWidth())) };
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
     io.out(usage());
@@ -59,6 +77,10 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
     const near = nearest(verb, Object.keys(VERBS));
     io.err(`cockpit plan: unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${Object.keys(VERBS).join(", ")}`);
     return EXIT.usage;
+  }
+  if (asksForHelp(rest)) {
+    io.out(verbUsage(verb));
+    return EXIT.ok;
   }
   try {
     const args = parseArgs(rest, spec.options);
@@ -88,6 +110,9 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
   }
 }
 
+/** The commands `cockpit` runs (bin/cockpit picks the bundle of serve, mcp and plans). */
+const COMMANDS = ["plan", "plans", "serve", "mcp", "users", "version"];
+
 /** The `cockpit` command. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
@@ -97,23 +122,30 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.out(`cockpit ${COCKPIT_VERSION}`);
     return EXIT.ok;
   }
-  io.out(fitLines([...COMMANDS_HELP, "", usage()].join("\n"), terminalWidth()));
-  return command === undefined || command === "help" || command === "--help" ? EXIT.ok : EXIT.usage;
+  const width = terminalWidth();
+  if (command !== undefined && command !== "help" && command !== "--help" && command !== "-h") {
+    const near = nearest(command, COMMANDS);
+    io.err(fitLines(escapeForTerminal(`cockpit: unknown command ${command}; ${near ? `did you mean ${near}? ` : ""}the commands are ${COMMANDS.join(", ")} (cockpit --help)`), width));
+    return EXIT.usage;
+  }
+  io.out([commandsHelp(width), "", usage(width)].join("\n"));
+  return EXIT.ok;
 }
 
-/** The commands of `cockpit`, as its help lists them. */
-export const COMMANDS_HELP: readonly string[] = [
-  "usage: cockpit <command> …",
-  "",
-  "commands:",
-  "  plan <verb> …      read and move the plan in a repository (the verbs are below)",
-  "  plans <verb> …     execution plans: decompose a milestone and run it (cockpit plans help)",
-  "  serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>'] [--default-branch B]",
-  "                     the browser Cockpit, the HTTP API and MCP over HTTP",
-  "  mcp [--repo DIR] [--database URL]",
-  "                     the MCP server over stdio",
-  "  users add|set|remove|list [NAME] [--email ADDR] --users FILE",
-  "                     the people and agents a server knows by name (cockpit users help)",
-  "  --version          the version",
+/** The commands of `cockpit`, each with what it does, as its help lists them. */
+const COMMANDS_LIST: readonly (readonly [string, string])[] = [
+  ["plan <verb> …", "read and move the plan in a repository (the verbs are below)"],
+  ["plans <verb> …", "execution plans: decompose a milestone and run it (cockpit plans help)"],
+  [
+    "serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>'] [--default-branch B]",
+    "the browser Cockpit, the HTTP API and MCP over HTTP (cockpit serve --help)",
+  ],
+  ["mcp [--repo DIR] [--database URL]", "the MCP server over stdio (cockpit mcp --help)"],
+  ["users add|set|remove|list [NAME] [--email ADDR] --users FILE", "the people and agents a server knows by name (cockpit users help)"],
+  ["--version", "the version"],
 ];
 
+/** `cockpit`'s commands laid out to `width`: each summary wraps under the summaries' own column. */
+export function commandsHelp(width = terminalWidth()): string {
+  return ["usage: cockpit <command> …", "", "commands:", helpList(COMMANDS_LIST, width)].join("\n");
+}

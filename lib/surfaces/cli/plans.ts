@@ -18,6 +18,8 @@ import { contextFor } from "../../server/state";
 import { EXIT_FOR_ERROR } from "../exit-codes";
 import { invoke, type Invocation } from "../invoke";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
+import { fitLines, helpList, terminalWidth } from "./terminal-width";
+import { nearest } from "./nearest";
 
 // `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.
 
@@ -170,24 +172,29 @@ export function plansVerbs(): VerbDoc[] {
   return Object.entries(VERBS).map(([verb, d]) => ({ verb, args: d.takesId ?? "", summary: d.summary, options: d.options }));
 }
 
-export function plansUsage(): string {
-  return [
+/** `cockpit plans help`, laid out to `width` as `cockpit plan --help` is. */
+export function plansUsage(width = terminalWidth()): string {
+  return fitLines([
     "usage: cockpit plans <verb> [--repo DIR] [--json] [--database URL] …",
     "",
-    ...plansVerbs().map((v) => `  cockpit plans ${v.verb}${v.args ? ` ${v.args}` : ""}  —  ${v.summary}`),
+    helpList(plansVerbs().map((v) => [`cockpit plans ${v.verb}${v.args ? ` ${v.args}` : ""}`, v.summary] as const), width),
     "",
     `the store is .ai/local/state/cockpit.db in the clone, or the shared PostgreSQL when --database URL (or ${DATABASE_ENV}) is given`,
     "defaults: sequential, max_parallel 5, fail_fast false (GitHub Actions and Argo default to true), retries on, max_retries 2 (retries, not attempts), no timeout",
-  ].join("\n");
+  ].join("\n"), width);
 }
 
 export async function runPlansCommand(argv: readonly string[], terminal: { out(s: string): void; err(s: string): void }): Promise<number> {
   // Record text (titles, messages) reaches people escaped; --json stays exact.
-  const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(escapeForTerminal(text)) };
+  // A message wraps to the width as an answer does.
+  const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(fitLines(escapeForTerminal(text), terminalWidth())) };
   const [verb, ...rest] = argv;
   const spec = verb === undefined ? undefined : VERBS[verb];
   if (!spec) {
-    if (verb !== undefined && verb !== "help" && verb !== "--help") io.err(`cockpit plans: unknown verb '${verb}'`);
+    if (verb !== undefined && verb !== "help" && verb !== "--help") {
+      const near = nearest(verb, Object.keys(VERBS));
+      io.err(`cockpit plans: unknown verb '${verb}'${near ? `; did you mean ${near}?` : ""}`);
+    }
     io.out(plansUsage());
     return verb === undefined || verb === "help" || verb === "--help" ? 0 : 2;
   }

@@ -23,7 +23,24 @@ import { renderCriticalPath, renderIssues, renderModel, renderNext, renderRecord
 import { EXIT } from "../exit-codes";
 import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./time-text";
 import { renderCode } from "./code-text";
-import { roadmapOrder } from "../../plan/roadmap";
+import { deriveRoadmap, roadmapOrder } from "../../plan/roadmap";
+import { loadRecords } from "../../repo/load";
+import { missingEvidence } from "../../plan/evidence-coverage";
+import { whyActiveIsNotNow } from "../../plan/active-why";
+import { unsealedIssueIds, unsealedWarning } from "../../plan/unsealed";
+import type { Plan } from "../../plan/shapes";
+
+/** A read answered from a revision: what the pages add from the records and findings of now is left out. */
+const atRevision = (v: unknown) => Boolean((v as { at?: unknown }).at);
+
+/** Why the active milestone and the roadmap's now differ, in the pages' words, or undefined. */
+function whyOf(plan: Plan, repo: string): string | undefined {
+  const records = loadRecords(repo);
+  return whyActiveIsNotNow(plan, deriveRoadmap(plan), (id) => {
+    const m = records.milestones.find((r) => r.id === id);
+    return m ? missingEvidence(m) : [];
+  });
+}
 
 // The verbs that read the plan (and its past), in the order the help lists them.
 
@@ -39,7 +56,11 @@ export const READ_VERBS: Record<string, Verb> = {
     options: { ...READ, milestone: "value" },
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
     // In roadmap order, as the overview lists them (the JSON keeps the plan's order); at a revision, that plan's.
-    text: (v, a, plan) => renderStatus(v, (v as { at?: unknown }).at ? undefined : roadmapOrder(plan()).map((m) => m.id)),
+    // Why the active milestone is not the roadmap's now, and the next issue's unsealed stamps, as the overview says.
+    text: (v, a, plan, repo) =>
+      atRevision(v)
+        ? renderStatus(v)
+        : renderStatus(v, roadmapOrder(plan()).map((m) => m.id), whyOf(plan(), repo), v.next_ready ? unsealedWarning(plan(), v.next_ready.id)?.message : undefined),
   }),
   issues: capabilityVerb(planIssuesCapability, {
     summary: "issues, filtered by milestone, status or wave (--limit N: the first N)",
@@ -49,7 +70,7 @@ export const READ_VERBS: Record<string, Verb> = {
       limitOf(a);
       return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
     },
-    text: (v, a) => renderIssues(v, limitOf(a)),
+    text: (v, a, plan) => renderIssues(v, limitOf(a), atRevision(v) ? undefined : unsealedIssueIds(plan())),
   }),
   waves: capabilityVerb(planWavesCapability, {
     summary: "what may run at the same time, and the scope overlaps that serialise it (--limit N: N issues a wave)",
@@ -70,7 +91,7 @@ export const READ_VERBS: Record<string, Verb> = {
     summary: "the milestones in derived order, with now and next",
     options: { ...READ },
     input: (a) => fields(a, { at: "at" }),
-    text: (v) => renderRoadmap(v),
+    text: (v, a, plan, repo) => renderRoadmap(v, atRevision(v) ? undefined : whyOf(plan(), repo)),
   }),
   "critical-path": capabilityVerb(planCriticalPathCapability, {
     summary: "the longest chain of unfinished issues (ending in --milestone M), first to do first",
@@ -99,7 +120,14 @@ export const READ_VERBS: Record<string, Verb> = {
         summary: "",
         options: {},
         input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
-        text: (v) => renderRecord(v),
+        // Evidence by what it covers and unsealed stamps come from the records and findings of now.
+        text: (v, a, plan) => {
+          if (atRevision(v)) return renderRecord(v);
+          const id = "issue" in v ? v.issue.id : v.milestone.id;
+          const records = loadRecords(repo);
+          const evidence = "issue" in v ? records.issues.find((r) => r.id === id) : records.milestones.find((r) => r.id === id);
+          return renderRecord(v, { evidence, unsealed: unsealedIssueIds(plan()), warning: "issue" in v ? unsealedWarning(plan(), id)?.message : undefined });
+        },
       }).run(repo, args);
     },
   },

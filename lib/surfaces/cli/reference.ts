@@ -1,9 +1,9 @@
 import { optionForm, type OptionKind, type VerbDoc } from "./args";
-import { COMMANDS_HELP, planVerbs } from "./plan";
+import { commandsHelp, planVerbs } from "./plan";
 import { plansVerbs } from "./plans";
-import { USERS_USAGE } from "./users";
-import { SERVE_OPTIONS } from "../../server/serve";
-import { MCP_OPTIONS } from "../mcp-stdio";
+import { usersUsage } from "./users";
+import { SERVE_HELP, SERVE_OPTIONS } from "../../server/serve";
+import { MCP_HELP, MCP_OPTIONS } from "../mcp-stdio";
 import { EXIT } from "../exit-codes";
 import { DATABASE_ENV } from "../../coordination/database";
 import { ISSUE_STATUSES } from "../../plan/constants";
@@ -19,27 +19,6 @@ const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
   missing: "no such record",
   internal: "an internal error (logged on stderr); also a missing `dist/` bundle",
   refused: "refused: a guard, a busy repository, an issue another clone holds, a database that cannot be reached, an edit that adds FAIL findings, a stale `--if-version`, a push that is behind",
-};
-
-/** What each option of `cockpit serve` does: a new option does not compile until it is described here. */
-const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
-  repo: "the repository to serve (default: the current folder)",
-  port: "the port (default: `PORT`, else 3000)",
-  host: "the address to listen on (default 127.0.0.1); beyond loopback `COCKPIT_TOKEN` or `--users` is required",
-  users: "the users file: people and agents by name (default: `COCKPIT_USERS`)",
-  "allowed-host": "one more host name the server answers to (`.example.com`: its subdomains too); give it once per name",
-  "trust-proxy": "believe a reverse proxy's `X-Forwarded-*` headers",
-  "build-only": "build the web app when its sources changed, then exit",
-  database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
-  author: "`Name <email>`: the author of the commits `cockpit plan commit` makes (default: `COCKPIT_AUTHOR`, else git's config)",
-  "default-branch": "the branch `cockpit plan code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
-  follow: "follow the remote: `--follow [REMOTE/BRANCH]` (default: the branch's upstream, else origin/<branch>); each command is a commit pushed there ([team-server.md](team-server.md))",
-  "follow-interval": "seconds between two fetches while following (default 60, at least 2)",
-};
-
-const MCP_HELP: Record<keyof typeof MCP_OPTIONS, string> = {
-  repo: "the repository to serve (default: the current folder)",
-  database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
 };
 
 /**
@@ -119,7 +98,8 @@ export function cliReference(): string {
     "may come in any order; `--name value` and `--name=value` are the same; `--` ends the options.",
     "",
     "```text",
-    ...COMMANDS_HELP,
+    // As `cockpit --help` lays it out at 100 columns.
+    commandsHelp(100),
     "```",
     "",
     "## cockpit plan",
@@ -148,7 +128,7 @@ export function cliReference(): string {
     "The people and agents a server knows by name ([security.md](security.md)).",
     "",
     "```text",
-    USERS_USAGE,
+    usersUsage(100),
     "```",
     "",
     "## cockpit serve",

@@ -58,3 +58,26 @@ export function fitLines(text: string, width: number): string {
     .flatMap((l) => wrapText(l, width, /^ */.exec(l)![0] + "  "))
     .join("\n");
 }
+
+/**
+ * A help listing laid out to `width`: each entry's words on the left, in a column at most a third
+ * of the line, its summary wrapped in the rest. Words wider than the column take their own line,
+ * and their summary starts on the next, still under the summaries' column.
+ */
+export function helpList(entries: readonly (readonly [string, string])[], width: number, indent = "  "): string {
+  const third = Math.floor(width / 3);
+  const fitting = entries.map(([words]) => length(words)).filter((n) => n <= third);
+  const left = fitting.length ? Math.max(...fitting) : third;
+  const room = Math.max(10, width - length(indent) - left - 2);
+  const under = " ".repeat(length(indent) + left + 2);
+  return entries
+    .flatMap(([words, summary]) => {
+      const lines = summary ? wrapText(summary, room) : [];
+      if (length(words) <= left) {
+        const first = indent + words + " ".repeat(left - length(words)) + (lines.length ? "  " + lines[0] : "");
+        return [first.trimEnd(), ...lines.slice(1).map((l) => under + l)];
+      }
+      return [...wrapText(indent + words, width, indent + "  "), ...lines.map((l) => under + l)];
+    })
+    .join("\n");
+}

@@ -3,6 +3,8 @@ import { resolve } from "node:path";
 import { writeFileAtomic } from "../../repo/write";
 import { UsageError, parseArgs } from "./args";
 import type { Io } from "./io";
+import { fitLines, helpList, terminalWidth } from "./terminal-width";
+import { nearest } from "./nearest";
 import { EXIT } from "../exit-codes";
 import { hashToken, isEmailAddress, newToken, newUsersKey, parseUsersFile, tokenDigest, type User, type UsersFile } from "../../server/security";
 
@@ -10,18 +12,31 @@ import { hashToken, isEmailAddress, newToken, newUsersKey, parseUsersFile, token
 // The file holds a scrypt hash of each token (what verifies it) and an HMAC under the file's key
 // (what finds its user in one lookup); a new token is printed once, on stdout.
 
-export const USERS_USAGE = [
-  "usage: cockpit users <verb> [NAME] [--email ADDR] [--users FILE]",
-  "",
-  "add NAME [--email ADDR]   make a token for NAME; the token is printed once, its hash is added to the file",
-  "set NAME --email ADDR     give NAME an email address (--email '' takes it away); the token stays",
-  "remove NAME               take NAME out of the file: their token stops working at their next request",
-  "list                      the names in the file, each with its email address when it has one",
-  "",
-  "A following server (cockpit serve --follow) authors the commit of each move as 'NAME <ADDR>';",
-  "without an address, the name with --author's address, else git's config.",
-  "--users defaults to COCKPIT_USERS. Serve with `cockpit serve --users FILE`.",
-].join("\n");
+/** `cockpit users help`, laid out to `width`. */
+export function usersUsage(width = terminalWidth()): string {
+  return fitLines(
+    [
+      "usage: cockpit users <verb> [NAME] [--email ADDR] [--users FILE]",
+      "",
+      helpList(
+        [
+          ["add NAME [--email ADDR]", "make a token for NAME; the token is printed once, its hash is added to the file"],
+          ["set NAME --email ADDR", "give NAME an email address (--email '' takes it away); the token stays"],
+          ["remove NAME", "take NAME out of the file: their token stops working at their next request"],
+          ["list", "the names in the file, each with its email address when it has one"],
+        ],
+        width,
+        "",
+      ),
+      "",
+      "A following server (cockpit serve --follow) authors the commit of each move as 'NAME <ADDR>'; without an address, the name with --author's address, else git's config.",
+      "--users defaults to COCKPIT_USERS. Serve with `cockpit serve --users FILE`.",
+    ].join("\n"),
+    width,
+  );
+}
+
+const VERBS = ["add", "set", "remove", "list"];
 
 const NAME = /^[A-Za-z0-9._@-]{1,64}$/;
 
@@ -64,11 +79,14 @@ function withEmail(user: User, email: string | undefined): User {
 export async function runUsersCommand(argv: readonly string[], io: Io, env = process.env): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
-    io.out(USERS_USAGE);
+    io.out(usersUsage());
     return verb === undefined ? EXIT.usage : EXIT.ok;
   }
   try {
-    if (!["add", "set", "remove", "list"].includes(verb)) throw new UsageError(`unknown verb '${verb}'; the verbs are add, set, remove, list`);
+    if (!VERBS.includes(verb)) {
+      const near = nearest(verb, VERBS);
+      throw new UsageError(`unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${VERBS.join(", ")}`);
+    }
     const args = parseArgs(rest, { users: "value", email: "value" });
     const email = args.options.get("email");
     if (email !== undefined && verb !== "add" && verb !== "set") throw new UsageError(`--email goes with add or set, not ${verb}`);
@@ -109,7 +127,7 @@ export async function runUsersCommand(argv: readonly string[], io: Io, env = pro
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`cockpit users ${verb}: ${error.message}`);
+      io.err(fitLines(`cockpit users ${verb}: ${error.message}`, terminalWidth()));
       return EXIT.usage;
     }
     throw error;

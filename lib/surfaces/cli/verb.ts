@@ -56,7 +56,7 @@ export function fields(args: ParsedArgs, names: Record<string, string>): Record<
  */
 export function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
   capability: Capability<I, O>,
-  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>, args: ParsedArgs, plan: () => Plan): string; exit?(value: z.infer<O>): number },
+  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>, args: ParsedArgs, plan: () => Plan, repo: string): string; exit?(value: z.infer<O>): number },
 ): Verb {
   return {
     ...spec,
@@ -68,7 +68,7 @@ export function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
       const shown = () => escapeFields(result.value);
-      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow)), exit: spec.exit?.(result.value) };
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow, repo)), exit: spec.exit?.(result.value) };
     },
   };
 }
