@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
+import { renderStandup } from "@/lib/surfaces/cli/standup-text";
 import { loadPlan } from "@/lib/repo";
-import { readPeopleFacts } from "@/lib/people/facts";
+import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { runGit } from "./support/git";
 import { sealedStampLines } from "./support/record-files";
 import { LEDGER, cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "./support/repo";
@@ -14,10 +15,10 @@ afterAll(cleanupRepos);
 const STARTED = "2026-11-20T09:00:00Z";
 const started = (id: string) => sealedStampLines("start", id, STARTED).join("\n") + "\n";
 
-function commitAs(repo: PlanRepo, who: string, email: string, message: string, file?: string): void {
+function commitAs(repo: PlanRepo, who: string, email: string, message: string, file?: string, at = "2026-11-25T10:00:00Z"): void {
   if (file) repo.write(file, `${message}\n`);
   repo.git("add", "-A");
-  const env = { GIT_AUTHOR_NAME: who, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: who, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_DATE: "2026-11-25T10:00:00Z", GIT_COMMITTER_DATE: "2026-11-25T10:00:00Z" };
+  const env = { GIT_AUTHOR_NAME: who, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: who, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at };
   runGit(repo.root, ["commit", "-q", "--allow-empty", "-m", message], { env });
 }
 
@@ -70,5 +71,24 @@ describe("people from a repository", () => {
     expect(by("Ana Sousa").commits).toBe(1);
     expect(by("lea").commits).toBe(0);
     expect(s.unowned.active).toEqual([]);
+  });
+
+  it("gives a landed issue its merge commit, each entry its linked commits in the window, and the code findings beside the plan's", async () => {
+    const s = await planStandupCapability.handler(ctx, { since: "2020-01-01" });
+    const slots = runGit(repo.root, ["log", "-1", "--format=%H", "--grep=BK-1: the slot engine"]);
+    const priya = s.people.find((p) => p.person === "priya")!;
+    // The commit is on main itself: it is its own merge.
+    expect(priya.landed).toEqual([{ id: "BK-1", title: "Issue BK-1", status: "ACTIVE", merged: { commit: slots, at: "2026-11-25T10:00:00Z" }, code: { commits: 1, authors: ["Priya Raman"] } }]);
+    expect(priya.active).toMatchObject([{ id: "BK-1", code: { commits: 1, authors: ["Priya Raman"] } }]);
+    // No linked commit, no code member.
+    expect(s.people.find((p) => p.person === "tom")!.blocked[0]).not.toHaveProperty("code");
+    expect(s.findings.code.map((f) => `${f.subject} ${f.code}`)).toContain("BK-1 merged_not_verified");
+  });
+
+  it("cockpit plan standup prints the code findings, the merge commits and the code activity", async () => {
+    const text = renderStandup(await planStandupCapability.handler(ctx, { since: "2020-01-01" }));
+    expect(text).toMatch(/^ {2}code WARN merged_not_verified BK-1: /m);
+    expect(text).toMatch(/^ {2}landed {3}BK-1 {2}Issue BK-1 {2}merged by [0-9a-f]{12} at 2026-11-25T10:00:00Z {2}\(1 commit by Priya Raman\)$/m);
+    expect(text).toMatch(/^roadmap now: /m);
   });
 });
