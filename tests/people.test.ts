@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { renderStandup } from "@/lib/surfaces/cli/standup-text";
 import { loadPlan } from "@/lib/repo";
-import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
+import { readPeopleFacts } from "@/lib/people/facts";
 import { runGit } from "./support/git";
 import { sealedStampLines } from "./support/record-files";
 import { LEDGER, cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "./support/repo";
@@ -90,5 +90,20 @@ describe("people from a repository", () => {
     expect(text).toMatch(/^ {2}code WARN merged_not_verified BK-1: /m);
     expect(text).toMatch(/^ {2}landed {3}BK-1 {2}Issue BK-1 {2}merged by [0-9a-f]{12} at 2026-11-25T10:00:00Z {2}\(1 commit by Priya Raman\)$/m);
     expect(text).toMatch(/^roadmap now: /m);
+  });
+});
+
+describe("a past window", () => {
+  it("counts stuck from the linked commits authored by its end, not from a later one", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "BK-1", extra: `owner: priya\n${started("BK-1")}` }] });
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "the plan", undefined, "2026-11-20T10:00:00Z");
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "BK-1: the slot engine", "src/slots.ts", "2026-11-25T10:00:00Z");
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "Tidy", "src/other.ts", "2026-11-26T10:00:00Z");
+    const until = runGit(repo.root, ["rev-parse", "HEAD"]);
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "BK-1: more slots", "src/slots.ts", "2026-12-03T10:00:00Z");
+    const ctx = { repo: repo.root, plan: () => loadPlan(repo.root) };
+    const s = await planStandupCapability.handler(ctx, { since: "2026-11-21", until, stuck: 3 });
+    // At its end (11-26) the last commit is a day old: not stuck, though started six days before.
+    expect(s.people.find((p) => p.person === "priya")!.active).toEqual([{ id: "BK-1", title: "Issue BK-1", status: "ACTIVE", stuck_days: null, code: { commits: 1, authors: ["Priya Raman"] } }]);
   });
 });

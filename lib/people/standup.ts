@@ -12,7 +12,6 @@ import type { PlanStandup, StandupCode, StandupIssue, StandupLists, StandupPerso
 export interface IssueCodeFacts {
   commits: readonly { sha: string; author: string; authored_at: string }[];
   merged: { commit: string; at: string } | null;
-  last_activity_at: string | null;
 }
 
 export interface StandupFacts {
@@ -67,7 +66,9 @@ export function standupOf(f: StandupFacts): PlanStandup {
     if (section === "done") listsOf(personOf(c.id)).done.push(entry(c.id, c.title));
     else if (section === "started") listsOf(personOf(c.id)).started.push(entry(c.id, c.title));
   }
-  const lastCode = new Map([...f.code].map(([id, c]) => [id, c.last_activity_at !== null && c.last_activity_at <= f.to ? c.last_activity_at : null]));
+  // The last linked commit authored by `to`: a past window does not see the commits after it, and
+  // does not lose the ones before it either.
+  const lastCode = new Map([...f.code].map(([id, c]) => [id, c.commits.reduce<string | null>((last, x) => (Date.parse(x.authored_at) <= Date.parse(f.to) && (last === null || x.authored_at > last) ? x.authored_at : last), null)]));
   const stuck = new Map(stuckIssues(f.plan.issues, f.to, f.stuckDays, lastCode).map((s) => [s.id, s.days]));
   for (const i of f.plan.issues) {
     const lists = () => listsOf(personOf(i.id));
