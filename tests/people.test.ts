@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { renderStandup } from "@/lib/surfaces/cli/standup-text";
 import { loadPlan } from "@/lib/repo";
-import { readPeopleFacts } from "@/lib/people/facts";
+import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { runGit } from "./support/git";
 import { sealedStampLines } from "./support/record-files";
 import { LEDGER, cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "./support/repo";
@@ -105,5 +105,21 @@ describe("a past window", () => {
     const s = await planStandupCapability.handler(ctx, { since: "2026-11-21", until, stuck: 3 });
     // At its end (11-26) the last commit is a day old: not stuck, though started six days before.
     expect(s.people.find((p) => p.person === "priya")!.active).toEqual([{ id: "BK-1", title: "Issue BK-1", status: "ACTIVE", stuck_days: null, code: { commits: 1, authors: ["Priya Raman"] } }]);
+  });
+});
+
+describe("everyone /people lists", () => {
+  it("is the owners, the ledger's users with no issue of their own, and every author, each once as mapped", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "BK-1", extra: `owner: priya\n${started("BK-1")}` }] });
+    // kai signed in and moved priya's issue; the Cockpit's own tool name is nobody.
+    const line = (by: string) => JSON.stringify({ ts: STARTED, event: "plan_start", head: "", branch: "main", by, issue: "BK-1" });
+    repo.write(LEDGER, `${line("kai")}\n${line("cockpit/0.9.0")}\n`);
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "the plan");
+    commitAs(repo, "Ana Sousa", "ana@harbor.test", "BK-1: the payouts report", "src/payouts.ts");
+    const plan = loadPlan(repo.root);
+    const people = peopleOf(plan.issues, await readPeopleFacts(repo.root, plan));
+    expect([...people.keys()]).toEqual(["Ana Sousa", "kai", "priya"]);
+    expect(people.get("kai")).toEqual([]);
+    expect(people.get("priya")!.map((i) => i.id)).toEqual(["BK-1"]);
   });
 });
