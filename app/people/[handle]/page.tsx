@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { Suspense } from "react";
 import { Card } from "@/components/Card";
 import { BlockedBy, IssueLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
@@ -62,7 +63,7 @@ export default async function PersonPage({ params }: { params: Promise<{ handle:
   const facts = await readPeopleFacts(servedRepo(), plan);
   const issues = peopleOf(plan.issues, facts).get(handle);
   if (issues === undefined) notFound();
-  const [standup, recent] = await Promise.all([call(planStandupCapability, {}), recentOf(handle, plan, facts, issues)]);
+  const standup = await call(planStandupCapability, {});
   const mine = standup.people.find((p) => p.person === handle);
   const statuses = [...new Set([...ORDER, ...issues.map((i) => i.status)])].filter((s) => issues.some((i) => i.status === s));
   const unsealed = unsealedIssueIds(plan);
@@ -90,50 +91,16 @@ export default async function PersonPage({ params }: { params: Promise<{ handle:
           </Card>
         ))}
         {issues.length === 0 && <Card title="Issues">No issue is theirs: they commit to issues others own.</Card>}
-        <Card title={`Recent moves · ${recent.moves.length}`}>
-          {recent.moves.length === 0 ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">No move in the timelines of their issues.</p>
-          ) : (
-            <ul className="flex flex-col gap-1 text-sm" data-testid="person-moves">
-              {recent.moves.map((m) => (
-                <li key={`${m.id} ${m.at} ${m.commit}`} className="flex flex-wrap items-baseline gap-x-2" data-testid={`person-move-${m.id}`}>
-                  <span className="tabular-nums text-slate-700 dark:text-slate-300">{when(m.at)}</span>
-                  <IssueLink id={m.id} />
-                  <span>
-                    {m.from ?? "new"} → {m.to ?? "removed"}
-                  </span>
-                  <span className="text-slate-700 dark:text-slate-300">
-                    by {m.by}
-                    {m.commit === null ? " (not committed yet)" : ""}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Card>
-        <Card title={`Recent commits · ${recent.commits.length}`}>
-          {recent.commits.length === 0 ? (
-            <p className="text-sm text-slate-600 dark:text-slate-400">No commit of theirs is linked to an issue.</p>
-          ) : (
-            <ul className="flex flex-col gap-1 text-sm" data-testid="person-commits">
-              {recent.commits.map((c) => (
-                <li key={c.sha} className="flex flex-wrap items-baseline gap-x-2" data-testid={`person-commit-${c.sha.slice(0, 7)}`}>
-                  <span className="tabular-nums text-slate-700 dark:text-slate-300">{when(c.authored_at)}</span>
-                  <code title={c.sha}>{c.sha.slice(0, 7)}</code>
-                  <span>{c.subject}</span>
-                  <span>
-                    {c.issues.map((id, i) => (
-                      <span key={id}>
-                        {i > 0 && ", "}
-                        <IssueLink id={id} />
-                      </span>
-                    ))}
-                  </span>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Card>
+        {/* The timelines are read per issue: the rest of the page is shown while they are. */}
+        <Suspense
+          fallback={
+            <Card title="Recent moves and commits">
+              <p className="text-sm text-slate-600 dark:text-slate-400">Reading their issues&apos; timelines…</p>
+            </Card>
+          }
+        >
+          <Recent handle={handle} plan={plan} facts={facts} mine={issues} />
+        </Suspense>
         <Card title={`Leases · ${leased.length}`}>
           {leased.length === 0 ? (
             <p className="text-sm text-slate-600 dark:text-slate-400">No lease.</p>
@@ -149,5 +116,57 @@ export default async function PersonPage({ params }: { params: Promise<{ handle:
         </Card>
       </div>
     </main>
+  );
+}
+
+async function Recent({ handle, plan, facts, mine }: { handle: string; plan: Plan; facts: PeopleFacts; mine: readonly Plan["issues"][number][] }) {
+  const recent = await recentOf(handle, plan, facts, mine);
+  return (
+    <>
+      <Card title={`Recent moves · ${recent.moves.length}`}>
+        {recent.moves.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">No move in the timelines of their issues.</p>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm" data-testid="person-moves">
+            {recent.moves.map((m) => (
+              <li key={`${m.id} ${m.at} ${m.commit}`} className="flex flex-wrap items-baseline gap-x-2" data-testid={`person-move-${m.id}`}>
+                <span className="tabular-nums text-slate-700 dark:text-slate-300">{when(m.at)}</span>
+                <IssueLink id={m.id} />
+                <span>
+                  {m.from ?? "new"} → {m.to ?? "removed"}
+                </span>
+                <span className="text-slate-700 dark:text-slate-300">
+                  by {m.by}
+                  {m.commit === null ? " (not committed yet)" : ""}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title={`Recent commits · ${recent.commits.length}`}>
+        {recent.commits.length === 0 ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">No commit of theirs is linked to an issue.</p>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm" data-testid="person-commits">
+            {recent.commits.map((c) => (
+              <li key={c.sha} className="flex flex-wrap items-baseline gap-x-2" data-testid={`person-commit-${c.sha.slice(0, 7)}`}>
+                <span className="tabular-nums text-slate-700 dark:text-slate-300">{when(c.authored_at)}</span>
+                <code title={c.sha}>{c.sha.slice(0, 7)}</code>
+                <span>{c.subject}</span>
+                <span>
+                  {c.issues.map((id, i) => (
+                    <span key={id}>
+                      {i > 0 && ", "}
+                      <IssueLink id={id} />
+                    </span>
+                  ))}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+    </>
   );
 }
