@@ -6,7 +6,14 @@ import { expect, seriousViolations, test } from "./fixtures";
 const OWNERS = ["lea", "marek", "priya", "tom"];
 
 interface Standup {
-  people: { person: string; active: { id: string }[]; verify: { id: string }[]; blocked: { id: string }[] }[];
+  people: {
+    person: string;
+    active: { id: string }[];
+    verify: { id: string }[];
+    blocked: { id: string }[];
+    landed: { id: string; merged: { commit: string; at: string }; code?: { commits: number; authors: string[] } }[];
+  }[];
+  findings: { code: { subject: string; code: string }[] };
 }
 
 test.describe("standup by person @demo", () => {
@@ -36,6 +43,27 @@ test.describe("standup by person @demo", () => {
       expect(await seriousViolations(page, `/standup by person ${scheme}`)).toEqual([]);
     });
   }
+
+  test("the default view renders the whole answer: BK-010 landed with its merge commit and its commits, the code findings, next and roadmap", async ({ page, visit }) => {
+    await visit("/standup");
+    await expect(page.getByTestId("standup-people")).toBeVisible();
+    const since = new URL(page.url()).searchParams.get("since")!;
+    const answer = (await (await page.request.get(`/api/v1/plan/standup?since=${since}`)).json()) as Standup;
+    const owner = answer.people.find((p) => p.landed.some((l) => l.id === "BK-010"))!;
+    const landed = owner.landed.find((l) => l.id === "BK-010")!;
+    const entry = page.getByTestId(`person-${owner.person}`).getByTestId("list-landed").getByTestId("person-issue-BK-010");
+    await expect(entry.getByTestId("landed-merge")).toContainText(`merged by ${landed.merged.commit.slice(0, 7)} at ${landed.merged.at.slice(0, 10)}`);
+    await expect(entry.getByTestId("landed-merge").locator("code")).toHaveAttribute("title", landed.merged.commit);
+    expect(landed.code?.authors).toContain("Ana Sousa");
+    await expect(entry.getByTestId("code-activity")).toContainText(`${landed.code!.commits} commit`);
+    await expect(entry.getByTestId("code-activity")).toContainText("by Ana Sousa");
+    const findings = page.getByTestId("standup-findings");
+    expect(answer.findings.code.map((f) => `${f.subject}-${f.code}`)).toContain("BK-015-merged_not_verified");
+    await expect(findings.getByTestId("code-finding-BK-015-merged_not_verified")).toContainText("verify it");
+    await expect(findings.getByTestId("code-finding-BK-015-merged_not_verified").getByRole("link", { name: "BK-015" })).toHaveAttribute("href", "/issues/BK-015");
+    await expect(page.getByTestId("standup-next")).toContainText("Next issue:");
+    await expect(page.getByTestId("standup-next")).toContainText("Roadmap now:");
+  });
 
   test("by change is one click away and kept in the URL", async ({ page, visit }) => {
     await visit("/standup");
@@ -69,4 +97,46 @@ test.describe("people @demo", () => {
     await expect(page).toHaveURL(/\/people\/priya$/);
     await expect(page.getByTestId("person-status-VERIFY")).toContainText("BK-013");
   });
+
+  test("the palette finds everyone /people lists, an author who owns nothing included", async ({ page, visit }) => {
+    await visit("/people");
+    await expect(page.getByTestId("people-row-Ana Sousa")).toBeVisible();
+    const found = (await (await page.request.get("/api/palette?q=sousa")).json()) as { people: string[] };
+    expect(found.people).toEqual(["Ana Sousa"]);
+    await page.keyboard.press("Control+k");
+    const palette = page.getByRole("dialog", { name: "Command palette" });
+    await palette.getByRole("combobox").fill("sousa");
+    await palette.getByTestId("palette-option-person-Ana Sousa").click();
+    await expect(page).toHaveURL(/\/people\/Ana%20Sousa$/);
+  });
+
+  for (const scheme of ["light", "dark"] as const) {
+    test(`a person's page lists their recent moves and commits, as plan.history and plan.code answer (${scheme})`, async ({ page, visit, shot }) => {
+      // Two person pages, each reading its timelines after the rest is shown.
+      test.slow();
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: 1280, height: 800 });
+      // Marek's BK-015: its newest move in its timeline is on his page, with its date.
+      const history = (await (await page.request.get("/api/v1/plan/history?id=BK-015")).json()) as { entries: { time: string; status: string | null }[] };
+      const i = history.entries.findIndex((e, k) => e.status !== (history.entries[k + 1]?.status ?? null));
+      const move = history.entries[i];
+      const from = history.entries[i + 1]?.status ?? "new";
+      await visit("/people/marek");
+      const moves = page.getByTestId("person-moves");
+      await expect(moves.getByTestId("person-move-BK-015").first()).toContainText(`${from} → ${move.status}`);
+      await expect(moves.getByTestId("person-move-BK-015").first()).toContainText(new Date(move.time).toISOString().slice(0, 16).replace("T", " "));
+      await moves.scrollIntoViewIfNeeded();
+      await shot(`person-marek-recent-${scheme}`);
+      expect(await seriousViolations(page, `/people/marek ${scheme}`)).toEqual([]);
+      // Ana Sousa's newest linked commit on BK-010: its short sha, subject and issue link.
+      const code = (await (await page.request.get("/api/v1/plan/code?id=BK-010")).json()) as { commits: { sha: string; subject: string; author: string }[] };
+      const newest = code.commits.find((c) => c.author === "Ana Sousa")!;
+      await visit("/people/Ana%20Sousa");
+      const commit = page.getByTestId("person-commits").getByTestId(`person-commit-${newest.sha.slice(0, 7)}`);
+      await expect(commit).toContainText(newest.subject);
+      await expect(commit.getByRole("link", { name: "BK-010" })).toHaveAttribute("href", "/issues/BK-010");
+      await page.getByTestId("person-commits").scrollIntoViewIfNeeded();
+      await shot(`person-ana-recent-${scheme}`);
+    });
+  }
 });

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
+import { renderStandup } from "@/lib/surfaces/cli/standup-text";
 import { loadPlan } from "@/lib/repo";
-import { readPeopleFacts } from "@/lib/people/facts";
+import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { runGit } from "./support/git";
 import { sealedStampLines } from "./support/record-files";
 import { LEDGER, cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "./support/repo";
@@ -14,10 +15,10 @@ afterAll(cleanupRepos);
 const STARTED = "2026-11-20T09:00:00Z";
 const started = (id: string) => sealedStampLines("start", id, STARTED).join("\n") + "\n";
 
-function commitAs(repo: PlanRepo, who: string, email: string, message: string, file?: string): void {
+function commitAs(repo: PlanRepo, who: string, email: string, message: string, file?: string, at = "2026-11-25T10:00:00Z"): void {
   if (file) repo.write(file, `${message}\n`);
   repo.git("add", "-A");
-  const env = { GIT_AUTHOR_NAME: who, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: who, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_DATE: "2026-11-25T10:00:00Z", GIT_COMMITTER_DATE: "2026-11-25T10:00:00Z" };
+  const env = { GIT_AUTHOR_NAME: who, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: who, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_DATE: at, GIT_COMMITTER_DATE: at };
   runGit(repo.root, ["commit", "-q", "--allow-empty", "-m", message], { env });
 }
 
@@ -70,5 +71,55 @@ describe("people from a repository", () => {
     expect(by("Ana Sousa").commits).toBe(1);
     expect(by("lea").commits).toBe(0);
     expect(s.unowned.active).toEqual([]);
+  });
+
+  it("gives a landed issue its merge commit, each entry its linked commits in the window, and the code findings beside the plan's", async () => {
+    const s = await planStandupCapability.handler(ctx, { since: "2020-01-01" });
+    const slots = runGit(repo.root, ["log", "-1", "--format=%H", "--grep=BK-1: the slot engine"]);
+    const priya = s.people.find((p) => p.person === "priya")!;
+    // The commit is on main itself: it is its own merge.
+    expect(priya.landed).toEqual([{ id: "BK-1", title: "Issue BK-1", status: "ACTIVE", merged: { commit: slots, at: "2026-11-25T10:00:00Z" }, code: { commits: 1, authors: ["Priya Raman"] } }]);
+    expect(priya.active).toMatchObject([{ id: "BK-1", code: { commits: 1, authors: ["Priya Raman"] } }]);
+    // No linked commit, no code member.
+    expect(s.people.find((p) => p.person === "tom")!.blocked[0]).not.toHaveProperty("code");
+    expect(s.findings.code.map((f) => `${f.subject} ${f.code}`)).toContain("BK-1 merged_not_verified");
+  });
+
+  it("cockpit plan standup prints the code findings, the merge commits and the code activity", async () => {
+    const text = renderStandup(await planStandupCapability.handler(ctx, { since: "2020-01-01" }));
+    expect(text).toMatch(/^ {2}code WARN merged_not_verified BK-1: /m);
+    expect(text).toMatch(/^ {2}landed {3}BK-1 {2}Issue BK-1 {2}merged by [0-9a-f]{12} at 2026-11-25T10:00:00Z {2}\(1 commit by Priya Raman\)$/m);
+    expect(text).toMatch(/^roadmap now: /m);
+  });
+});
+
+describe("a past window", () => {
+  it("counts stuck from the linked commits authored by its end, not from a later one", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "BK-1", extra: `owner: priya\n${started("BK-1")}` }] });
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "the plan", undefined, "2026-11-20T10:00:00Z");
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "BK-1: the slot engine", "src/slots.ts", "2026-11-25T10:00:00Z");
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "Tidy", "src/other.ts", "2026-11-26T10:00:00Z");
+    const until = runGit(repo.root, ["rev-parse", "HEAD"]);
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "BK-1: more slots", "src/slots.ts", "2026-12-03T10:00:00Z");
+    const ctx = { repo: repo.root, plan: () => loadPlan(repo.root) };
+    const s = await planStandupCapability.handler(ctx, { since: "2026-11-21", until, stuck: 3 });
+    // At its end (11-26) the last commit is a day old: not stuck, though started six days before.
+    expect(s.people.find((p) => p.person === "priya")!.active).toEqual([{ id: "BK-1", title: "Issue BK-1", status: "ACTIVE", stuck_days: null, code: { commits: 1, authors: ["Priya Raman"] } }]);
+  });
+});
+
+describe("everyone /people lists", () => {
+  it("is the owners, the ledger's users with no issue of their own, and every author, each once as mapped", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "BK-1", extra: `owner: priya\n${started("BK-1")}` }] });
+    // kai signed in and moved priya's issue; the Cockpit's own tool name is nobody.
+    const line = (by: string) => JSON.stringify({ ts: STARTED, event: "plan_start", head: "", branch: "main", by, issue: "BK-1" });
+    repo.write(LEDGER, `${line("kai")}\n${line("cockpit/0.9.0")}\n`);
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "the plan");
+    commitAs(repo, "Ana Sousa", "ana@harbor.test", "BK-1: the payouts report", "src/payouts.ts");
+    const plan = loadPlan(repo.root);
+    const people = peopleOf(plan.issues, await readPeopleFacts(repo.root, plan));
+    expect([...people.keys()]).toEqual(["Ana Sousa", "kai", "priya"]);
+    expect(people.get("kai")).toEqual([]);
+    expect(people.get("priya")!.map((i) => i.id)).toEqual(["BK-1"]);
   });
 });

@@ -1,7 +1,6 @@
 import Link from "@/components/Link";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
-import { authorHandles, issuesByPerson } from "@/lib/people/people";
-import { readPeopleFacts } from "@/lib/people/facts";
+import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { call, servedRepo } from "@/lib/surfaces/pages";
 import { personHref } from "@/app/standup/PeopleView";
 
@@ -14,7 +13,7 @@ const STATUSES = ["ACTIVE", "VERIFY", "BLOCKED", "READY", "DONE"] as const;
 export default async function PeoplePage() {
   const plan = await call(planModelCapability);
   const facts = await readPeopleFacts(servedRepo(), plan);
-  const people = issuesByPerson(plan.issues, facts.ownership, facts.handles, authorHandles(facts.authors, facts.handles).values());
+  const people = peopleOf(plan.issues, facts);
   return (
     <main className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">People</h1>

@@ -186,6 +186,12 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const windowStart = changes.since.committed_at;
   const landed = landedIn(code.issues, windowStart, asOf);
   const lastCode = new Map(code.issues.map((i) => [i.id, i.last_activity_at !== null && i.last_activity_at <= asOf ? i.last_activity_at : null]));
+  // A past window: an open issue with commits after its end counts from its last commit before it
+  // (a few issues, each read from the links already derived).
+  const later = code.issues.filter((i) => i.last_activity_at !== null && i.last_activity_at > asOf && ["ACTIVE", "VERIFY"].includes(byId.get(i.id)?.status ?? ""));
+  for (const c of await Promise.all(later.map((i) => call(planCodeCapability, { id: i.id }).then(issueCodeOf)))) {
+    lastCode.set(c.id, c.commits.map((x) => x.authored_at).filter((at) => Date.parse(at) <= Date.parse(asOf)).sort().at(-1) ?? null);
+  }
   const stuck = stuckIssues(model.issues, asOf, stuckDays, lastCode);
   const linked = new Set(code.issues.map((i) => i.id));
   const rowIds = [...new Set([...changes.issues.map((c) => c.id), ...stuck.map((s) => s.id)])].filter((id) => linked.has(id));

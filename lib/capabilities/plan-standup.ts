@@ -34,7 +34,7 @@ export const planStandupCapability = defineCapability({
     const { plan } = await planFor(ctx, input.until === undefined ? undefined : (changes.until.commit ?? input.until));
     const to = input.until === undefined ? now : (changes.until.committed_at ?? now);
     const [facts, derived] = await Promise.all([readPeopleFacts(ctx.repo, plan), deriveCode(ctx.repo, plan, {}, to)]);
-    const code = new Map<string, IssueCodeFacts>([...derived.links].map(([id, l]) => [id, { commits: l.commits, merged: l.merged, last_activity_at: l.last_activity_at }]));
+    const code = new Map<string, IssueCodeFacts>([...derived.links].map(([id, l]) => [id, { commits: l.commits, merged: l.merged }]));
     return standupOf({
       changes,
       plan,

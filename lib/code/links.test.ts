@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ANA, CodeRepo, TOM } from "@/tests/support/code-history";
-import { codeFindings, linkIssues, suggestedMove, type IssueFacts, type IssueLinks } from "./links";
+import { LinkMemory, codeFindings, linkIssues, suggestedMove, type IssueFacts, type IssueLinks } from "./links";
 import { forgetCommitGraph, lastReadCount, readCommitGraph } from "./read-graph";
 
 // docs/code-links.md: which commits and branches link to which issue, on real git histories.
@@ -258,6 +258,49 @@ describe("reading", () => {
     const l = linkIssues((await readCommitGraph(repo.dir))!, ["BK-001"]).get("BK-001")!;
     expect(lastReadCount(repo.dir)).toBe(1);
     expect(shas(l)).toEqual([fresh, old]);
+  });
+
+  it("in the same process, a branch deleted since the last read links nothing any more, by its commits' messages either", async () => {
+    const repo = newRepo();
+    repo.checkout("gone", true);
+    const lost = repo.commit("BK-001: on a branch deleted later", { "src/a.ts": "a\n" }, "2026-11-02T09:00:00Z");
+    repo.checkout("main");
+    const kept = repo.commit("BK-001: on main", { "src/b.ts": "b\n" }, "2026-11-02T10:00:00Z");
+    forgetCommitGraph(repo.dir);
+    const memory = new LinkMemory();
+    expect(shas(linkIssues((await readCommitGraph(repo.dir))!, ["BK-001"], memory).get("BK-001"))).toEqual([kept, lost]);
+    repo.git(["branch", "-D", "gone"]);
+    const graph = (await readCommitGraph(repo.dir))!;
+    expect(graph.commits.has(lost)).toBe(false);
+    expect(shas(linkIssues(graph, ["BK-001"], memory).get("BK-001"))).toEqual([kept]);
+    // A fresh derivation over the same kept graph agrees with the one that remembered.
+    expect(shas(linkIssues(graph, ["BK-001"]).get("BK-001"))).toEqual([kept]);
+  });
+
+  it("in the same process, a rebased branch links its new commits only, and a new commit after it is read alone", async () => {
+    const repo = newRepo();
+    repo.checkout("feature", true);
+    const one = repo.commit("BK-001: part one", { "src/a.ts": "1\n" }, "2026-11-03T09:00:00Z");
+    const two = repo.commit("BK-001: part two", { "src/a.ts": "2\n" }, "2026-11-03T10:00:00Z");
+    repo.checkout("main");
+    repo.commit("Unrelated work on main", { "src/other.ts": "o\n" }, "2026-11-03T11:00:00Z");
+    forgetCommitGraph(repo.dir);
+    const memory = new LinkMemory();
+    expect(shas(linkIssues((await readCommitGraph(repo.dir))!, ["BK-001"], memory).get("BK-001"))).toEqual([two, one]);
+    repo.checkout("feature");
+    repo.git(["rebase", "-q", "main"], "2026-11-03T12:00:00Z");
+    const rebased = [repo.sha("feature"), repo.sha("feature~1")];
+    expect(rebased).not.toContain(two);
+    repo.checkout("main");
+    const after = linkIssues((await readCommitGraph(repo.dir))!, ["BK-001"], memory).get("BK-001")!;
+    expect(lastReadCount(repo.dir)).toBe(2);
+    expect(shas(after).sort()).toEqual([...rebased].sort());
+    repo.checkout("feature");
+    const three = repo.commit("BK-001: part three", { "src/a.ts": "3\n" }, "2026-11-03T13:00:00Z");
+    repo.checkout("main");
+    const latest = linkIssues((await readCommitGraph(repo.dir))!, ["BK-001"], memory).get("BK-001")!;
+    expect(lastReadCount(repo.dir)).toBe(1);
+    expect(shas(latest).sort()).toEqual([three, ...rebased].sort());
   });
 
   it("a commit whose tree is missing (a partial clone) is counted as code, and the others are still told apart", async () => {

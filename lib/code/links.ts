@@ -176,6 +176,12 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memo
   const line = memory.line;
   const idsKey = issueIds.join("\0");
   if (memory.idsKey !== idsKey || memory.commits !== graph.commits || memory.read > graph.commits.size) {
+    // Another map is another set of commits (the reader drops those no branch reaches any more):
+    // what its messages mention is read again, and the layouts of tips no branch has are dropped.
+    if (memory.commits !== graph.commits) {
+      const tips = new Set(graph.refs.map((r) => r.tip));
+      for (const tip of memory.branches.keys()) if (!tips.has(tip)) memory.branches.delete(tip);
+    }
     memory.idsKey = idsKey;
     memory.commits = graph.commits;
     memory.mentioned.clear();

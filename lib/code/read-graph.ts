@@ -31,6 +31,8 @@ interface RepoCommits {
   tipsRead: Set<string>;
   /** Each commit's tree, so a later read compares a new commit with a parent read before. */
   trees: Map<string, string>;
+  /** The tips `commits` was last kept for (sorted, joined): everything in it is reachable from them. */
+  tipSet: string;
 }
 
 const kept = processWide("code-commits", () => new Map<string, RepoCommits>());
@@ -324,18 +326,19 @@ export async function readCommitGraph(repo: string, defaultBranch?: string, mean
   const mailmap = mailmapOf(repo, prefix);
   let state = kept.get(repo);
   if (!state || state.mailmap !== mailmap || state.prefix !== prefix) {
-    state = { commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set(), trees: new Map() };
+    state = { commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set(), trees: new Map(), tipSet: "" };
     kept.set(repo, state);
   }
   const commits = state.commits;
   const tips = [...new Set(refs.map((r) => r.tip))];
   const fresh = tips.filter((t) => !commits.has(t));
   state.lastRead = 0;
+  let read: GraphCommit[] = [];
   if (fresh.length > 0) {
     const known = new Set([...state.tipsRead, ...tips.filter((t) => commits.has(t))]);
     const current = tips.filter((t) => commits.has(t));
     // A tip read before may be gone since (a branch deleted, its commits pruned): then only the current ones.
-    const read = await readCommits(repo, fresh, [...known], prefix, state.trees, once).catch((e: unknown) => {
+    read = await readCommits(repo, fresh, [...known], prefix, state.trees, once).catch((e: unknown) => {
       if (known.size === current.length) throw e;
       return readCommits(repo, fresh, current, prefix, state!.trees, once);
     });
@@ -344,8 +347,40 @@ export async function readCommitGraph(repo: string, defaultBranch?: string, mean
     // A few thousand tips are plenty to stop at; past that the newest are kept.
     state.tipsRead = new Set([...known, ...fresh].slice(-5000));
   }
+  keepReachable(state, tips, read);
   once();
-  return { commits, refs, defaultBranch: chosen };
+  return { commits: state.commits, refs, defaultBranch: chosen };
+}
+
+/**
+ * Drops the commits no current tip reaches any more (a branch deleted, a fetch that pruned one, a
+ * rebase), so they link nothing in a long-running process as they link nothing read cold. A tip
+ * that only moved on is a parent of a commit just read, and the commits stay as they are (a new
+ * commit costs no walk); otherwise the kept graph is walked from the current tips, once per set of
+ * tips, and what is kept is a new map, so whatever was derived from the old one is derived again.
+ */
+function keepReachable(state: RepoCommits, tips: readonly string[], read: readonly GraphCommit[]): void {
+  const tipSet = [...tips].sort().join(" ");
+  if (tipSet === state.tipSet) return;
+  const before = state.tipSet === "" ? [] : state.tipSet.split(" ");
+  state.tipSet = tipSet;
+  const now = new Set(tips);
+  const parents = new Set(read.flatMap((c) => c.parents));
+  if (before.every((t) => now.has(t) || parents.has(t))) return;
+  const reached = new Set<string>();
+  const stack = tips.filter((t) => state.commits.has(t));
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    if (reached.has(c)) continue;
+    reached.add(c);
+    for (const p of state.commits.get(c)?.parents ?? []) if (!reached.has(p) && state.commits.has(p)) stack.push(p);
+  }
+  if (reached.size === state.commits.size) return;
+  // In reading order still: a derivation reads the messages of the commits it has not read yet.
+  state.commits = new Map([...state.commits].filter(([sha]) => reached.has(sha)));
+  for (const sha of state.trees.keys()) if (!reached.has(sha)) state.trees.delete(sha);
+  // A later log stops at what is kept; a gone tip re-created later is read again.
+  state.tipsRead = new Set(tips.filter((t) => reached.has(t)));
 }
 
 /** How many commits the last read of `repo` asked git for (0: every tip was known). */

@@ -1,4 +1,4 @@
-import { type Author, type Handles, type IssueOwnership, handleOfAuthor, knownHandles } from "./people";
+import { type Author, type Handles, type IssueOwnership, authorHandles, handleOfAuthor, issuesByPerson, knownHandles } from "./people";
 import type { Plan } from "../plan/shapes";
 import { gitText } from "../repo/git-run";
 import { readLedger } from "../repo/ledger";
@@ -100,4 +100,15 @@ export async function readPeopleFacts(repo: string, plan: Plan): Promise<PeopleF
     ownership.set(issue.id, { id: issue.id, owner, ...(by === undefined ? {} : { startedBy: by }) });
   }
   return { ownership, ledgerBy, authors, handles };
+}
+
+/**
+ * Everyone /people lists, each with their issues (by id): the owners and whoever started an unowned
+ * issue, the ledger's users (the Cockpit's own tool name is nobody) and every commit author, mapped
+ * to a handle as the people rules say; in handle order. The palette finds the same people.
+ */
+export function peopleOf<T extends { id: string }>(issues: readonly T[], facts: PeopleFacts): Map<string, T[]> {
+  const users = facts.ledgerBy.map((b) => b.trim()).filter((b) => b !== "" && !b.startsWith("cockpit/"));
+  const known = [...users.map((u) => facts.handles.find(u) ?? u), ...authorHandles(facts.authors, facts.handles).values()];
+  return issuesByPerson(issues, facts.ownership, facts.handles, known);
 }

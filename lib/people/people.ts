@@ -117,7 +117,7 @@ export function issuesByPerson<T extends { id: string }>(issues: readonly T[], o
   return new Map([...out].sort(([a], [b]) => byHandle(a, b)));
 }
 
-/** The handles (owners, the ledger's users) whose name holds `query`, case-insensitive, at most `limit`, in handle order; none for an empty query. */
+/** The handles (the palette gives everyone /people lists) whose name holds `query`, case-insensitive, at most `limit`, in handle order; none for an empty query. */
 export function matchPeople(handles: Iterable<string>, query: string, limit: number): string[] {
   const q = query.trim().toLowerCase();
   if (q === "") return [];

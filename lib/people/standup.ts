@@ -1,9 +1,9 @@
 import type { PlanChanges } from "../plan/history-shapes";
 import type { Plan } from "../plan/shapes";
-import { sectionOf, stuckIssues } from "../standup/standup";
+import { activityIn, sectionOf, stuckIssues } from "../standup/standup";
 import { type Handles, type IssueOwnership, byHandle, byId, personOfIssue } from "./people";
 import type { PlanFinding } from "../plan/shapes";
-import type { PlanStandup, StandupIssue, StandupLists, StandupPerson } from "./shapes";
+import type { PlanStandup, StandupCode, StandupIssue, StandupLists, StandupPerson } from "./shapes";
 
 // plan.standup's answer arranged from what was read: the window's changes, the plan at `until`,
 // who owns what, and the code linked to each issue. Pure: no status is derived here.
@@ -12,7 +12,6 @@ import type { PlanStandup, StandupIssue, StandupLists, StandupPerson } from "./s
 export interface IssueCodeFacts {
   commits: readonly { sha: string; author: string; authored_at: string }[];
   merged: { commit: string; at: string } | null;
-  last_activity_at: string | null;
 }
 
 export interface StandupFacts {
@@ -50,7 +49,14 @@ export function standupOf(f: StandupFacts): PlanStandup {
     if (!p) people.set(person, (p = { ...emptyLists(), commits: new Set() }));
     return p;
   };
-  const entry = (id: string, title: string): StandupIssue => ({ id, title: byIssue.get(id)?.title ?? title, status: byIssue.get(id)?.status ?? "REMOVED" });
+  // Each issue's linked commits in the window, on every list it is on; none, no `code`.
+  const activity = new Map<string, StandupCode>();
+  for (const [id, c] of f.code) {
+    const a = activityIn(c.commits, f.from, f.to);
+    if (a.commits > 0) activity.set(id, a);
+  }
+  const withCode = <T extends { id: string }>(e: T): T & { code?: StandupCode } => (activity.has(e.id) ? { ...e, code: activity.get(e.id)! } : e);
+  const entry = (id: string, title: string): StandupIssue => withCode({ id, title: byIssue.get(id)?.title ?? title, status: byIssue.get(id)?.status ?? "REMOVED" });
 
   // Every owner is at the standup, even with nothing to say.
   for (const o of f.ownership.values()) if (o.owner.trim() !== "") listsOf(personOfIssue(o, f.handles));
@@ -60,19 +66,24 @@ export function standupOf(f: StandupFacts): PlanStandup {
     if (section === "done") listsOf(personOf(c.id)).done.push(entry(c.id, c.title));
     else if (section === "started") listsOf(personOf(c.id)).started.push(entry(c.id, c.title));
   }
-  const lastCode = new Map([...f.code].map(([id, c]) => [id, c.last_activity_at !== null && c.last_activity_at <= f.to ? c.last_activity_at : null]));
+  // The last linked commit authored by `to`: a past window does not see the commits after it, and
+  // does not lose the ones before it either.
+  const lastCode = new Map([...f.code].map(([id, c]) => [id, c.commits.reduce<string | null>((last, x) => (Date.parse(x.authored_at) <= Date.parse(f.to) && (last === null || x.authored_at > last) ? x.authored_at : last), null)]));
   const stuck = new Map(stuckIssues(f.plan.issues, f.to, f.stuckDays, lastCode).map((s) => [s.id, s.days]));
   for (const i of f.plan.issues) {
     const lists = () => listsOf(personOf(i.id));
-    if (i.status === "ACTIVE") lists().active.push({ id: i.id, title: i.title, status: i.status, stuck_days: stuck.get(i.id) ?? null });
-    else if (i.status === "VERIFY") lists().verify.push({ id: i.id, title: i.title, status: i.status, stuck_days: stuck.get(i.id) ?? null });
+    if (i.status === "ACTIVE") lists().active.push(withCode({ id: i.id, title: i.title, status: i.status, stuck_days: stuck.get(i.id) ?? null }));
+    else if (i.status === "VERIFY") lists().verify.push(withCode({ id: i.id, title: i.title, status: i.status, stuck_days: stuck.get(i.id) ?? null }));
     else if (i.status === "BLOCKED") {
       const blocked_by = i.blocked_by.map((b) => ({ entry: b, owner: b.startsWith("milestone:") ? null : personOf(b) }));
-      lists().blocked.push({ id: i.id, title: i.title, status: i.status, blocked_by });
+      lists().blocked.push(withCode({ id: i.id, title: i.title, status: i.status, blocked_by }));
     }
   }
   for (const [id, c] of f.code) {
-    if (c.merged && inWindow(c.merged.at, f.from, f.to) && byIssue.has(id)) listsOf(personOf(id)).landed.push(entry(id, ""));
+    const i = byIssue.get(id);
+    if (c.merged && inWindow(c.merged.at, f.from, f.to) && i) {
+      listsOf(personOf(id)).landed.push(withCode({ id, title: i.title, status: i.status, merged: { commit: c.merged.commit, at: c.merged.at } }));
+    }
     for (const commit of c.commits) {
       if (!inWindow(commit.authored_at, f.from, f.to)) continue;
       const handle = f.authors.get(commit.author) ?? commit.author;

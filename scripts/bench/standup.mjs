@@ -1,5 +1,6 @@
 // The standup page on a long history: a 1k-issue plan over 90 days and 200 commits, ending
-// yesterday. Served by the production build (`next start`), opened in Chromium: the time from
+// yesterday, its issues owned by five people and its commits authored by them (each day's commit
+// changes code and names the issues it starts, so the page by person has linked commits to count). Served by the production build (`next start`), opened in Chromium: the time from
 // navigation (to /standup, which redirects to its pinned URL) to an interactive page (hydrated,
 // its live-update channel open) and to the burn-up drawn, the first time after the server starts
 // (cold) and again (warm). Target: interactive within 2 s on a running server.
@@ -14,7 +15,7 @@ import { fastImportStream } from "../demo-history.mjs";
 import { sealOf } from "../demo/seal.mjs";
 
 export const name = "standup";
-export const description = "/standup on a 1k-issue plan with 90 days and 200 commits: cold and warm time to interactive";
+export const description = "/standup (by person) on a 1k-issue plan owned by five people, with 90 days and 200 commits by them: cold and warm time to interactive";
 
 const ISSUES = 1000;
 const MILESTONES = 10;
@@ -24,7 +25,17 @@ const WARM_RUNS = 5;
 const TARGET_MS = 2000;
 const DAY_MS = 86_400_000;
 const DIR = ".ai/repo/project";
-const BENCH_AUTHOR = { name: "Bench", email: "bench@cockpit.invalid" };
+// A team, so the page by person has a card each: issues are owned by the five handles in turn
+// (every 25th by nobody), and the commits are authored by them in turn, each mapped to its handle
+// by the email's local part, as docs/people.md says.
+const OWNERS = ["lea", "marek", "priya", "sam", "tom"];
+const AUTHORS = [
+  { name: "Léa Martin", email: "lea@bench.example" },
+  { name: "Marek Nowak", email: "marek@bench.example" },
+  { name: "Priya Raman", email: "priya@bench.example" },
+  { name: "Sam Diallo", email: "sam@bench.example" },
+  { name: "Tom Okafor", email: "tom@bench.example" },
+];
 
 function issueText(i) {
   const lines = [
@@ -36,6 +47,7 @@ function issueText(i) {
     `scope: [src/${i.milestone}/${i.id.toLowerCase()}]`,
     `depends_on: [${i.depends_on.join(", ")}]`,
     "evidence_required: [proof]",
+    ...(i.owner ? [`owner: ${i.owner}`] : []),
   ];
   for (const [field, seal, event] of [
     ["started_at", "started_event", "plan_start"],
@@ -60,7 +72,8 @@ function history(today) {
   const all = Array.from({ length: ISSUES }, (_, k) => {
     const m = Math.floor(k / per);
     const local = k % per;
-    return { id: `G${String(k + 1).padStart(4, "0")}`, milestone: `m${String(m + 1).padStart(2, "0")}`, depends_on: local >= 10 ? [`G${String(k - 9).padStart(4, "0")}`] : [] };
+    const owner = k % 25 === 24 ? undefined : OWNERS[k % OWNERS.length];
+    return { id: `G${String(k + 1).padStart(4, "0")}`, milestone: `m${String(m + 1).padStart(2, "0")}`, depends_on: local >= 10 ? [`G${String(k - 9).padStart(4, "0")}`] : [], owner };
   });
   const files = new Map();
   files.set(`${DIR}/project.yaml`, "name: Standup bench\nrepository: bench/standup\ndefault_branch: main\n");
@@ -97,7 +110,13 @@ function history(today) {
       }
     }
     for (const i of changed.values()) files.set(`${DIR}/issues/${i.id}.yaml`, issueText(i));
-    commits.push({ at, author: BENCH_AUTHOR, message: c === 0 ? "The plan" : `Day ${Math.floor((Date.parse(at) - start) / DAY_MS)}: ${changed.size} issues`, files: new Map(files) });
+    // Each day's commit also changes code and names the issues it started, so they link it (the
+    // code-link rule) and the standup counts it to its author.
+    const startedNow = [...changed.values()].filter((i) => i.started_at === at).map((i) => i.id);
+    if (c > 0) files.set(`src/work-${c % 7}.txt`, `day ${c}: ${startedNow.join(", ")}\n`);
+    const day = `Day ${Math.floor((Date.parse(at) - start) / DAY_MS)}: ${changed.size} issues`;
+    const message = c === 0 ? "The plan" : startedNow.length > 0 ? `${day}\n\nStarts ${startedNow.join(", ")}.` : day;
+    commits.push({ at, author: AUTHORS[c % AUTHORS.length], message, files: new Map(files) });
   }
   return commits;
 }

@@ -1,8 +1,7 @@
 import { nearestIds } from "@/lib/plan/nearest";
 import { searchRecords } from "@/lib/plan/search";
 import { matchPeople } from "@/lib/people/people";
-import { ownersOf } from "@/lib/people/facts";
-import { readLedger } from "@/lib/repo/ledger";
+import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import type { Plan } from "@/lib/plan/shapes";
 import { processWide } from "@/lib/process-wide";
 import { errorResponse, jsonResponse } from "@/lib/surfaces/http";
@@ -11,17 +10,19 @@ import { servedRepo, servedState } from "@/lib/surfaces/pages";
 export const dynamic = "force-dynamic";
 
 /**
- * The owners and the ledger's users of a plan as served (kept while the plan is the same object),
- * one memo per process: the served plan is one per process, whichever bundle asks.
+ * Everyone /people lists for a plan as served (kept while the plan is the same object, a few seconds:
+ * a new author may commit meanwhile), one memo per process: the served plan is one per process,
+ * whichever bundle asks.
  */
-const handlesOf = processWide("palette-handles", () => new WeakMap<Plan, string[]>());
+const handlesOf = processWide("palette-handles", () => new WeakMap<Plan, { at: number; handles: string[] }>());
+const HANDLES_MS = 10_000;
 
 const NEAR_KINDS = ["issue", "milestone", "person"] as const;
 type NearKind = (typeof NEAR_KINDS)[number];
 
 /**
  * The command palette's look-up: at most 20 milestones and issues matching `q`, best first, and
- * the people whose handle matches. With `near` (and `kind`), the 404 page's "did you mean": the
+ * the people (everyone /people lists) whose handle matches. With `near` (and `kind`), the 404 page's "did you mean": the
  * three known ids of that kind nearest to it.
  */
 export async function GET(request: Request) {
@@ -35,11 +36,12 @@ export async function GET(request: Request) {
   if (!(NEAR_KINDS as readonly string[]).includes(kind)) return errorResponse("invalid_input", 400, `kind is one of ${NEAR_KINDS.join(", ")}, not '${kind}'`);
   const { plan } = await servedState();
   const repo = servedRepo();
-  let handles = handlesOf.get(plan);
-  if (!handles) {
-    const by = readLedger(repo).entries.map((e) => e.by).filter((b): b is string => typeof b === "string");
-    handlesOf.set(plan, (handles = [...ownersOf(repo, plan).values(), ...by]));
+  let kept = handlesOf.get(plan);
+  if (!kept || Date.now() - kept.at > HANDLES_MS) {
+    // The same people as /people: owners, the ledger's users and the commit authors (as mapped).
+    handlesOf.set(plan, (kept = { at: Date.now(), handles: [...peopleOf(plan.issues, await readPeopleFacts(repo, plan)).keys()] }));
   }
+  const handles = kept.handles;
   if (params.has("near")) {
     const known: Record<NearKind, () => string[]> = {
       issue: () => plan.issues.map((i) => i.id),

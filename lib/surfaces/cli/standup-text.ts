@@ -7,11 +7,13 @@ const rev = (r: RevisionInfo) => (r.commit === null ? (r.rev === "now" ? "now" :
 
 function listLines(l: StandupLists): string[] {
   const out: string[] = [];
-  const line = (label: string, items: { id: string; title: string }[], extra: (i: never) => string = () => "") => {
-    for (const i of items) out.push(`  ${label.padEnd(8)} ${i.id}  ${i.title}${extra(i as never)}`);
+  // The issue's linked commits in the window end its line, whatever the list.
+  const code = (i: { code?: { commits: number; authors: string[] } }) => (i.code ? `  (${i.code.commits} commit${i.code.commits === 1 ? "" : "s"} by ${i.code.authors.join(", ")})` : "");
+  const line = (label: string, items: { id: string; title: string; code?: { commits: number; authors: string[] } }[], extra: (i: never) => string = () => "") => {
+    for (const i of items) out.push(`  ${label.padEnd(8)} ${i.id}  ${i.title}${extra(i as never)}${code(i)}`);
   };
   line("done", l.done);
-  line("landed", l.landed);
+  line("landed", l.landed, (i: { merged: { commit: string; at: string } }) => `  merged by ${i.merged.commit.slice(0, 12)} at ${i.merged.at}`);
   line("started", l.started);
   const stuck = (i: { stuck_days: number | null }) => (i.stuck_days === null ? "" : `  (stuck ${i.stuck_days} days)`);
   line("verify", l.verify, stuck);
@@ -30,8 +32,13 @@ export function renderStandup(s: PlanStandup): string {
   }
   const nobody = listLines(s.unowned);
   if (nobody.length > 0) lines.push("", "nobody's:", ...nobody);
-  const findings = [...s.findings.new.map((f) => `  new ${f.level} ${f.code} ${f.subject}: ${f.message}`), ...s.findings.resolved.map((f) => `  resolved ${f.level} ${f.code} ${f.subject}: ${f.message}`)];
+  const findings = [
+    ...s.findings.new.map((f) => `  new ${f.level} ${f.code} ${f.subject}: ${f.message}`),
+    ...s.findings.resolved.map((f) => `  resolved ${f.level} ${f.code} ${f.subject}: ${f.message}`),
+    ...s.findings.code.map((f) => `  code ${f.level} ${f.code} ${f.subject}: ${f.message}`),
+  ];
   if (findings.length > 0) lines.push("", "findings:", ...findings);
-  lines.push("", `next: ${s.next.from ?? "none"} → ${s.next.to ?? "none"}`);
+  const fromTo = (c: { from: string | null; to: string | null }) => (c.from === c.to ? `${c.to ?? "none"} (unchanged)` : `${c.from ?? "none"} → ${c.to ?? "none"}`);
+  lines.push("", `next: ${s.next.from ?? "none"} → ${s.next.to ?? "none"}`, `roadmap now: ${fromTo(s.roadmap.now)}`, `roadmap next: ${fromTo(s.roadmap.next)}`);
   return lines.join("\n") + "\n";
 }
