@@ -18,7 +18,8 @@ export const knownIds = (plan: Pick<Plan, "issues" | "milestones">): KnownIds =>
 
 const UNREADABLE = /^(\S+) (.*?)(?: at line (\d+), column (\d+))?: (.*)$/;
 
-export function FindingMessage({ finding: f, ids }: { finding: PlanFinding; ids: KnownIds }) {
+/** Any finding's message: the plan's (PlanFinding) or the code's, whose codes are the Cockpit's own. */
+export function FindingMessage({ finding: f, ids }: { finding: Pick<PlanFinding, "message"> & { code: string }; ids: KnownIds }) {
   if (f.code === "unreadable_record") {
     const m = UNREADABLE.exec(f.message);
     if (m && m[3]) {

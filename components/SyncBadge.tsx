@@ -1,22 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ActionAnswer } from "@/app/actions";
 
-/** GET /api/v1/sync's answer (plan.sync_status). */
-export interface SyncAnswer {
-  following: boolean;
-  remote: string;
-  branch: string;
-  state: "following" | "held" | "conflict" | "offline" | "off";
-  last_fetch_at: string | null;
-  last_fetch_ok: boolean | null;
-  behind: number;
-  ahead: number;
-  waiting: number;
-  message: string;
-  /** Commands answered offline that the remote decided against, undone here; the newest first. */
-  undone?: { command: string; record: string; remote_commit: string; author: string; at: string }[];
-}
+/** GET /api/v1/sync's answer: plan.sync_status's output, as the registry declares it. */
+export type SyncAnswer = ActionAnswer<"plan.sync_status">;
 
 /** "BK-020: start was undone: origin/main already had BK-020.yaml changed, in abc1234 by Bob <bob@x>". */
 export function undoneText(u: NonNullable<SyncAnswer["undone"]>[number], where: string): string {
@@ -34,10 +22,17 @@ export function agoText(iso: string | null, now: number): string {
 export function useSyncStatus(everyMs = 5000): { sync?: SyncAnswer; now: number; refresh: () => Promise<void> } {
   const [sync, setSync] = useState<SyncAnswer>();
   const [now, setNow] = useState(() => Date.now());
+  // A server follows from its start or never (cockpit serve --follow): once it answers that it does
+  // not, there is nothing to poll for.
+  const off = useRef(false);
   const refresh = useCallback(async () => {
     try {
       const r = await fetch("/api/v1/sync", { cache: "no-store" });
-      if (r.ok) setSync((await r.json()) as SyncAnswer);
+      if (r.ok) {
+        const answer = (await r.json()) as SyncAnswer;
+        off.current = !answer.following;
+        setSync(answer);
+      }
     } catch {
       /* the next tick tries again */
     }
@@ -45,8 +40,12 @@ export function useSyncStatus(everyMs = 5000): { sync?: SyncAnswer; now: number;
   }, []);
   useEffect(() => {
     void refresh();
-    const poll = setInterval(() => void refresh(), everyMs);
-    const tick = setInterval(() => setNow(Date.now()), 1000);
+    const poll = setInterval(() => {
+      if (!off.current) void refresh();
+    }, everyMs);
+    const tick = setInterval(() => {
+      if (!off.current) setNow(Date.now());
+    }, 1000);
     return () => {
       clearInterval(poll);
       clearInterval(tick);

@@ -68,7 +68,7 @@ async function screenshot(page: Page, info: TestInfo, counter: { n: number }, la
 
 /**
  * Ignored, because nothing failed: the browser aborting the live-update channel (an EventSource)
- * when the page navigates away, and Next's router aborting its own link prefetches (it reads a
+ * or the header's poll of the sync state when the page navigates away, and Next's router aborting its own link prefetches (it reads a
  * dynamic page's prefetch response up to what it can cache, then cancels the rest, and cancels
  * prefetches it no longer needs), and the router dropping the tail of an RSC response (of a
  * navigation, a refresh or a server action) that the server answered with a success status. An
@@ -78,6 +78,9 @@ async function screenshot(page: Page, info: TestInfo, counter: { n: number }, la
 async function isHarmlessAbort(request: Request, failure: string | undefined): Promise<boolean> {
   if (!(failure ?? "").includes("ERR_ABORTED")) return false;
   if (request.resourceType() === "eventsource") return true;
+  // The header's poll of the sync state (GET /api/v1/sync) cut by a navigation or the page closing:
+  // the next page asks again.
+  if (request.resourceType() === "fetch" && request.method() === "GET" && new URL(request.url()).pathname === "/api/v1/sync") return true;
   const h = request.headers();
   if (request.resourceType() !== "fetch" || !(h.rsc === "1" || h["next-action"])) return false;
   if (h["next-router-prefetch"] === "1") return true;

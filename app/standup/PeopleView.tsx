@@ -2,6 +2,8 @@ import Link from "@/components/Link";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { UnsealedMark } from "@/components/UnsealedMark";
+import type { KnownIds } from "@/components/FindingMessage";
+import { WindowFindingItems } from "@/components/standup/WindowFindings";
 import type { PlanStandup, StandupBlocked, StandupCode, StandupIssue, StandupLanded, StandupLists, StandupOpen } from "@/lib/people/shapes";
 
 // The standup by person (the default view): plan.standup's answer, one card per person, then the
@@ -95,7 +97,7 @@ export function PersonLists({ lists, projector = false, unsealed }: { lists: Sta
 const CARD = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900";
 
 /** The window's findings: the plan's new and resolved ones, and the code's as of the window's end. */
-function Findings({ findings }: { findings: PlanStandup["findings"] }) {
+function Findings({ findings, ids }: { findings: PlanStandup["findings"]; ids: KnownIds }) {
   const count = findings.new.length + findings.resolved.length + findings.code.length;
   return (
     <section aria-labelledby="standup-findings-title" className={CARD} data-testid="standup-findings">
@@ -106,21 +108,7 @@ function Findings({ findings }: { findings: PlanStandup["findings"] }) {
         <p className="text-slate-600 dark:text-slate-400">None.</p>
       ) : (
         <ul className="flex flex-col gap-2 text-sm">
-          {findings.new.map((f) => (
-            <li key={`new ${f.level} ${f.code} ${f.subject} ${f.message}`}>
-              <strong>new</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
-            </li>
-          ))}
-          {findings.resolved.map((f) => (
-            <li key={`resolved ${f.level} ${f.code} ${f.subject} ${f.message}`}>
-              <strong>resolved</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
-            </li>
-          ))}
-          {findings.code.map((f) => (
-            <li key={`code ${f.code} ${f.subject} ${f.message}`} data-testid={`code-finding-${f.subject}-${f.code}`}>
-              <strong>code</strong> {f.level} <code>{f.code}</code> <IssueLink id={f.subject} />: {f.message}
-            </li>
-          ))}
+          <WindowFindingItems added={findings.new} resolved={findings.resolved} code={findings.code} ids={ids} />
         </ul>
       )}
     </section>
@@ -136,7 +124,7 @@ function FromTo({ label, change, kind }: { label: string; change: { from: string
   );
 }
 
-export function PeopleView({ standup, unsealed }: { standup: PlanStandup; unsealed?: ReadonlySet<string> }) {
+export function PeopleView({ standup, unsealed, ids }: { standup: PlanStandup; unsealed?: ReadonlySet<string>; ids: KnownIds }) {
   const nobody = Object.values(standup.unowned).some((l) => l.length > 0);
   return (
     <>
@@ -167,7 +155,7 @@ export function PeopleView({ standup, unsealed }: { standup: PlanStandup; unseal
         )}
       </div>
       <div className="grid items-start gap-4 md:grid-cols-2">
-        <Findings findings={standup.findings} />
+        <Findings findings={standup.findings} ids={ids} />
         <section aria-labelledby="standup-next-title" className={CARD} data-testid="standup-next">
           <h2 id="standup-next-title" className="mb-3 text-base font-semibold">
             Next issue and roadmap

@@ -8,6 +8,8 @@ import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { planValidateCapability } from "@/lib/capabilities/plan-validate";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { PeopleView } from "./PeopleView";
+import { knownIds } from "@/components/FindingMessage";
+import { WindowFindingItems } from "@/components/standup/WindowFindings";
 import { Projector } from "./Projector";
 import { Rev } from "./Rev";
 import type { PlanStandup } from "@/lib/people/shapes";
@@ -165,7 +167,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
             link with both ends pinned
           </Link>
         </p>
-        <PeopleView standup={standup} unsealed={await unsealedAt(untilCommit)} />
+        <PeopleView standup={standup} unsealed={await unsealedAt(untilCommit)} ids={knownIds((await servedState()).plan)} />
       </Shell>
     );
   }
@@ -254,21 +256,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
         </Section>
 
         <Section id="section-findings" title="Findings" count={changes.findings.new.length + changes.findings.resolved.length + code.findings.length} projector={projector}>
-          {changes.findings.new.map((f) => (
-            <li key={`new ${f.level} ${f.code} ${f.subject} ${f.message}`}>
-              <strong>new</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
-            </li>
-          ))}
-          {changes.findings.resolved.map((f) => (
-            <li key={`resolved ${f.level} ${f.code} ${f.subject} ${f.message}`}>
-              <strong>resolved</strong> {f.level} <code>{f.code}</code> {f.subject}: {f.message}
-            </li>
-          ))}
-          {code.findings.map((f) => (
-            <li key={`code ${f.code} ${f.subject} ${f.message}`} data-testid={`code-finding-${f.subject}-${f.code}`}>
-              <strong>code</strong> {f.level} <code>{f.code}</code> <IssueLink id={f.subject} />: {f.message}
-            </li>
-          ))}
+          <WindowFindingItems added={changes.findings.new} resolved={changes.findings.resolved} code={code.findings} ids={knownIds(model)} />
         </Section>
 
         <Section id="section-next" title="Next issue and roadmap" count={[changes.next, changes.roadmap.now, changes.roadmap.next].filter((x) => x.from !== x.to).length} projector={projector}>
