@@ -28,7 +28,7 @@ import {
   RevisionSchema,
   RoadmapChangeSchema,
 } from "../plan/history-shapes";
-import { BlockerSchema, StandupBlockedSchema, StandupIssueSchema, StandupOpenSchema, StandupStatusSchema } from "../people/shapes";
+import { BlockerSchema, StandupBlockedSchema, StandupCodeSchema, StandupIssueSchema, StandupLandedSchema, StandupOpenSchema, StandupStatusSchema } from "../people/shapes";
 import { SyncStatusSchema } from "../repo/sync-shapes";
 import {
   IssueStatusSchema,
@@ -78,6 +78,8 @@ export const NAMED_SCHEMAS: readonly (readonly [z.ZodType, string])[] = [
   [StandupOpenSchema, "StandupOpen"],
   [StandupBlockedSchema, "StandupBlocked"],
   [BlockerSchema, "Blocker"],
+  [StandupLandedSchema, "StandupLanded"],
+  [StandupCodeSchema, "StandupCode"],
   [SyncStatusSchema, "SyncStatus"],
   [BurnupPointSchema, "BurnupPoint"],
   [CodeBranchSchema, "CodeBranch"],

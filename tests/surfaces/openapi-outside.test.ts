@@ -84,7 +84,9 @@ describe("the served OpenAPI document, checked from outside", () => {
     // So are the standup's issue and its status (the only enum with REMOVED), once for 12 lists.
     expect(text.split('"REMOVED"').length - 1).toBe(1);
     const schemas = (document.components as { schemas: Record<string, Record<string, any>> }).schemas;
-    for (const list of ["done", "started", "landed"]) expect(schemas.PlanStandupOutput.properties.unowned.properties[list].items).toEqual({ $ref: "#/components/schemas/StandupIssue" });
+    for (const list of ["done", "started"]) expect(schemas.PlanStandupOutput.properties.unowned.properties[list].items).toEqual({ $ref: "#/components/schemas/StandupIssue" });
+    expect(schemas.PlanStandupOutput.properties.unowned.properties.landed.items).toEqual({ $ref: "#/components/schemas/StandupLanded" });
+    expect(schemas.StandupLanded.properties.code).toEqual({ $ref: "#/components/schemas/StandupCode" });
     // The diff's members are one schema each, for plan.changes, the edit preview and the standup.
     for (const [member, name] of [["findings", "FindingsChange"], ["next", "IdChange"], ["roadmap", "RoadmapChange"]]) {
       expect(schemas.PlanChangesOutput.properties[member], member).toEqual({ $ref: `#/components/schemas/${name}` });

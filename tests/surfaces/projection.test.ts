@@ -307,7 +307,13 @@ describe("the OpenAPI document", () => {
         .map(([method, op]) => ({ path, method: method.toUpperCase(), id: String(op.operationId) })),
     );
     const byName = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
-    expect(operations.sort(byName)).toEqual(capabilities.map((c) => ({ path: httpPath(c), method: httpMethod(c), id: c.id })).sort(byName));
+    // Besides the capabilities, the one route that is no capability: a following server's sync (a
+    // request to sync now, and its status under a second name).
+    const sync = [
+      { path: "/api/v1/sync", method: "POST", id: "sync.request" },
+      { path: "/api/v1/sync", method: "GET", id: "sync.status" },
+    ];
+    expect(operations.sort(byName)).toEqual([...capabilities.map((c) => ({ path: httpPath(c), method: httpMethod(c), id: c.id })), ...sync].sort(byName));
     // and the plan's, literally
     expect(operations.filter((o) => o.id.startsWith("plan.")).sort(byName)).toEqual(TABLE.map((r) => ({ path: r.route, method: r.method, id: r.id })).sort(byName));
   });
@@ -327,8 +333,9 @@ describe("the OpenAPI document", () => {
       expect((op.parameters ?? []).map((p) => p.name).sort()).toEqual(row.id === "plan.record" ? ["at", "id"] : fields);
       for (const p of op.parameters ?? []) expect(p.in).toBe("query");
     } else {
-      // An edit's version may come as If-Match; no other parameter.
-      expect((op.parameters ?? []).map((p) => `${p.in} ${p.name}`)).toEqual(row.id === "plan.edit" ? ["header If-Match"] : []);
+      // An edit's version may come as If-Match, a repeatable command's key as Idempotency-Key; no other parameter.
+      const headers = [...(row.id === "plan.edit" ? ["header If-Match"] : []), ...("idempotency_key" in byId(row.id).input.shape ? ["header Idempotency-Key"] : [])];
+      expect((op.parameters ?? []).map((p) => `${p.in} ${p.name}`).sort()).toEqual(headers.sort());
       const schema = doc.components.schemas[op.requestBody!.content["application/json"].schema.$ref.replace("#/components/schemas/", "")];
       expect(schema.additionalProperties).toBe(false);
       expect(Object.keys(schema.properties ?? {})).toEqual(expect.arrayContaining(fields));

@@ -12,7 +12,7 @@ import { closeDatabases } from "../../coordination/database";
 import type { Io } from "./io";
 import { runUsersCommand } from "./users";
 import { escapeForTerminal } from "./terminal-text";
-import { fitLines, helpList, terminalWidth } from "./terminal-width";
+import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
 import { nearest } from "./nearest";
 import { asksForHelp } from "./command-help";
 
@@ -65,8 +65,8 @@ export function verbUsage(verb: string, width = terminalWidth()): string {
 /** Run `cockpit plan <verb> …` and return the exit code. */
 export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd = process.cwd()): Promise<number> {
   // Messages name record text (an id, a title): on stderr, and in every answer but --json, escaped.
-  // A message wraps to the width as an answer does.
-  const io: Io = { out: (text) => terminal.out(escapeForTerminal(text)), err: (text) => terminal.err(fitLines(escapeForTerminal(text), terminalWidth())) };
+  // A message wraps to the width where one is known (fitMessage).
+  const io: Io = { out: (text) => terminal.out(escapeForTerminal(text)), err: (text) => terminal.err(fitMessage(escapeForTerminal(text), argv.includes("--json"))) };
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
     io.out(usage());
@@ -125,7 +125,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   const width = terminalWidth();
   if (command !== undefined && command !== "help" && command !== "--help" && command !== "-h") {
     const near = nearest(command, COMMANDS);
-    io.err(fitLines(escapeForTerminal(`cockpit: unknown command ${command}; ${near ? `did you mean ${near}? ` : ""}the commands are ${COMMANDS.join(", ")} (cockpit --help)`), width));
+    io.err(fitMessage(escapeForTerminal(`cockpit: unknown command ${command}; ${near ? `did you mean ${near}? ` : ""}the commands are ${COMMANDS.join(", ")} (cockpit --help)`), false));
     return EXIT.usage;
   }
   io.out([commandsHelp(width), "", usage(width)].join("\n"));

@@ -18,7 +18,7 @@ import { contextFor } from "../../server/state";
 import { EXIT_FOR_ERROR } from "../exit-codes";
 import { invoke, type Invocation } from "../invoke";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
-import { fitLines, helpList, terminalWidth } from "./terminal-width";
+import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
 import { nearest } from "./nearest";
 
 // `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.
@@ -186,8 +186,8 @@ export function plansUsage(width = terminalWidth()): string {
 
 export async function runPlansCommand(argv: readonly string[], terminal: { out(s: string): void; err(s: string): void }): Promise<number> {
   // Record text (titles, messages) reaches people escaped; --json stays exact.
-  // A message wraps to the width as an answer does.
-  const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(fitLines(escapeForTerminal(text), terminalWidth())) };
+  // A message wraps to the width where one is known (fitMessage).
+  const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(fitMessage(escapeForTerminal(text), argv.includes("--json"))) };
   const [verb, ...rest] = argv;
   const spec = verb === undefined ? undefined : VERBS[verb];
   if (!spec) {

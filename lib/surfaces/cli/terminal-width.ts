@@ -13,6 +13,17 @@ export function terminalWidth(env: Record<string, string | undefined> = process.
   return DEFAULT_WIDTH;
 }
 
+/**
+ * A message on stderr, wrapped only where someone reads it at a known width: COLUMNS, or stderr a
+ * terminal. Piped to a script or a log (and with --json, whose reader is a program) each message
+ * stays one line, as it was written, so a line read back is the whole message.
+ */
+export function fitMessage(text: string, json: boolean, env: Record<string, string | undefined> = process.env, stderr: { isTTY?: boolean; columns?: number } = process.stderr): string {
+  const asked = env.COLUMNS?.trim();
+  const known = (!!asked && /^[0-9]{1,5}$/.test(asked) && Number(asked) > 0) || !!stderr.isTTY;
+  return json || !known ? text : fitLines(text, terminalWidth(env, stderr));
+}
+
 /** Code points, so a wrapped line never splits a character; wide characters count as one. */
 const length = (s: string) => [...s].length;
 

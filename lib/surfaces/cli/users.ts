@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { writeFileAtomic } from "../../repo/write";
 import { UsageError, parseArgs } from "./args";
 import type { Io } from "./io";
-import { fitLines, helpList, terminalWidth } from "./terminal-width";
+import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
 import { nearest } from "./nearest";
 import { EXIT } from "../exit-codes";
 import { hashToken, isEmailAddress, newToken, newUsersKey, parseUsersFile, tokenDigest, type User, type UsersFile } from "../../server/security";
@@ -127,7 +127,7 @@ export async function runUsersCommand(argv: readonly string[], io: Io, env = pro
     return EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(fitLines(`cockpit users ${verb}: ${error.message}`, terminalWidth()));
+      io.err(fitMessage(`cockpit users ${verb}: ${error.message}`, false));
       return EXIT.usage;
     }
     throw error;
