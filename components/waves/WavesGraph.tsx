@@ -281,6 +281,15 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
         { width: pane.width, height: pane.height },
         { left: dialog.left - pane.left, top: dialog.top - pane.top, right: dialog.right - pane.left, bottom: dialog.bottom - pane.top },
         flow.getViewport(),
+        undefined,
+        // The part of the pane in the window: on a phone the page scrolls, and the sheet is fixed to
+        // the window's bottom.
+        {
+          left: Math.max(0, -pane.left),
+          top: Math.max(0, -pane.top),
+          right: Math.min(pane.width, window.innerWidth - pane.left),
+          bottom: Math.min(pane.height, window.innerHeight - pane.top),
+        },
       );
       if (next) void flow.setViewport(next, { duration: 200 });
     });

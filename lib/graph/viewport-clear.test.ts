@@ -38,4 +38,19 @@ describe("viewportClearOf", () => {
       expect(inside(r, phone)).toBe(true);
     }
   });
+
+  it("a pane taller than the window, the page scrolled: the cards go into the part on screen, above a sheet fixed to the window", () => {
+    // The pane runs 348 px below the window's top to 948 (the window is 844 high); the sheet covers
+    // the window's bottom from 591, so the room is 0..243 of the pane.
+    const tall = { width: 374, height: 600 };
+    const visible: Rect = { left: 0, top: 0, right: 374, bottom: 496 };
+    const sheet: Rect = { left: 8, top: 243, right: 350, bottom: 497 };
+    const cards = [card(0, 0), card(0, 240)];
+    const next = viewportClearOf(cards, tall, sheet, { x: 0, y: 0, zoom: 1 }, 12, visible)!;
+    for (const c of cards) {
+      const r = onScreen(c, next);
+      expect(r.bottom).toBeLessThanOrEqual(sheet.top);
+      expect(r.top).toBeGreaterThanOrEqual(0);
+    }
+  });
 });

@@ -104,9 +104,18 @@ const overlaps = (a: Rect, b: Rect) => a.left < b.right && b.left < a.right && a
  * The view that puts `cards` (boxes in the graph's coordinates) clear of a dialog drawn at
  * `dialog` over a pane of `pane` size, or undefined when none of them lies under it now. The
  * cards go to the middle of the largest room the dialog leaves (beside it, or above a bottom
- * sheet), zoomed out only as far as they need to fit there; never zoomed in.
+ * sheet), zoomed out only as far as they need to fit there; never zoomed in. `visible` is the
+ * part of the pane on screen (a phone's page scrolled, or a pane taller than the window): the
+ * rooms lie inside it, since a sheet fixed to the window's bottom leaves only what is above it.
  */
-export function viewportClearOf(cards: readonly Box[], pane: { width: number; height: number }, dialog: Rect, current: Viewport, margin = 12): Viewport | undefined {
+export function viewportClearOf(
+  cards: readonly Box[],
+  pane: { width: number; height: number },
+  dialog: Rect,
+  current: Viewport,
+  margin = 12,
+  visible: Rect = { left: 0, top: 0, right: pane.width, bottom: pane.height },
+): Viewport | undefined {
   if (cards.length === 0) return undefined;
   const onScreen = (b: Box): Rect => ({
     left: b.x * current.zoom + current.x,
@@ -117,14 +126,15 @@ export function viewportClearOf(cards: readonly Box[], pane: { width: number; he
   const covered = cards.some((b) => overlaps(onScreen(b), dialog));
   const shown = cards.every((b) => {
     const r = onScreen(b);
-    return r.left >= 0 && r.top >= 0 && r.right <= pane.width && r.bottom <= pane.height;
+    return r.left >= visible.left && r.top >= visible.top && r.right <= visible.right && r.bottom <= visible.bottom;
   });
   if (!covered && shown) return undefined;
+  const { left: l, top: t, right: r, bottom: b } = visible;
   const rooms: Rect[] = [
-    { left: 0, top: 0, right: dialog.left, bottom: pane.height },
-    { left: dialog.right, top: 0, right: pane.width, bottom: pane.height },
-    { left: 0, top: 0, right: pane.width, bottom: dialog.top },
-    { left: 0, top: dialog.bottom, right: pane.width, bottom: pane.height },
+    { left: l, top: t, right: Math.min(r, dialog.left), bottom: b },
+    { left: Math.max(l, dialog.right), top: t, right: r, bottom: b },
+    { left: l, top: t, right: r, bottom: Math.min(b, dialog.top) },
+    { left: l, top: Math.max(t, dialog.bottom), right: r, bottom: b },
   ];
   const area = (r: Rect) => Math.max(0, r.right - r.left - 2 * margin) * Math.max(0, r.bottom - r.top - 2 * margin);
   const room = rooms.reduce((a, b) => (area(b) > area(a) ? b : a));
