@@ -334,7 +334,7 @@ describe("the OpenAPI document", () => {
       for (const p of op.parameters ?? []) expect(p.in).toBe("query");
     } else {
       // An edit's version may come as If-Match, a repeatable command's key as Idempotency-Key; no other parameter.
-      const headers = [...(row.id === "plan.edit" ? ["header If-Match"] : []), ...("idempotency_key" in byId(row.id).input.shape ? ["header Idempotency-Key"] : [])];
+      const headers = [...(row.id === "plan.edit" ? ["header If-Match"] : []), ...("idempotency_key" in ((byId(row.id).input as { shape?: Record<string, unknown> }).shape ?? {}) ? ["header Idempotency-Key"] : [])];
       expect((op.parameters ?? []).map((p) => `${p.in} ${p.name}`).sort()).toEqual(headers.sort());
       const schema = doc.components.schemas[op.requestBody!.content["application/json"].schema.$ref.replace("#/components/schemas/", "")];
       expect(schema.additionalProperties).toBe(false);
