@@ -72,7 +72,10 @@ export function SyncBadge() {
   const syncNow = async () => {
     setAsking(true);
     try {
-      await fetch("/api/v1/sync", { method: "POST" });
+      // The 202 carries the state as the sync started; read it whole (an unread body can stay
+      // pending), then read the state again once the fetch has had a moment.
+      const asked = await fetch("/api/v1/sync", { method: "POST" });
+      await asked.text();
       await new Promise((done) => setTimeout(done, 800));
       await refresh();
     } finally {
