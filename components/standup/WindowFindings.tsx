@@ -1,4 +1,4 @@
-import { IssueLink } from "@/components/IssueLink";
+import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { FindingMessage, type KnownIds } from "@/components/FindingMessage";
 import type { PlanFinding } from "@/lib/plan/shapes";
 
@@ -9,7 +9,7 @@ import type { PlanFinding } from "@/lib/plan/shapes";
 type Finding = Pick<PlanFinding, "level" | "subject" | "message"> & { code: string };
 
 export function WindowFindingItems({ added, resolved, code, ids }: { added: readonly Finding[]; resolved: readonly Finding[]; code: readonly Finding[]; ids: KnownIds }) {
-  const subject = (s: string) => (ids.issues.has(s) ? <IssueLink id={s} /> : s);
+  const subject = (s: string) => (ids.issues.has(s) ? <IssueLink id={s} /> : ids.milestones.has(s) ? <MilestoneLink id={s} /> : s);
   return (
     <>
       {added.map((f) => (
