@@ -115,7 +115,8 @@ function Findings({ findings, ids }: { findings: PlanStandup["findings"]; ids: K
   );
 }
 
-function FromTo({ label, change, kind }: { label: string; change: { from: string | null; to: string | null }; kind: "issue" | "milestone" }) {
+/** A next/roadmap member of the window: unchanged (what it is), or from → to. */
+export function FromTo({ label, change, kind }: { label: string; change: { from: string | null; to: string | null }; kind: "issue" | "milestone" }) {
   const show = (v: string | null) => (v === null ? <em>none</em> : kind === "issue" ? <IssueLink id={v} /> : <MilestoneLink id={v} />);
   return (
     <li>

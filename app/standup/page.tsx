@@ -7,7 +7,7 @@ import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { planValidateCapability } from "@/lib/capabilities/plan-validate";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
-import { PeopleView } from "./PeopleView";
+import { FromTo, PeopleView } from "./PeopleView";
 import { knownIds } from "@/components/FindingMessage";
 import { WindowFindingItems } from "@/components/standup/WindowFindings";
 import { Projector } from "./Projector";
@@ -260,9 +260,9 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
         </Section>
 
         <Section id="section-next" title="Next issue and roadmap" count={[changes.next, changes.roadmap.now, changes.roadmap.next].filter((x) => x.from !== x.to).length} projector={projector}>
-          <FromToEntry label="Next issue" change={changes.next} kind="issue" />
-          <FromToEntry label="Roadmap now" change={changes.roadmap.now} kind="milestone" />
-          <FromToEntry label="Roadmap next" change={changes.roadmap.next} kind="milestone" />
+          <FromTo label="Next issue" change={changes.next} kind="issue" />
+          <FromTo label="Roadmap now" change={changes.roadmap.now} kind="milestone" />
+          <FromTo label="Roadmap next" change={changes.roadmap.next} kind="milestone" />
           {changes.milestones.map((m) => (
             <li key={m.id}>
               Milestone <MilestoneLink id={m.id} />: {m.from ?? "absent"} → {m.to ?? "removed"}
@@ -434,15 +434,6 @@ function Cause({ cause }: { cause: IssueCause }) {
     default:
       return null;
   }
-}
-
-function FromToEntry({ label, change, kind }: { label: string; change: { from: string | null; to: string | null }; kind: "issue" | "milestone" }) {
-  const show = (v: string | null) => (v === null ? <em>none</em> : kind === "issue" ? <IssueLink id={v} /> : <MilestoneLink id={v} />);
-  return (
-    <li>
-      {label}: {change.from === change.to ? <>unchanged ({show(change.to)})</> : <>{show(change.from)} → {show(change.to)}</>}
-    </li>
-  );
 }
 
 /** What the work tree holds that HEAD does not (the moves and edits of this clone not yet committed), and HEAD's commit. */

@@ -57,6 +57,9 @@ export function isBuildCurrent(root = APP_ROOT): boolean {
   }
 }
 
+/** `next build` takes about a minute here; fifteen is a build that will not finish. */
+const BUILD_TIMEOUT_MS = 15 * 60_000;
+
 const nextBin = (root: string) => join(root, "node_modules", "next", "dist", "bin", "next");
 
 /** Build the web app when it is missing or stale, showing next's progress. */
@@ -67,7 +70,11 @@ export function ensureBuild(root = APP_ROOT, log: (s: string) => void = (s) => p
     cwd: root,
     stdio: ["ignore", "inherit", "inherit"],
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    // Before the server listens (no request waits on it), yet bounded like every child we start.
+    timeout: BUILD_TIMEOUT_MS,
+    killSignal: "SIGKILL",
   });
+  if (r.error) log(`cockpit serve: the build did not finish within ${BUILD_TIMEOUT_MS / 60_000} min (${r.error.message})`);
   if (r.status !== 0) return false;
   mkdirSync(join(root, distDir()), { recursive: true });
   writeFileSync(stampPath(root), JSON.stringify({ digest: sourceDigest(root), built: new Date().toISOString() }));

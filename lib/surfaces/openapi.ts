@@ -36,16 +36,14 @@ const ERROR_SCHEMA = {
  * (the remote changed the record first) names the remote's commit, author and the record's file.
  */
 const conflictSchema = (recordOutput: string) => ({
-  type: "object",
+  ...ERROR_SCHEMA,
   description: "A conflict (409): the record changed under the command, which wrote nothing; the members beside code and message say what it is now.",
-  required: ["error"],
   properties: {
     error: {
-      type: "object",
-      required: ["code", "message"],
+      ...ERROR_SCHEMA.properties.error,
       properties: {
+        ...ERROR_SCHEMA.properties.error.properties,
         code: { type: "string", enum: ["conflict"] },
-        message: { type: "string" },
         id: { type: "string", description: "An edit's: the record edited." },
         version: { type: "string", description: "An edit's: the record's current version; send it as If-Match to edit the record as it is now." },
         record: {
