@@ -105,8 +105,20 @@ export async function repoGit(repo: string, asked?: string): Promise<RepoGit> {
   return { prefix, isShallow: shallow === "true", idBytes: format === "sha256" ? 32 : 20 };
 }
 
+/** The reads of a first-parent history under way, by repository: questions asked at once share one git log. */
+const historiesReading = processWide("first-parent-reading", () => new Map<string, Promise<[string, number][]>>());
+
 /** HEAD's first-parent history, newest first: [sha, committer time in seconds]. Empty before the first commit. */
-export async function firstParentHistory(repo: string): Promise<[string, number][]> {
+export function firstParentHistory(repo: string): Promise<[string, number][]> {
+  let reading = historiesReading.get(repo);
+  if (!reading) {
+    reading = readFirstParentHistory(repo).finally(() => historiesReading.delete(repo));
+    historiesReading.set(repo, reading);
+  }
+  return reading;
+}
+
+async function readFirstParentHistory(repo: string): Promise<[string, number][]> {
   const out = await gitText(repo, ["log", "--first-parent", "--format=%H %ct", "HEAD", "--"]);
   if (out === undefined) return [];
   const list: [string, number][] = [];
