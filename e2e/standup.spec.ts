@@ -240,3 +240,30 @@ test.describe("standup picker @demo", () => {
     await page.unroute((url) => url.pathname === "/standup");
   });
 });
+
+// The real corpus by person: a card shows the first entries of a long list and "+N more", which
+// opens the same window with every entry; the counts in the titles are the answer's.
+test("by person, a long list shows its first entries and +N more, which shows them all @majordomus", async ({ page, visit }) => {
+  test.slow();
+  await visit("/standup");
+  await expect(page.getByTestId("standup-people")).toBeVisible();
+  const since = new URL(page.url()).searchParams.get("since")!;
+  type Lists = Record<"done" | "verify" | "active" | "blocked" | "started" | "landed", { id: string }[]>;
+  const answer = (await (await page.request.get(`/api/v1/plan/standup?since=${since}`)).json()) as { people: (Lists & { person: string })[]; unowned: Lists };
+  const cards = [...answer.people.map((p) => ({ testid: `person-${p.person}`, lists: p as Lists })), { testid: "person-unowned", lists: answer.unowned }];
+  const long = cards.flatMap((c) => (Object.keys(c.lists) as (keyof Lists)[]).filter((k) => Array.isArray(c.lists[k]) && c.lists[k].length > 8).map((k) => ({ ...c, key: k })));
+  expect(long.length, "the corpus has a list longer than a card shows").toBeGreaterThan(0);
+  const { testid, lists, key } = long[0];
+  const list = page.getByTestId(testid).getByTestId(`list-${key}`);
+  await expect(list.locator("h3")).toContainText(`· ${lists[key].length}`);
+  await expect(list.locator("[data-testid^=person-issue-]")).toHaveCount(8);
+  for (const i of lists[key].slice(0, 8)) await expect(list.getByTestId(`person-issue-${i.id}`)).toBeVisible();
+  const more = list.getByTestId("list-more").getByRole("link");
+  await expect(more).toHaveText(`+${lists[key].length - 8} more`);
+  await more.click();
+  await expect(page).toHaveURL(/[?&]all=1(&|#|$)/);
+  const all = page.getByTestId(testid).getByTestId(`list-${key}`);
+  await expect(all.locator("[data-testid^=person-issue-]")).toHaveCount(lists[key].length);
+  await expect(all.getByTestId("list-more")).toHaveCount(0);
+  expect(new URL(page.url()).searchParams.get("since")).toBe(since);
+});

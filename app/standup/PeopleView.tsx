@@ -71,9 +71,19 @@ function Entry({ item, projector, isUnsealed }: { item: StandupIssue | StandupOp
   );
 }
 
-/** One person's lists (or the unowned ones), each titled with its count; empty lists are left out. */
-/** `unsealed`: the issues whose stamps do not count, marked as such (a person's page gives them). */
-export function PersonLists({ lists, projector = false, unsealed }: { lists: StandupLists; projector?: boolean; unsealed?: ReadonlySet<string> }) {
+/**
+ * How many entries of one list a standup card shows before "+N more": a person blocked by a long
+ * chain has a hundred blocked issues, which nobody reads out at a standup and which made the page
+ * seconds slower to become interactive (measured on the bench's 1k-issue plan).
+ */
+export const CARD_LIST_LIMIT = 8;
+
+/**
+ * One person's lists (or the unowned ones), each titled with its count; empty lists are left out.
+ * `unsealed`: the issues whose stamps do not count, marked as such (a person's page gives them).
+ * With `more`, a list longer than CARD_LIST_LIMIT shows its first entries and a link to the whole.
+ */
+export function PersonLists({ lists, projector = false, unsealed, more }: { lists: StandupLists; projector?: boolean; unsealed?: ReadonlySet<string>; more?: string }) {
   const shown = LISTS.filter((l) => lists[l.key].length > 0);
   if (shown.length === 0) return <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>;
   return (
@@ -84,9 +94,16 @@ export function PersonLists({ lists, projector = false, unsealed }: { lists: Sta
             {l.title} · {lists[l.key].length}
           </h3>
           <ul className={`flex flex-col gap-1 ${projector ? "" : "text-sm"}`}>
-            {lists[l.key].map((item) => (
+            {(more === undefined ? lists[l.key] : lists[l.key].slice(0, CARD_LIST_LIMIT)).map((item) => (
               <Entry key={item.id} item={item} projector={projector} isUnsealed={unsealed?.has(item.id) ?? false} />
             ))}
+            {more !== undefined && lists[l.key].length > CARD_LIST_LIMIT && (
+              <li data-testid="list-more">
+                <Link href={more} className="text-blue-700 underline dark:text-blue-300">
+                  +{lists[l.key].length - CARD_LIST_LIMIT} more
+                </Link>
+              </li>
+            )}
           </ul>
         </div>
       ))}
@@ -125,7 +142,8 @@ export function FromTo({ label, change, kind }: { label: string; change: { from:
   );
 }
 
-export function PeopleView({ standup, unsealed, ids }: { standup: PlanStandup; unsealed?: ReadonlySet<string>; ids: KnownIds }) {
+/** `showAll`: where every entry of every list is shown (the same window); without it, the cards show them all. */
+export function PeopleView({ standup, unsealed, ids, showAll }: { standup: PlanStandup; unsealed?: ReadonlySet<string>; ids: KnownIds; showAll?: string }) {
   const nobody = Object.values(standup.unowned).some((l) => l.length > 0);
   return (
     <>
@@ -133,6 +151,7 @@ export function PeopleView({ standup, unsealed, ids }: { standup: PlanStandup; u
         {standup.people.map((p) => (
           <section
             key={p.person}
+            id={`person-${encodeURIComponent(p.person)}`}
             aria-label={`Standup of ${p.person}`}
             className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
             data-testid={`person-${p.person}`}
@@ -145,13 +164,13 @@ export function PeopleView({ standup, unsealed, ids }: { standup: PlanStandup; u
                 {p.commits} linked commit{p.commits === 1 ? "" : "s"}
               </span>
             </h2>
-            <PersonLists lists={p} unsealed={unsealed} />
+            <PersonLists lists={p} unsealed={unsealed} more={showAll && `${showAll}#person-${encodeURIComponent(p.person)}`} />
           </section>
         ))}
         {nobody && (
-          <section aria-label="Issues nobody has" className="rounded-lg border border-dashed border-slate-300 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" data-testid="person-unowned">
+          <section id="person-unowned" aria-label="Issues nobody has" className="rounded-lg border border-dashed border-slate-300 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" data-testid="person-unowned">
             <h2 className="mb-3 text-base font-semibold">Nobody&apos;s</h2>
-            <PersonLists lists={standup.unowned} unsealed={unsealed} />
+            <PersonLists lists={standup.unowned} unsealed={unsealed} more={showAll && `${showAll}#person-unowned`} />
           </section>
         )}
       </div>

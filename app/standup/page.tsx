@@ -11,10 +11,10 @@ import { FromTo, PeopleView } from "./PeopleView";
 import { knownIds } from "@/components/FindingMessage";
 import { WindowFindingItems } from "@/components/standup/WindowFindings";
 import { Projector } from "./Projector";
+import { PinnedUrl } from "./PinnedUrl";
 import { Rev } from "./Rev";
 import type { PlanStandup } from "@/lib/people/shapes";
 import Link from "@/components/Link";
-import { redirect } from "next/navigation";
 import { type ReactNode, Suspense } from "react";
 import { Card } from "@/components/Card";
 import { BlockedBy, IssueLink, MilestoneLink } from "@/components/IssueLink";
@@ -108,11 +108,26 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
     );
   }
 
+  // Pin both ends to commits, so a link shared after the meeting shows the same page: the page is
+  // derived for the commits the revisions name now, and the address bar is given the pinned URL. A
+  // revision that does not resolve is left to the capability, whose error the page shows.
+  // Projector mode shows no picker.
+  const picker = projector || day ? undefined : pickerCommits(today);
+  const pins = await Promise.all([pinOf(sinceAsked), untilAsked === undefined ? undefined : pinOf(untilAsked)]).catch(() => undefined);
+  let pin: ReactNode = null;
+  if (pins && (pins[0] !== one(sp.since) || pins[1] !== untilAsked)) {
+    // The projector's screen and timebox ride along.
+    const q = new URLSearchParams(hrefOf(pins[0], pins[1], projector, stuckParam, view, day).slice("/standup?".length));
+    for (const k of ["screen", "timebox"]) if (projector && one(sp[k])) q.set(k, one(sp[k])!);
+    if (one(sp.all) === "1") q.set("all", "1");
+    pin = <PinnedUrl href={`/standup?${q}`} />;
+  }
+
   // The view by person asks plan.standup alone (its window is plan.changes'), the view by change plan.changes.
   let changes: PlanChanges | undefined;
   let standup: PlanStandup | undefined;
   try {
-    const window = { since: sinceAsked, ...(untilAsked ? { until: untilAsked } : {}) };
+    const window = { since: pins?.[0] ?? sinceAsked, ...(untilAsked ? { until: pins?.[1] ?? untilAsked } : {}) };
     if (view === "people") standup = await call(planStandupCapability, { ...window, ...(stuckParam ? { stuck: stuckDays } : {}) });
     else changes = await call(planChangesCapability, window);
   } catch (error) {
@@ -127,26 +142,19 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
       </Shell>
     );
   }
-
-  // Pin both ends to commits, so a link shared after the meeting shows the same page.
   const ends = (standup ?? changes)!;
   const sinceCommit = ends.since.commit ?? sinceAsked;
   const untilCommit = untilAsked === undefined ? undefined : (ends.until.commit ?? untilAsked);
-  if (sinceCommit !== one(sp.since) || untilCommit !== untilAsked) {
-    // The projector's screen and timebox ride along.
-    const q = new URLSearchParams(hrefOf(sinceCommit, untilCommit, projector, stuckParam, view, day).slice("/standup?".length));
-    for (const k of ["screen", "timebox"]) if (projector && one(sp[k])) q.set(k, one(sp[k])!);
-    redirect(`/standup?${q}`);
-  }
 
-  // Projector mode shows no picker.
-  const range = projector ? undefined : await rangeOf(sinceCommit, day, today);
+  const range = projector ? undefined : rangeOf(sinceCommit, day, picker ? await picker : [null, null]);
   if (standup) {
     const head = standup.until.commit ?? ((await gitWhere(servedRepo())).head || undefined);
     const pinnedNow = hrefOf(sinceCommit, head, projector, stuckParam, view, day);
     if (projector) {
       return (
-        <Projector
+        <>
+          {pin}
+          <Projector
           standup={standup}
           screen={one(sp.screen)}
           timebox={timeboxSeconds(one(sp.timebox))}
@@ -157,17 +165,24 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
             </>
           }
         />
+        </>
       );
     }
     return (
       <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view} from={day} range={range}>
+        {pin}
         <p className="text-sm text-slate-700 dark:text-slate-300" data-testid="standup-range">
           Since <Rev r={standup.since} /> until {untilAsked === undefined ? <strong>now</strong> : <Rev r={standup.until} />} · {standup.people.length} people ·{" "}
           <Link href={pinnedNow} className="text-blue-700 underline dark:text-blue-300" data-testid="standup-permalink">
             link with both ends pinned
           </Link>
         </p>
-        <PeopleView standup={standup} unsealed={await unsealedAt(untilCommit)} ids={knownIds((await servedState()).plan)} />
+        <PeopleView
+          standup={standup}
+          unsealed={await unsealedAt(untilCommit)}
+          ids={knownIds((await servedState()).plan)}
+          showAll={one(sp.all) === "1" ? undefined : `${hrefOf(sinceCommit, untilCommit, false, stuckParam, view, day)}&all=1`}
+        />
       </Shell>
     );
   }
@@ -175,7 +190,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   if (!changes) throw new Error("the view by change has the changes' answer");
   const isNow = untilAsked === undefined;
   const [model, head] = await Promise.all([
-    call(planModelCapability, isNow ? {} : { at: untilAsked }),
+    call(planModelCapability, isNow ? {} : { at: untilCommit ?? untilAsked }),
     isNow ? sinceHead() : Promise.resolve({ issues: [] as IssueChange[], head: null }),
   ]);
   const uncommitted = head.issues;
@@ -205,6 +220,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
 
   return (
     <Shell projector={projector} since={sinceCommit} until={untilAsked} stuck={stuckParam} view={view} from={day} range={range}>
+      {pin}
       <p className={projector ? "text-xl" : "text-sm text-slate-700 dark:text-slate-300"} data-testid="standup-range">
         Since <Rev r={changes.since} /> until {isNow ? <strong>now</strong> : <Rev r={changes.until} />} ·{" "}
         {changes.issues.length} issue{changes.issues.length === 1 ? "" : "s"} changed ·{" "}
@@ -351,11 +367,20 @@ function Shell({
   );
 }
 
-/** Which of the picker's ranges the window is: the day asked, else yesterday's or last week's commit, else a revision. */
-async function rangeOf(since: string, day: string | undefined, today: string): Promise<SinceRange> {
-  if (day) return "day";
+/** A revision as the standup's URL pins it: its commit, or itself when it names none (a time before the history). */
+async function pinOf(rev: string): Promise<string> {
+  return (await resolveRevision(servedRepo(), rev)).commit ?? rev;
+}
+
+/** The commits the picker's ranges start after: yesterday's and last week's (asked with the window's own, so git reads the history once). */
+function pickerCommits(today: string): Promise<[string | null, string | null]> {
   const commitOf = (rev: string) => resolveRevision(servedRepo(), rev).then((r) => r.commit ?? rev, () => null);
-  const [yesterday, lastWeek] = await Promise.all([commitOf(defaultSince(today)), commitOf(lastWeekSince(today))]);
+  return Promise.all([commitOf(defaultSince(today)), commitOf(lastWeekSince(today))]);
+}
+
+/** Which of the picker's ranges the window is: the day asked, else yesterday's or last week's commit, else a revision. */
+function rangeOf(since: string, day: string | undefined, [yesterday, lastWeek]: [string | null, string | null]): SinceRange {
+  if (day) return "day";
   return since === yesterday ? "yesterday" : since === lastWeek ? "week" : "revision";
 }
 
