@@ -10,6 +10,7 @@ import { appendLedger, envelope, readLedger } from "./ledger";
 import { openStateFile, readStateFile } from "./state-path";
 import { markUndone, readUndo } from "./undo-store";
 import { gitFailure, summarise } from "./commit";
+import { gitWhere } from "./git";
 
 // A following server's commands, each one a commit on the remote: the records a command wrote are
 // committed at once (that file only, the move as its message, the person as its author), then
@@ -173,7 +174,11 @@ export async function commitFiles(repo: string, files: readonly string[], messag
     }
     throw gitFailure(repo, "commit", done);
   }
-  return (await must(repo, ["rev-parse", "HEAD"])).trim();
+  // Asked through gitWhere, which keeps it while HEAD stays: the next command's ledger line and
+  // its parent are then known without asking git again.
+  const { head } = await gitWhere(repo);
+  if (head === "NONE") throw refused("git committed, yet HEAD names no commit");
+  return head;
 }
 
 /** Undo `commit` (HEAD, whose parent is `parent`): HEAD, index and the files back as they were before it. */
@@ -399,16 +404,40 @@ export async function undoLedgerOf(repo: string, message: string, by = "cockpit/
   return found;
 }
 
+/** What a push that git refused says when the remote's branch is not where the push expected it. */
+const BEATEN = /\[(?:remote )?rejected\]|non-fast-forward|fetch first|stale info|\(behind\)|failed to (?:update|lock) ref|cannot lock ref|but expected/;
+
 /**
  * Push what waits: up to 3 tries of fetch, rebase (on a private index), push. A remote that
  * cannot be reached leaves the commits waiting; a remote that changed a record a waiting commit
- * changes is a conflict, and nothing is pushed.
+ * changes is a conflict, and nothing is pushed. `made`: the commit a command just made on
+ * `parent`; when the remote's branch, as last fetched, is that parent (nothing else waits), the
+ * commit is pushed at once, without a fetch first: a remote that moved since refuses it (not a
+ * fast-forward), and it is then fetched and decided as any other.
  */
-export async function pushWaiting(repo: string, t: FollowTarget, own?: string): Promise<PushOutcome> {
+export async function pushWaiting(repo: string, t: FollowTarget, own?: string, made?: { commit: string; parent: string }): Promise<PushOutcome> {
   let last = "";
   const undone: UndoneCommit[] = [];
   const told = (o: PushOutcome): PushOutcome => (undone.length ? { ...o, undone } : o);
-  for (let attempt = 0; attempt < 3; attempt++) {
+  let tries = 0;
+  if (made && (await revParse(repo, remoteRef(t))) === made.parent) {
+    tries = 1;
+    let pushed: Out;
+    try {
+      pushed = await git(repo, ["push", "--porcelain", "--end-of-options", t.remote, `${made.commit}:refs/heads/${t.branch}`]);
+    } catch (error) {
+      if (!(error instanceof CapabilityError)) throw error;
+      return { status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting: 1 };
+    }
+    if (pushed.status === 0) {
+      await must(repo, ["update-ref", remoteRef(t), made.commit]);
+      return { status: "pushed", message: `pushed to ${t.remote}/${t.branch}`, waiting: 0, level: true };
+    }
+    last = pushed.stderr || pushed.stdout.trim();
+    if (!BEATEN.test(pushed.stdout + pushed.stderr)) return { status: "offline", message: `git push ${t.remote} failed: ${last}; waiting to be pushed at the next sync`, waiting: 1 };
+  }
+  // The push at once, when it was tried, is the first of the 3.
+  for (let attempt = tries; attempt < 3; attempt++) {
     const fetched = await fetchTarget(repo, t);
     if (!fetched.ok) return told({ status: "offline", message: `${fetched.message}; waiting to be pushed at the next sync`, waiting: (await waitingCommits(repo, t)).length });
     const remote = await revParse(repo, remoteRef(t));
@@ -468,7 +497,7 @@ export async function pushWaiting(repo: string, t: FollowTarget, own?: string): 
     last = pushed.stderr || pushed.stdout.trim();
     // Rejected (by the ref's rules or the remote's hooks), or beaten to the ref by another push
     // landing at the same moment: fetch and try again.
-    if (!/\[(?:remote )?rejected\]|non-fast-forward|fetch first|stale info|\(behind\)|failed to (?:update|lock) ref|cannot lock ref|but expected/.test(pushed.stdout + pushed.stderr)) {
+    if (!BEATEN.test(pushed.stdout + pushed.stderr)) {
       return told({ status: "offline", message: `git push ${t.remote} failed: ${last}; waiting to be pushed at the next sync`, waiting: waiting.length });
     }
   }

@@ -25,6 +25,7 @@ import {
   type FollowTarget,
   type PushOutcome,
 } from "../repo/publish";
+import { gitWhere } from "../repo/git";
 import { readLedger } from "../repo/ledger";
 import { loadPlan } from "../repo";
 import { releaseUndoneStarts } from "../coordination/plan-leases";
@@ -395,7 +396,8 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
       const dirty = await dirtyRecords(f.repo);
       const byHand = snapshot(f.repo, dirty);
       const ledgerBefore = ledgerSize(f.repo);
-      const parent = await revParse(f.repo, "HEAD");
+      const where = await gitWhere(f.repo);
+      const parent = where.head === "NONE" ? undefined : where.head;
       const value = await run();
       const files = [...(await dirtyRecords(f.repo))].filter((p) => !dirty.has(p)).sort();
       const touched = [...byHand].filter(([p, bytes]) => {
@@ -423,8 +425,8 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
       }
       if (files.length === 0) return value;
       const trailer = randomBytes(8).toString("hex");
-      await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files, trailer), authorEnv(command.by, email));
-      const outcome = await pushWaiting(f.repo, t, trailer);
+      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files, trailer), authorEnv(command.by, email));
+      const outcome = await pushWaiting(f.repo, t, trailer, parent ? { commit, parent } : undefined);
       outcomeState(f, outcome);
       const ours = outcome.status === "failed" || outcome.conflict?.own === true;
       const head = ours ? await revParse(f.repo, "HEAD") : undefined;
