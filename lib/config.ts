@@ -59,6 +59,11 @@ export function webhookSecret(env: Env = process.env): string {
   return env.COCKPIT_WEBHOOK_SECRET ?? "";
 }
 
+/** The branch plan.code measures merges on when a question names none (cockpit serve --default-branch); undefined: origin/HEAD's, else HEAD's. */
+export function defaultBranch(env: Env = process.env): string | undefined {
+  return given(env.COCKPIT_DEFAULT_BRANCH);
+}
+
 /** The users file a server reads (cockpit serve --users), when it has one. */
 export function usersFile(env: Env = process.env): string | undefined {
   return env.COCKPIT_USERS;

@@ -129,7 +129,6 @@ describe("the layers", () => {
       "lib/repo/git-run.ts": "git runs with this process's environment (PATH, HOME and git's own settings)",
       "lib/repo/state-path.ts": "git's own GIT_DIR and GIT_INDEX_FILE say where the index is, as git would read them",
       "lib/execution/git.ts": "git's own GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL win over the fallback identity, as they do in git",
-      "lib/code/answer.ts": "COCKPIT_DEFAULT_BRANCH: lib/code is being changed by another issue of this round; it moves to lib/config.ts after",
     };
     const reads = (f: string) => /^(?!\s*(\/\/|\*)).*\bprocess\.env\b/m.test(readFileSync(join(root, f), "utf8"));
     const problems = files.filter((f) => under(f, "lib") && !isTest(f) && f !== "lib/config.ts" && !(f in EXCEPTIONS) && reads(f));

@@ -1,3 +1,4 @@
+import { defaultBranch } from "../config";
 import { notFound } from "../plan/errors";
 import type { Plan } from "../plan/shapes";
 import { processWide } from "../process-wide";
@@ -42,7 +43,7 @@ const REUSE_MS = 5_000;
 
 /** The links and the code findings of every issue of `plan`, as the repository's branches are now. */
 export async function deriveCode(repo: string, plan: Plan, question: Omit<CodeQuestion, "id"> = {}, now = new Date().toISOString(), only?: string): Promise<Derived> {
-  const graph = await readCommitGraph(repo, question.default_branch ?? (process.env.COCKPIT_DEFAULT_BRANCH || undefined));
+  const graph = await readCommitGraph(repo, question.default_branch ?? defaultBranch());
   return linkPlan(repo, graph, plan, question, now, only);
 }
 
@@ -74,7 +75,7 @@ function linkPlan(repo: string, graph: CommitGraph | undefined, plan: Plan, ques
  */
 export async function planCode(repo: string, planOf: () => Plan, question: CodeQuestion, now = new Date().toISOString()): Promise<IssueCode | PlanCode> {
   let plan: Plan | undefined;
-  const graph = await readCommitGraph(repo, question.default_branch ?? (process.env.COCKPIT_DEFAULT_BRANCH || undefined), () => {
+  const graph = await readCommitGraph(repo, question.default_branch ?? defaultBranch(), () => {
     plan = planOf();
   });
   plan ??= planOf();
