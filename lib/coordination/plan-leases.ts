@@ -69,6 +69,9 @@ export function leasedPlan(derived: () => Plan, config?: CockpitConfig): { plan:
   return {
     plan: () => (leases ? overlayLeases(derived(), leases) : derived()),
     prepare: async () => {
+      // Without a database there are no leases, and the plan is not derived here: a query that
+      // derives it while git reads (plan.code) keeps that overlap.
+      if (!databaseUrl(config)) return;
       leases = await leasesForRead(derived(), config);
     },
   };
