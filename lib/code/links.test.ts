@@ -260,6 +260,37 @@ describe("reading", () => {
     expect(shas(l)).toEqual([fresh, old]);
   });
 
+  it("a later read tells code from the plan's commits as the first read does: plan-only, empty, merges by their first parent", async () => {
+    const repo = newRepo();
+    repo.commit("BK-001: groundwork", { "src/a.ts": "0\n" }, "2026-11-02T08:00:00Z");
+    forgetCommitGraph(repo.dir);
+    await readCommitGraph(repo.dir);
+    // Read after the first read, a few at a time, as a server reads them.
+    const made = {
+      planOnly: repo.commit("BK-001: start", { ".ai/repo/project/issues/BK-001.yaml": "id: BK-001\n" }, "2026-11-02T09:00:00Z"),
+      empty: repo.commit("BK-001: nothing at all", {}, "2026-11-02T10:00:00Z"),
+      code: "",
+      mergeOfCode: "",
+      mergeOfPlan: "",
+    };
+    repo.checkout("side", true);
+    made.code = repo.commit("BK-001: the engine", { "src/engine.ts": "1\n" }, "2026-11-02T11:00:00Z");
+    repo.checkout("main");
+    repo.commit("Plan note", { ".ai/repo/project/issues/BK-001.yaml": "id: BK-001\nnote: x\n" }, "2026-11-02T12:00:00Z");
+    made.mergeOfCode = repo.merge("side", "2026-11-02T13:00:00Z", "BK-001: merge the engine");
+    repo.checkout("plan-side", true);
+    repo.commit("Plan only", { ".ai/repo/project/issues/BK-001.yaml": "id: BK-001\nv: 1\n" }, "2026-11-02T14:00:00Z");
+    repo.checkout("main");
+    made.mergeOfPlan = repo.merge("plan-side", "2026-11-02T15:00:00Z", "BK-001: merge the plan");
+    const later = (await readCommitGraph(repo.dir))!;
+    expect(lastReadCount(repo.dir)).toBe(7);
+    forgetCommitGraph(repo.dir);
+    const cold = (await readCommitGraph(repo.dir))!;
+    const isCode = (g: typeof later) => Object.fromEntries(Object.entries(made).map(([k, sha]) => [k, g.commits.get(sha)!.isCode]));
+    expect(isCode(later)).toEqual({ planOnly: false, empty: false, code: true, mergeOfCode: true, mergeOfPlan: false });
+    expect(isCode(later)).toEqual(isCode(cold));
+  });
+
   it("in the same process, a branch deleted since the last read links nothing any more, by its commits' messages either", async () => {
     const repo = newRepo();
     repo.checkout("gone", true);

@@ -166,13 +166,18 @@ export function touchesCode(paths: readonly string[], prefix: string): boolean {
  */
 async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string, trees: Map<string, string>, meanwhile: () => void): Promise<GraphCommit[]> {
   const input = [...tips, ...known.map((k) => `^${k}`)].join("\n") + "\n";
+  // A later read (after a commit or a fetch) is a few commits: the log names each one's changed
+  // paths itself (against its first parent), which saves the trees' read, a git process of its own.
+  // The first read of a history reads the trees instead: listing every path of 10k commits is slower.
+  const withPaths = known.length > 0;
+  const paths = withPaths ? ["--name-only", "--no-renames", "--diff-merges=first-parent", "--root"] : [];
   // git writes to a file of its own (outside the repository) rather than a pipe, so it runs to the
   // end while `meanwhile` holds the event loop (a command line derives its plan then).
   const dir = mkdtempSync(join(tmpdir(), "cockpit-code-log-"));
   const file = join(dir, "log");
   let parsed: Parsed[];
   try {
-    const pending = git(repo, ["log", "--stdin", `--output=${file}`, FORMAT, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+    const pending = git(repo, ["log", "--stdin", `--output=${file}`, FORMAT, ...paths, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
     pending.catch(() => undefined); // awaited below; a throw from `meanwhile` leaves it behind
     meanwhile();
     const r = await pending;
@@ -183,6 +188,7 @@ async function readCommits(repo: string, tips: readonly string[], known: readonl
     rmSync(dir, { recursive: true, force: true });
   }
   for (const p of parsed) trees.set(p.commit.sha, p.tree);
+  if (withPaths) return parsed.map((p) => ({ ...p.commit, isCode: touchesCode(p.paths, prefix) }));
   const segments = [...prefix.split("/").filter(Boolean), ".ai"];
   const code = await codeByTrees(repo, parsed.map((p) => ({ tree: p.tree, parent: p.commit.parents.length ? (trees.get(p.commit.parents[0]) ?? null) : "" })), segments);
   if (code) return parsed.map((p, i) => ({ ...p.commit, isCode: code[i] }));
