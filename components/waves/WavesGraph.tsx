@@ -12,7 +12,7 @@ import { criticalPath } from "@/lib/graph/critical-path";
 import { dependencyOf, placesOf, toFlowEdges, toFlowNodes, type GraphSelection, type LaneNodeData } from "@/lib/graph/flow-elements";
 import { FOLDED_STATUSES, chipKey, defaultCollapsedLanes, laneOrder, laneTitle, layoutWaveLanes, type GraphItem } from "@/lib/graph/lanes";
 import type { WavesView as View } from "@/lib/graph/view-url";
-import { firstViewport, meetsOnScreen, readableZoom, sameViewport, viewportClearOf } from "@/lib/graph/viewport";
+import { firstViewport, formatViewport, meetsOnScreen, readableZoom, sameViewport, viewportClearOf } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "../graph-chrome";
@@ -163,6 +163,8 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const pendingFocus = useRef<string | null>(null);
   /** The first view this page placed by itself: not a move of the reader's, so not written into the URL. */
   const autoViewport = useRef<Viewport | null>(null);
+  /** The viewports the graph wrote into the URL itself (at a move's end), until the URL brings each back once. */
+  const ownViewports = useRef(new Set<string>());
   const open = useCallback(
     (id: string) => {
       isLeaving.current = true;
@@ -184,6 +186,13 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const [minimapFits, setMinimapFits] = useState(false);
   const isMinimapShown = minimapChoice ?? minimapFits;
   useEffect(() => {
+    // A viewport the graph itself wrote into the URL at the end of a move is where the graph was
+    // then, not a place to go back to: a move interrupted by a newer one (the dialog's pan, redone
+    // when the sheet grows) ends at a point between, and going there would undo the newer move.
+    if (urlViewport && ownViewports.current.delete(formatViewport(urlViewport))) {
+      setReady(true);
+      return;
+    }
     const pane = paneRef.current;
     const target = urlViewport ?? firstView();
     // A viewport of the URL (a link, or the reader's own pan) keeps the minimap as it was.
@@ -268,7 +277,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const isDialogOpen = editor.isDialogOpen;
   useEffect(() => {
     if (!isDialogOpen || !intentIds) return;
-    const frame = requestAnimationFrame(() => {
+    const clear = () => {
       const pane = paneRef.current?.getBoundingClientRect();
       const dialog = editor.dialogRef.current?.getBoundingClientRect();
       if (!pane || !dialog) return;
@@ -282,8 +291,8 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
         { left: dialog.left - pane.left, top: dialog.top - pane.top, right: dialog.right - pane.left, bottom: dialog.bottom - pane.top },
         flow.getViewport(),
         undefined,
-        // The part of the pane in the window: on a phone the page scrolls, and the sheet is fixed to
-        // the window's bottom.
+        // The part of the pane in the window: on a phone the page scrolls, and a card below the
+        // window's edge is not seen either.
         {
           left: Math.max(0, -pane.left),
           top: Math.max(0, -pane.top),
@@ -292,8 +301,23 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
         },
       );
       if (next) void flow.setViewport(next, { duration: 200 });
-    });
-    return () => cancelAnimationFrame(frame);
+    };
+    // Measured once drawn, and again whenever the dialog's box changes: on a phone the sheet grows
+    // when the preview arrives, and would cover cards that were clear of it while it was short.
+    let frame = requestAnimationFrame(clear);
+    const box = editor.dialogRef.current;
+    const watch =
+      box && typeof ResizeObserver !== "undefined"
+        ? new ResizeObserver(() => {
+            cancelAnimationFrame(frame);
+            frame = requestAnimationFrame(clear);
+          })
+        : undefined;
+    if (box) watch?.observe(box);
+    return () => {
+      cancelAnimationFrame(frame);
+      watch?.disconnect();
+    };
     // The dependencies are chosen: the effect or memo reruns on these keys alone, not on all it reads.
   }, [intentIds, isDialogOpen]);
   // Typing a search pans to its first match and selects it, once the typing pauses (a drawn match
@@ -386,7 +410,10 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
                   }}
                   onMoveEnd={(_, v) => {
                     const known = viewRef.current.viewport ?? autoViewport.current;
-                    if (!known || !sameViewport(v, known)) go({ viewport: v }, "replace");
+                    if (!known || !sameViewport(v, known)) {
+                      ownViewports.current.add(formatViewport(v));
+                      go({ viewport: v }, "replace");
+                    }
                   }}
                   defaultViewport={urlViewport ?? undefined}
                   {...GRAPH_VIEW}
