@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { planStandupCapability } from "@/lib/capabilities/plan-standup";
 import { renderStandup } from "@/lib/surfaces/cli/standup-text";
 import { loadPlan } from "@/lib/repo";
-import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
+import { ownersOf, peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { runGit } from "./support/git";
 import { sealedStampLines } from "./support/record-files";
 import { LEDGER, cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "./support/repo";
@@ -121,5 +121,18 @@ describe("everyone /people lists", () => {
     expect([...people.keys()]).toEqual(["Ana Sousa", "kai", "priya"]);
     expect(people.get("kai")).toEqual([]);
     expect(people.get("priya")!.map((i) => i.id)).toEqual(["BK-1"]);
+  });
+});
+
+describe("owners in a serving process", () => {
+  it("an owner edited after it was read is the new one (an edit of the same size too), the file read again by its changed stat", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "BK-1", extra: "owner: priya\n" }, { id: "BK-2" }] });
+    // Past the racy window, so the first read is kept by the file's stat.
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(ownersOf(repo.root, loadPlan(repo.root)).get("BK-1")).toBe("priya");
+    repo.writeIssue("BK-1", issueYaml({ id: "BK-1" }) + "owner: marek\n");
+    repo.writeIssue("BK-2", issueYaml({ id: "BK-2" }) + "owner: lea\n");
+    const owners = ownersOf(repo.root, loadPlan(repo.root));
+    expect([owners.get("BK-1"), owners.get("BK-2")]).toEqual(["marek", "lea"]);
   });
 });
