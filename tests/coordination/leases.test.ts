@@ -152,7 +152,7 @@ describe("leases across clones", () => {
     const url = cluster.server.urlFor(db);
     const origin = makeOrigin(30);
     const clones = [cloneOf(origin, "a"), cloneOf(origin, "b")];
-    const env = { COCKPIT_DATABASE_URL: url, COCKPIT_LEASE_TTL_S: "8" };
+    const env = { COCKPIT_DATABASE_URL: url, COCKPIT_LEASE_TTL_S: "20" };
     // Migrate first, so that the kill lands among claims.
     expect((await spawnCli(["next", "--repo", clones[0]], { env })).code).toBe(0);
 
@@ -189,7 +189,7 @@ describe("leases across clones", () => {
       for (const id of mine) expect(rows).toContain(`${id} ${holderIdOf(clone)}`);
       completedIssues.push(...mine);
       // The holders at work renew their leases (what a server does on its timer).
-      await renewActiveLeases(clone, loadPlan(clone));
+      await renewActiveLeases(clone, loadPlan(clone), { database: url });
     }
     expect(new Set(completedIssues).size).toBe(completedIssues.length);
 
@@ -198,7 +198,7 @@ describe("leases across clones", () => {
     const orphanExpiry = cluster.server.sql("SELECT coalesce(max(extract(epoch FROM expires - now())), 0) FROM cockpit_leases WHERE NOT (issue = ANY('{" + completedIssues.join(",") + "}'))", db);
     await new Promise((r) => setTimeout(r, Math.max(0, Number(orphanExpiry) * 1000) + 500));
     // Meanwhile the holders' timers renewed again (under load the wait can outlast one lease).
-    for (const clone of clones) await renewActiveLeases(clone, loadPlan(clone));
+    for (const clone of clones) await renewActiveLeases(clone, loadPlan(clone), { database: url });
     const leased = (jsonOf(await spawnCli(["issues", "--json", "--repo", third], { env })).issues as { id: string; lease?: unknown }[])
       .filter((i) => i.lease)
       .map((i) => i.id)
