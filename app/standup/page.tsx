@@ -93,6 +93,8 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
   const from = one(sp.from);
   const sinceAsked = one(sp.since) ?? (from && /^\d{4}-\d{2}-\d{2}$/.test(from) ? dayBefore(from) : defaultSince(today));
   const untilAsked = one(sp.until);
+  // Every entry of every card (`+N more`), else a card's first entries.
+  const showsAll = one(sp.all) === "1";
   // The day asked in the picker rides along once the window is pinned, so the picker keeps it.
   const day = from && /^\d{4}-\d{2}-\d{2}$/.test(from) ? from : undefined;
 
@@ -119,7 +121,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
     // The projector's screen and timebox ride along.
     const q = new URLSearchParams(hrefOf(pins[0], pins[1], projector, stuckParam, view, day).slice("/standup?".length));
     for (const k of ["screen", "timebox"]) if (projector && one(sp[k])) q.set(k, one(sp[k])!);
-    if (one(sp.all) === "1") q.set("all", "1");
+    if (showsAll) q.set("all", "1");
     pin = <PinnedUrl href={`/standup?${q}`} />;
   }
 
@@ -181,7 +183,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
           standup={standup}
           unsealed={await unsealedAt(untilCommit)}
           ids={knownIds((await servedState()).plan)}
-          showAll={one(sp.all) === "1" ? undefined : `${hrefOf(sinceCommit, untilCommit, false, stuckParam, view, day)}&all=1`}
+          showAll={showsAll ? undefined : `${hrefOf(sinceCommit, untilCommit, false, stuckParam, view, day)}&all=1`}
         />
       </Shell>
     );

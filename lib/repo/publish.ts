@@ -408,6 +408,30 @@ export async function undoLedgerOf(repo: string, message: string, by = "cockpit/
 const BEATEN = /\[(?:remote )?rejected\]|non-fast-forward|fetch first|stale info|\(behind\)|failed to (?:update|lock) ref|cannot lock ref|but expected/;
 
 /**
+ * One push of `tip` to the followed branch: pushed (the remote-tracking ref moved to it), offline
+ * (the remote cannot be reached, or refused for another reason than a moved branch: `waiting`
+ * commits wait), or rejected because the remote's branch moved (fetch and try again).
+ */
+async function pushTip(repo: string, t: FollowTarget, tip: string, waiting: number): Promise<{ outcome: PushOutcome; rejected?: undefined } | { outcome?: undefined; rejected: string }> {
+  let pushed: Out;
+  try {
+    pushed = await git(repo, ["push", "--porcelain", "--end-of-options", t.remote, `${tip}:refs/heads/${t.branch}`]);
+  } catch (error) {
+    if (!(error instanceof CapabilityError)) throw error;
+    return { outcome: { status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting } };
+  }
+  if (pushed.status === 0) {
+    await must(repo, ["update-ref", remoteRef(t), tip]);
+    return { outcome: { status: "pushed", message: `pushed to ${t.remote}/${t.branch}`, waiting: 0, level: true } };
+  }
+  const said = pushed.stderr || pushed.stdout.trim();
+  // Rejected (by the ref's rules or the remote's hooks), or beaten to the ref by another push
+  // landing at the same moment: the caller fetches and tries again.
+  if (!BEATEN.test(pushed.stdout + pushed.stderr)) return { outcome: { status: "offline", message: `git push ${t.remote} failed: ${said}; waiting to be pushed at the next sync`, waiting } };
+  return { rejected: said };
+}
+
+/**
  * Push what waits: up to 3 tries of fetch, rebase (on a private index), push. A remote that
  * cannot be reached leaves the commits waiting; a remote that changed a record a waiting commit
  * changes is a conflict, and nothing is pushed. `made`: the commit a command just made on
@@ -422,19 +446,9 @@ export async function pushWaiting(repo: string, t: FollowTarget, own?: string, m
   let tries = 0;
   if (made && (await revParse(repo, remoteRef(t))) === made.parent) {
     tries = 1;
-    let pushed: Out;
-    try {
-      pushed = await git(repo, ["push", "--porcelain", "--end-of-options", t.remote, `${made.commit}:refs/heads/${t.branch}`]);
-    } catch (error) {
-      if (!(error instanceof CapabilityError)) throw error;
-      return { status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting: 1 };
-    }
-    if (pushed.status === 0) {
-      await must(repo, ["update-ref", remoteRef(t), made.commit]);
-      return { status: "pushed", message: `pushed to ${t.remote}/${t.branch}`, waiting: 0, level: true };
-    }
-    last = pushed.stderr || pushed.stdout.trim();
-    if (!BEATEN.test(pushed.stdout + pushed.stderr)) return { status: "offline", message: `git push ${t.remote} failed: ${last}; waiting to be pushed at the next sync`, waiting: 1 };
+    const pushed = await pushTip(repo, t, made.commit, 1);
+    if (pushed.outcome) return pushed.outcome;
+    last = pushed.rejected;
   }
   // The push at once, when it was tried, is the first of the 3.
   for (let attempt = tries; attempt < 3; attempt++) {
@@ -481,25 +495,14 @@ export async function pushWaiting(repo: string, t: FollowTarget, own?: string, m
       }
       tip = await replay(repo, waiting, remote);
     }
-    let pushed: Out;
-    try {
-      pushed = await git(repo, ["push", "--porcelain", "--end-of-options", t.remote, `${tip}:refs/heads/${t.branch}`]);
-    } catch (error) {
-      if (!(error instanceof CapabilityError)) throw error;
-      return told({ status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting: waiting.length });
-    }
-    if (pushed.status === 0) {
-      await must(repo, ["update-ref", remoteRef(t), tip]);
+    const pushed = await pushTip(repo, t, tip, waiting.length);
+    if (pushed.outcome?.status === "offline") return told(pushed.outcome);
+    if (pushed.outcome) {
       const moved = tip === head ? { ok: true, message: "" } : await moveHead(repo, tip);
       const note = moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`;
-      return told({ status: "pushed", message: `pushed to ${t.remote}/${t.branch}${note}`, waiting: 0, level: moved.ok });
+      return told({ ...pushed.outcome, message: `${pushed.outcome.message}${note}`, level: moved.ok });
     }
-    last = pushed.stderr || pushed.stdout.trim();
-    // Rejected (by the ref's rules or the remote's hooks), or beaten to the ref by another push
-    // landing at the same moment: fetch and try again.
-    if (!BEATEN.test(pushed.stdout + pushed.stderr)) {
-      return told({ status: "offline", message: `git push ${t.remote} failed: ${last}; waiting to be pushed at the next sync`, waiting: waiting.length });
-    }
+    last = pushed.rejected;
   }
   const tip = await revParse(repo, remoteRef(t));
   const author = tip ? (await must(repo, ["log", "-1", "--format=%an <%ae>", tip])).trim() : "";
