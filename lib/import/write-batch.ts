@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, mkdirSync, openSync, promises as fsp, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { writeAll } from "../repo/write";
+import { journalWrite, writeAll } from "../repo/write";
 
 // Many new record files at once, each atomic as writeFileAtomic's (lib/repo/write.ts): every
 // temporary file written and flushed before any is renamed into place, each folder flushed once at
@@ -75,7 +75,10 @@ export async function writeNewFiles(files: readonly NewFile[]): Promise<void> {
       }
     }
     if (!(await syncFileSystems(dirs))) await flushEach(temps);
-    files.forEach((f, i) => renameSync(temps[i], f.path));
+    files.forEach((f, i) => {
+      journalWrite(f.path);
+      renameSync(temps[i], f.path);
+    });
   } catch (error) {
     for (const tmp of temps) {
       try {

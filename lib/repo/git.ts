@@ -83,6 +83,30 @@ export async function gitWhere(repo: string): Promise<GitWhere> {
   return where;
 }
 
+/**
+ * HEAD's branch now names `commit`, moved there by this process (git update-ref): remembered
+ * without asking git, when the branch's own file says so (a packed or detached one is asked again).
+ */
+export function rememberHead(repo: string, commit: string): void {
+  const memo = remembered.get(repo);
+  if (!memo?.dirs) return;
+  const fingerprint = fingerprintOf(memo.dirs);
+  let branch: string;
+  try {
+    const ref = /^ref: refs\/heads\/(\S+)\s*$/.exec(readFileSync(join(memo.dirs.gitDir, "HEAD"), "utf8"))?.[1];
+    if (!ref || ref.includes("..")) return;
+    const path = join(memo.dirs.commonDir, "refs", "heads", ref);
+    if (!statSync(path).isFile() || readFileSync(path, "utf8").trim() !== commit) return;
+    branch = ref;
+  } catch {
+    return;
+  }
+  // Kept only if nothing moved while the branch's file was read.
+  if (fingerprint === undefined || fingerprintOf(memo.dirs) !== fingerprint) return;
+  memo.fingerprint = fingerprint;
+  memo.where = { head: commit, branch };
+}
+
 /** A commit's subject (its message's first line), by its full sha; undefined when git has none. */
 export async function gitCommitSubject(repo: string, sha: string): Promise<string | undefined> {
   if (!/^[0-9a-f]{40,64}$/.test(sha)) return undefined;

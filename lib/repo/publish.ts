@@ -1,5 +1,5 @@
-import { closeSync, constants, fstatSync, ftruncateSync, unlinkSync } from "node:fs";
-import { randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, readFileSync, readdirSync, rmSync, unlinkSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { CapabilityError, refused } from "../plan/errors";
 import { LEDGER_FILE, PROJECT_DIR } from "../plan/constants";
@@ -7,10 +7,11 @@ import { escapeControls } from "../plan/control-chars";
 import { stampNow } from "./transition";
 import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
 import { appendLedger, envelope, readLedger } from "./ledger";
-import { openStateFile, readStateFile } from "./state-path";
+import { openStateFile, readStateFile, trackedStateKept, trackedStateStamp } from "./state-path";
 import { markUndone, readUndo } from "./undo-store";
 import { gitFailure, summarise } from "./commit";
-import { gitWhere } from "./git";
+import { rememberHead } from "./git";
+import { processWide } from "../process-wide";
 
 // A following server's commands, each one a commit on the remote: the records a command wrote are
 // committed at once (that file only, the move as its message, the person as its author), then
@@ -61,7 +62,7 @@ const REMOTE_VERBS = new Set(["fetch", "push", "maintenance"]);
 /** Not while a command waits for its answer: commit and fetch would start `git maintenance` (tidy() runs it from the loop). */
 const NO_AUTO_MAINTENANCE = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "maintenance.auto", GIT_CONFIG_VALUE_0: "false" };
 
-async function git(repo: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Out> {
+async function git(repo: string, args: string[], env: Record<string, string> = {}, input?: string | Buffer): Promise<Out> {
   const r = await runGit(repo, args, { env: { ...NO_AUTO_MAINTENANCE, ...env }, input, ...(REMOTE_VERBS.has(args[0]) ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
   return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
 }
@@ -71,7 +72,7 @@ export async function tidy(repo: string): Promise<void> {
   await git(repo, ["maintenance", "run", "--auto", "--quiet"]);
 }
 
-async function must(repo: string, args: string[], env?: Record<string, string>, input?: string): Promise<string> {
+async function must(repo: string, args: string[], env?: Record<string, string>, input?: string | Buffer): Promise<string> {
   const r = await git(repo, args, env, input);
   if (r.status !== 0) throw gitFailure(repo, args[0], r);
   return r.stdout;
@@ -160,25 +161,208 @@ export function publishMessage(repo: string, ledgerFrom: number, files: readonly
   return [subject, "", ...(details.length ? details : files.map((f) => `    ${oneLine(f)}`)), "", `${COMMAND_TRAILER}: ${command}`].join("\n") + "\n";
 }
 
-/** Commit exactly `files` (added, changed or deleted) with `message`; the new commit's name. */
-export async function commitFiles(repo: string, files: readonly string[], message: string, env: Record<string, string>): Promise<string> {
-  await must(repo, ["add", "-A", "--", ...files], env);
-  // Only these files staged (the usual case): commit the index as it is, without the temporary
-  // index a commit of named paths writes (about twice as fast on 10k records).
-  const staged = (await must(repo, ["diff", "--cached", "--name-only", "-z"])).split("\0").filter(Boolean);
-  const only = staged.every((f) => files.includes(f)) ? [] : ["--", ...files];
-  const done = await git(repo, ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", "-", ...only], env, message);
-  if (done.status !== 0) {
-    if (/Please tell me who you are|empty ident|user\.email/.test(done.stderr)) {
+/** The blob id git gives `bytes` (as `git hash-object`, without filters), in the repository's object format. */
+function blobId(bytes: Buffer, idLength: number): string {
+  return createHash(idLength === 64 ? "sha256" : "sha1")
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest("hex");
+}
+
+/** A record file a command wrote: its path in the repository, and its bytes before the command (null: none). */
+export interface Written {
+  path: string;
+  before: Buffer | null;
+}
+
+/** What a command wrote, as git sees it: the files to commit, and those a hand changed first. */
+export interface WrittenState {
+  /** The files whose bytes are not HEAD's now, each changed by the command alone. */
+  changed: string[];
+  /** The files that held an uncommitted change (staged or not) before the command wrote them. */
+  handEdited: string[];
+}
+
+const isZero = (id: string) => /^0+$/.test(id);
+
+/**
+ * Which written files to commit, and which held an uncommitted change before the command wrote
+ * them (their bytes then were not HEAD's, or the index had another entry than HEAD's). One
+ * `git status` of those paths, whose entries name HEAD's and the index's object ids; the index is
+ * not written. A file git reports unchanged was written back to HEAD's bytes: if its bytes before
+ * were other, a hand had changed it.
+ */
+export async function writtenState(repo: string, written: readonly Written[]): Promise<WrittenState> {
+  const out = await must(repo, ["status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=all", "--", ...written.map((w) => w.path)]);
+  // "1 XY sub mH mI mW hH hI path", "u …" (a conflict), "? path" (untracked).
+  const seen = new Map<string, { head?: string; index?: string; conflict?: boolean }>();
+  for (const row of out.split("\0")) {
+    if (row.startsWith("? ")) seen.set(row.slice(2), {});
+    else if (row.startsWith("u ")) seen.set(row.split(" ").slice(10).join(" "), { conflict: true });
+    else if (row.startsWith("1 ")) {
+      const f = row.split(" ");
+      seen.set(f.slice(8).join(" "), { head: isZero(f[6]) ? undefined : f[6], index: isZero(f[7]) ? undefined : f[7] });
+    }
+  }
+  const changed: string[] = [];
+  const handEdited: string[] = [];
+  for (const w of written) {
+    const entry = seen.get(w.path);
+    let clean: boolean;
+    if (!entry) clean = false; // written back to HEAD's bytes, which it did not hold before
+    else if (entry.conflict || entry.head !== entry.index) clean = false;
+    else if (w.before === null || entry.head === undefined) clean = (w.before === null) === (entry.head === undefined);
+    else {
+      const head = entry.head;
+      // Bytes as committed, or as a checkout writes them (an attribute's line endings): git's own hash says.
+      clean = blobId(w.before, head.length) === head || (await must(repo, ["hash-object", "--stdin", `--path=${w.path}`], {}, w.before)).trim() === head;
+    }
+    (clean ? changed : handEdited).push(w.path);
+  }
+  return { changed, handEdited };
+}
+
+interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+
+const gitDirs = processWide("publish-git-dirs", () => new Map<string, GitDirs>());
+
+/** The repository's git folder and common folder (absolute), asked once per process. */
+async function gitDirsOf(repo: string): Promise<GitDirs> {
+  let dirs = gitDirs.get(repo);
+  if (!dirs) {
+    const [gitDir, commonDir] = (await must(repo, ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"])).split("\n");
+    dirs = { gitDir, commonDir };
+    gitDirs.set(repo, dirs);
+  }
+  return dirs;
+}
+
+/**
+ * A remote-tracking ref's commit, read from its own file when it has one (no git process for a
+ * value git keeps in a file); else git's answer (packed refs, another ref store).
+ */
+async function remoteTip(repo: string, t: FollowTarget): Promise<string | undefined> {
+  const ref = remoteRef(t);
+  if (/^[\w./-]+$/.test(ref) && !ref.split("/").some((part) => part === "" || part.startsWith(".") || part.endsWith(".lock"))) {
+    try {
+      const path = join((await gitDirsOf(repo)).commonDir, ref);
+      if (lstatSync(path).isFile()) {
+        const id = readFileSync(path, "utf8").trim();
+        if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(id)) return id;
+      }
+    } catch {
+      /* no file of its own: git knows */
+    }
+  }
+  return revParse(repo, ref);
+}
+
+/**
+ * A commit of `files` (added, changed or deleted since `parent`, as the work tree has them) with
+ * `message`, on `parent`, built on a private index from `parent`'s tree, so nothing else staged or
+ * changed goes in. Nothing points to it yet (placeCommit does): a commit never placed is garbage
+ * git collects, so it may be made before the files are known to be the command's alone.
+ */
+export async function makeCommit(repo: string, parent: string | undefined, files: readonly string[], message: string, env: Record<string, string>): Promise<string> {
+  if (files.some((f) => !f.startsWith(`${PROJECT_DIR}/`))) throw refused(`a following server commits record files only, not ${files.find((f) => !f.startsWith(`${PROJECT_DIR}/`))}`);
+  const tree = await treeOf(repo, parent, files);
+  const made = await git(repo, ["commit-tree", tree, ...(parent ? ["-p", parent] : []), "-F", "-"], env, message);
+  const kept = privateIndexes.get(repo);
+  if (kept) kept.tree = made.status === 0 ? made.stdout.trim() : undefined;
+  if (made.status !== 0) {
+    if (/Please tell me who you are|empty ident|user\.email/.test(made.stderr)) {
       throw refused("git knows no author here: set user.name and user.email (git config), or start the server with cockpit serve --author 'Name <email>'");
     }
-    throw gitFailure(repo, "commit", done);
+    throw gitFailure(repo, "commit", made);
   }
-  // Asked through gitWhere, which keeps it while HEAD stays: the next command's ledger line and
-  // its parent are then known without asking git again.
-  const { head } = await gitWhere(repo);
-  if (head === "NONE") throw refused("git committed, yet HEAD names no commit");
-  return head;
+  return made.stdout.trim();
+}
+
+/**
+ * Make the commit (being made on `parent` by makeCommit, holding `files`) HEAD's: the real index
+ * takes the files' new entries meanwhile (their bytes are already in the work tree), then HEAD
+ * moves to it, only from `parent`. A locked index refuses before anything is committed; a commit
+ * git refuses, or a HEAD that moved meanwhile, puts the index entries back.
+ */
+export async function placeCommit(repo: string, parent: string | undefined, made: Promise<string>, files: readonly string[], subject: string): Promise<string> {
+  const tracked = trackedStateStamp(repo);
+  const indexed = must(repo, ["update-index", "--add", "--remove", "--", ...files]).then(() => trackedStateKept(repo, tracked));
+  indexed.catch(() => undefined);
+  let commit: string;
+  try {
+    [commit] = await Promise.all([made, indexed]);
+    await must(repo, ["update-ref", "-m", `commit: ${subject}`, "HEAD", commit, parent ?? ""]);
+  } catch (error) {
+    privateIndexes.delete(repo);
+    if (await indexed.then(() => true, () => false)) {
+      await git(repo, parent ? ["reset", "-q", parent, "--", ...files] : ["rm", "-q", "--cached", "--ignore-unmatch", "--", ...files]);
+    }
+    throw error;
+  }
+  // The private index holds the new commit's tree: the next command on it starts from there.
+  const kept = privateIndexes.get(repo);
+  if (kept?.stamp && kept.tree === commit) kept.commit = commit;
+  rememberHead(repo, commit);
+  return commit;
+}
+
+/**
+ * Each repository's private index for commits, and the commit whose tree it holds (none: read it
+ * again). One file per process under git's folder; a file left by a process gone is removed.
+ */
+interface PrivateIndex {
+  path: string;
+  /** The commit whose tree the file holds, and the file's stamp then (a file changed since is read again). */
+  commit?: string;
+  stamp?: string;
+  /** The commit last made from the file's tree (placed, it becomes `commit`). */
+  tree?: string;
+}
+
+const privateIndexes = processWide("publish-private-indexes", () => new Map<string, PrivateIndex>());
+
+const fileStamp = (path: string) => {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  return st?.isFile() ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
+};
+
+async function privateIndex(repo: string): Promise<PrivateIndex> {
+  let kept = privateIndexes.get(repo);
+  if (!kept) {
+    const dir = (await gitDirsOf(repo)).gitDir;
+    for (const name of readdirSync(dir)) {
+      const pid = /^cockpit-commit-index-(\d+)$/.exec(name)?.[1];
+      if (pid && Number(pid) !== process.pid && !alive(Number(pid))) rmSync(join(dir, name), { force: true });
+    }
+    kept = { path: join(dir, `cockpit-commit-index-${process.pid}`) };
+    privateIndexes.set(repo, kept);
+  }
+  return kept;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The tree of `parent` with `files` as the work tree has them (added, changed or removed), built on the private index. */
+async function treeOf(repo: string, parent: string | undefined, files: readonly string[]): Promise<string> {
+  const kept = await privateIndex(repo);
+  const index = { GIT_INDEX_FILE: kept.path };
+  const current = parent !== undefined && kept.commit === parent && kept.stamp !== undefined && fileStamp(kept.path) === kept.stamp;
+  kept.commit = kept.stamp = kept.tree = undefined;
+  if (!current) await must(repo, ["read-tree", ...(parent ? [parent] : ["--empty"])], index);
+  await must(repo, ["update-index", "--add", "--remove", "--", ...files], index);
+  const tree = (await must(repo, ["write-tree"], index)).trim();
+  kept.stamp = fileStamp(kept.path);
+  return tree;
 }
 
 /** Undo `commit` (HEAD, whose parent is `parent`): HEAD, index and the files back as they were before it. */
@@ -421,7 +605,8 @@ async function pushTip(repo: string, t: FollowTarget, tip: string, waiting: numb
     return { outcome: { status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting } };
   }
   if (pushed.status === 0) {
-    await must(repo, ["update-ref", remoteRef(t), tip]);
+    // git push moves the remote-tracking ref itself when the remote's fetch refspec maps the branch.
+    if ((await remoteTip(repo, t)) !== tip) await must(repo, ["update-ref", remoteRef(t), tip]);
     return { outcome: { status: "pushed", message: `pushed to ${t.remote}/${t.branch}`, waiting: 0, level: true } };
   }
   const said = pushed.stderr || pushed.stdout.trim();
@@ -444,7 +629,7 @@ export async function pushWaiting(repo: string, t: FollowTarget, own?: string, m
   const undone: UndoneCommit[] = [];
   const told = (o: PushOutcome): PushOutcome => (undone.length ? { ...o, undone } : o);
   let tries = 0;
-  if (made && (await revParse(repo, remoteRef(t))) === made.parent) {
+  if (made && (await remoteTip(repo, t)) === made.parent) {
     tries = 1;
     const pushed = await pushTip(repo, t, made.commit, 1);
     if (pushed.outcome) return pushed.outcome;

@@ -171,6 +171,24 @@ export async function trackedState(repo: string): Promise<ReadonlySet<string>> {
   return paths;
 }
 
+/** The index's stamp now, when its tracked paths under `.ai/local` are known for it (else undefined). */
+export function trackedStateStamp(repo: string): string | undefined {
+  const memo = trackedMemos.get(repo);
+  if (!memo?.paths || stampOf(memo.index) !== memo.stamp) return undefined;
+  return memo.stamp;
+}
+
+/**
+ * This process just had git rewrite the index with entries outside `.ai/local` only (a following
+ * server's commit of record files), from the index `before` names (trackedStateStamp): what it
+ * tracks under `.ai/local` is what it was, so the next write needs no `git ls-files` again.
+ */
+export function trackedStateKept(repo: string, before: string | undefined): void {
+  const memo = trackedMemos.get(repo);
+  if (before === undefined || !memo?.paths || memo.stamp !== before) return;
+  memo.stamp = stampOf(memo.index);
+}
+
 /**
  * Why `rel` cannot be written as the Cockpit's state (link, kind, place or tracked), or undefined.
  * A folder (`rel` ending in "/") is refused when git tracks anything in it too: a state file

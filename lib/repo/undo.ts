@@ -7,7 +7,7 @@ import { loadRecords } from "./load";
 import type { Plan } from "../plan/shapes";
 import { by, locked, stampNow, type WriteOptions } from "./transition";
 import { readRecordText } from "./load";
-import { idProblem, refuseFolderOutside, writeFileAtomic } from "./write";
+import { idProblem, journalWrite, refuseFolderOutside, writeFileAtomic } from "./write";
 import { ISSUES_DIR, MILESTONES_DIR } from "../plan/constants";
 import { markUndone, readUndo, UNDO_DIR, UNDO_KEPT, type UndoRecord } from "./undo-store";
 
@@ -92,6 +92,7 @@ export async function undoMove(repo: string, ledgerId: number, o: WriteOptions =
     const env = await envelope(repo, at, who);
     const abs = join(repo, u.path);
     if (u.before === null) {
+      journalWrite(abs);
       if (lstatSync(abs).isFile()) unlinkSync(abs);
     } else {
       writeFileAtomic(abs, u.before);

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { refused } from "../plan/errors";
+import { processWide } from "../process-wide";
 import { FOLDER_LEAVES_REPOSITORY, folderLeavingRepository } from "./load";
 
 /** Write every byte at the file's position (a full disk may take part of them without an error; then the rest throws). */
@@ -9,11 +11,38 @@ export function writeAll(fd: number, bytes: Buffer): void {
   for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
+/** A command's record writes: each file's absolute path and its bytes before its first write (null: none). */
+export type WriteJournal = Map<string, Buffer | null>;
+
+const journals = processWide("write-journal", () => new AsyncLocalStorage<WriteJournal>());
+
+/**
+ * Run `command`, noting in `journal` every file it writes (writeFileAtomic, writeNewFiles, an
+ * undo's removal): a following server commits exactly those, and knows what each held before.
+ */
+export function journalWrites<T>(journal: WriteJournal, command: () => Promise<T>): Promise<T> {
+  return journals.run(journal, command);
+}
+
+/** Called before a file is written or removed: the journal of the command running (if any) keeps its bytes before. */
+export function journalWrite(path: string): void {
+  const journal = journals.getStore();
+  if (!journal || journal.has(path)) return;
+  let before: Buffer | null = null;
+  try {
+    if (lstatSync(path).isFile()) before = readFileSync(path);
+  } catch {
+    /* none yet */
+  }
+  journal.set(path, before);
+}
+
 /**
  * Replace a file's bytes atomically: write a temporary file in the same folder, fsync it, rename it
  * over the record, fsync the folder. A crash at any point leaves the old bytes or the new bytes.
  */
-export function writeFileAtomic(path: string, text: string, mode = 0o644): void {
+export function writeFileAtomic(path: string, text: string | Buffer, mode = 0o644): void {
+  journalWrite(path);
   const dir = dirname(path);
   // Not `.yaml`: a temporary file left by a crash is never read as a record.
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
@@ -21,7 +50,7 @@ export function writeFileAtomic(path: string, text: string, mode = 0o644): void 
   let renamed = false;
   try {
     try {
-      writeAll(fd, Buffer.from(text, "utf8"));
+      writeAll(fd, typeof text === "string" ? Buffer.from(text, "utf8") : text);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

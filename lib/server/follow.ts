@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import { resolveConfig, usersFile } from "../config";
 import { CapabilityError } from "../plan/errors";
 import { processWide } from "../process-wide";
 import type { SyncStatus } from "../repo/sync-shapes";
 import {
   aheadBehind,
-  commitFiles,
+  makeCommit,
+  placeCommit,
   dirtyRecords,
   fetchTarget,
   followTarget,
@@ -15,7 +16,7 @@ import {
   moveHead,
   publishMessage,
   pushWaiting,
-  restoreFiles,
+  writtenState,
   revParse,
   tidy,
   truncateLedger,
@@ -26,6 +27,8 @@ import {
   type PushOutcome,
 } from "../repo/publish";
 import { gitWhere } from "../repo/git";
+import { journalWrites, writeFileAtomic, type WriteJournal } from "../repo/write";
+import { PROJECT_DIR } from "../plan/constants";
 import { readLedger } from "../repo/ledger";
 import { loadPlan } from "../repo";
 import { releaseUndoneStarts } from "../coordination/plan-leases";
@@ -358,11 +361,10 @@ function withPushed<T>(value: T, pushed: boolean, message: string): T {
   return { ...value, pushed, ...(pushed ? {} : { sync_message: message }) };
 }
 
-/** The bytes of each path now (null: no file), to see which a command changed. */
-function snapshot(repo: string, paths: Iterable<string>): Map<string, Buffer | null> {
-  const out = new Map<string, Buffer | null>();
-  for (const p of paths) out.set(p, bytesOf(join(repo, p)));
-  return out;
+/** Whether a file's bytes differ from `before` (null: no file). */
+function changedSince(path: string, before: Buffer | null): boolean {
+  const now = bytesOf(path);
+  return now === null || before === null ? now !== before : !now.equals(before);
 }
 
 function bytesOf(path: string): Buffer | null {
@@ -393,39 +395,58 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
   return serial(f.repo, async () => {
     const t = await targetOf(f);
     for (let issue = 1; ; issue++) {
-      const dirty = await dirtyRecords(f.repo);
-      const byHand = snapshot(f.repo, dirty);
       const ledgerBefore = ledgerSize(f.repo);
       const where = await gitWhere(f.repo);
       const parent = where.head === "NONE" ? undefined : where.head;
-      const value = await run();
-      const files = [...(await dirtyRecords(f.repo))].filter((p) => !dirty.has(p)).sort();
-      const touched = [...byHand].filter(([p, bytes]) => {
-        const now = bytesOf(join(f.repo, p));
-        return now === null || bytes === null ? now !== bytes : !now.equals(bytes);
-      });
-      if (touched.length) {
-        // Its change would be mixed with the hand edit in one file: neither can be committed
-        // alone, so the command is taken back whole (the hand edit's bytes are back as they were).
-        for (const [p, bytes] of touched) {
-          if (bytes === null) rmSync(join(f.repo, p), { force: true });
-          else writeFileSync(join(f.repo, p), bytes);
+      const journal: WriteJournal = new Map();
+      const value = await journalWrites(journal, run);
+      // The command's own record files, as it wrote them (each one's bytes before, to tell a hand edit).
+      const written = [...journal]
+        .map(([abs, before]) => ({ path: relative(f.repo, abs).split(sep).join("/"), before }))
+        .filter((w) => w.path.startsWith(`${PROJECT_DIR}/`) && changedSince(join(f.repo, w.path), w.before))
+        .sort((a, b) => a.path.localeCompare(b.path));
+      if (written.length === 0) return value;
+      // The command taken back whole: every file it wrote as it was, its ledger lines and leases gone.
+      const takeBack = async () => {
+        for (const w of written) {
+          if (w.before === null) rmSync(join(f.repo, w.path), { force: true });
+          else writeFileAtomic(join(f.repo, w.path), w.before);
         }
-        if (parent) await restoreFiles(f.repo, parent, files);
         const starts = startsSince(f.repo, ledgerBefore);
         truncateLedger(f.repo, ledgerBefore);
         noteWrite(f.repo);
         await releaseStarts(starts);
-        const names = touched.map(([p]) => p);
+      };
+      // The commit is made (not placed) while git says whether the files were the command's alone.
+      const trailer = randomBytes(8).toString("hex");
+      const message = publishMessage(f.repo, ledgerBefore, written.map((w) => w.path), trailer);
+      const made = makeCommit(f.repo, parent, written.map((w) => w.path), message, authorEnv(command.by, email));
+      made.catch(() => undefined);
+      const was = await writtenState(f.repo, written).catch(async (error: unknown) => {
+        await takeBack();
+        throw error;
+      });
+      if (was.handEdited.length) {
+        // Its change would be mixed with the hand edit in one file: neither can be committed alone.
+        await made.catch(() => undefined);
+        await takeBack();
+        const names = was.handEdited;
         throw new CapabilityError(
           "refused",
           `${names.join(", ")} ${names.length === 1 ? "has" : "have"} uncommitted changes made by hand, and this command writes ${names.length === 1 ? "it" : "them"}; a following server commits only what a command writes and never a hand edit, so nothing was written. Commit or discard the hand edit, then try again`,
           { records: names },
         );
       }
-      if (files.length === 0) return value;
-      const trailer = randomBytes(8).toString("hex");
-      const commit = await commitFiles(f.repo, files, publishMessage(f.repo, ledgerBefore, files, trailer), authorEnv(command.by, email));
+      const files = was.changed;
+      if (files.length === 0) {
+        await made.catch(() => undefined);
+        return value;
+      }
+      // A commit git refuses (a locked index, no author) takes the command back: nothing is half done.
+      const commit = await placeCommit(f.repo, parent, made, files, message.split("\n")[0]).catch(async (error: unknown) => {
+        await takeBack();
+        throw error;
+      });
       const outcome = await pushWaiting(f.repo, t, trailer, parent ? { commit, parent } : undefined);
       outcomeState(f, outcome);
       const ours = outcome.status === "failed" || outcome.conflict?.own === true;

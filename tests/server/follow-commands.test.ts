@@ -155,4 +155,31 @@ describe("a command that would write a record edited by hand", () => {
     expect(await command(planTransitionCapability, a, { issue: "I0002", transition: "start" })).toMatchObject({ pushed: true });
     expect(lastCommit(origin).files).toEqual([`${ISSUES_DIR}/I0002.yaml`]);
   });
+
+  it("is refused too when the hand edit is staged, or made in the index alone, and each stays as it was", async () => {
+    const origin = makeOrigin(3);
+    const a = following(cloneOf(origin, "a"));
+    const head = git(a, "rev-parse", "HEAD");
+    const ledger = ledgerBytes(a);
+    // I0001: edited and staged (the work tree and the index agree, HEAD differs).
+    const staged = join(a, ISSUES_DIR, "I0001.yaml");
+    const stagedText = readFileSync(staged, "utf8") + "# staged by hand\n";
+    writeFileSync(staged, stagedText);
+    git(a, "add", `${ISSUES_DIR}/I0001.yaml`);
+    // I0002: a change in the index only (the work tree is HEAD's bytes again).
+    const indexOnly = join(a, ISSUES_DIR, "I0002.yaml");
+    const original = readFileSync(indexOnly, "utf8");
+    writeFileSync(indexOnly, original + "# in the index only\n");
+    git(a, "add", `${ISSUES_DIR}/I0002.yaml`);
+    writeFileSync(indexOnly, original);
+    for (const [issue, file] of [["I0001", staged], ["I0002", indexOnly]] as const) {
+      const before = readFileSync(file, "utf8");
+      const r = await invoke(planTransitionCapability, contextFor(a, "Alice"), { issue, transition: "start" });
+      expect(r).toMatchObject({ ok: false, error: { code: "refused", details: { records: [`${ISSUES_DIR}/${issue}.yaml`] } } });
+      expect(readFileSync(file, "utf8")).toBe(before);
+    }
+    expect(ledgerBytes(a)).toBe(ledger);
+    expect([git(a, "rev-parse", "HEAD"), git(origin.bare, "rev-parse", "main")]).toEqual([head, head]);
+    expect(git(a, "status", "--porcelain")).toBe(`M  ${ISSUES_DIR}/I0001.yaml\nMM ${ISSUES_DIR}/I0002.yaml`);
+  });
 });

@@ -57,11 +57,15 @@ describe("a following server's commands", () => {
     expect((await syncStatus(a)).waiting).toBe(0);
   });
 
-  it("a leftover .git/index.lock is refused naming it and how to check that no git process runs, not with git's raw message", async () => {
+  it("a leftover .git/index.lock is refused naming it and how to check that no git process runs, not with git's raw message; nothing is written", async () => {
     const origin = makeOrigin(3);
     const a = following(cloneOf(origin, "a"));
+    const record = readFileSync(join(a, ISSUES_DIR, "I0001.yaml"), "utf8");
+    const [head, ledger, remote] = [git(a, "rev-parse", "HEAD"), ledgerBytes(a), git(origin.bare, "rev-parse", "main")];
     writeFileSync(join(a, ".git", "index.lock"), ""); // what a killed commit leaves
     const r = await invoke(planTransitionCapability, contextFor(a, "Alice"), { issue: "I0001", transition: "start" });
+    expect(readFileSync(join(a, ISSUES_DIR, "I0001.yaml"), "utf8")).toBe(record);
+    expect([git(a, "rev-parse", "HEAD"), ledgerBytes(a), git(origin.bare, "rev-parse", "main")]).toEqual([head, ledger, remote]);
     expect(r).toMatchObject({ ok: false, error: { code: "refused" } });
     const message = (r as { error: { message: string } }).error.message;
     expect(message).toContain("cannot lock the index: .git/index.lock exists");
