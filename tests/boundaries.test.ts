@@ -128,6 +128,7 @@ describe("the layers", () => {
       "lib/surfaces/cli/terminal-width.ts": "the terminal's width (COLUMNS) is the terminal's, not the Cockpit's",
       "lib/repo/git-run.ts": "git runs with this process's environment (PATH, HOME and git's own settings)",
       "lib/repo/state-path.ts": "git's own GIT_DIR and GIT_INDEX_FILE say where the index is, as git would read them",
+      "lib/code/read-graph.ts": "git's own GIT_DIR, GIT_CEILING_DIRECTORIES and GIT_DISCOVERY_ACROSS_FILESYSTEM say where git looks for a repository",
       "lib/execution/git.ts": "git's own GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL win over the fallback identity, as they do in git",
     };
     const reads = (f: string) => /^(?!\s*(\/\/|\*)).*\bprocess\.env\b/m.test(readFileSync(join(root, f), "utf8"));

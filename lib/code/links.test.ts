@@ -260,6 +260,44 @@ describe("reading", () => {
     expect(shas(l)).toEqual([fresh, old]);
   });
 
+  it("the branches are read again only when git's files of them change: a ref moved, a branch made in a nested folder, one deleted, at once or later", async () => {
+    const repo = newRepo();
+    repo.checkout("main");
+    forgetCommitGraph(repo.dir);
+    const names = async () => (await readCommitGraph(repo.dir))!.refs.map((r) => `${r.name}=${r.tip.slice(0, 7)}`).sort();
+    const first = await readCommitGraph(repo.dir);
+    await new Promise((r) => setTimeout(r, 250)); // past the time grain a stamp is not trusted within
+    const again = await readCommitGraph(repo.dir);
+    await readCommitGraph(repo.dir);
+    // Unchanged files: the refs as read before (the same list), git not asked.
+    expect((await readCommitGraph(repo.dir))!.refs).toBe(again!.refs);
+    expect(again!.refs).toEqual(first!.refs);
+    // Changed at once after a read, and after a pause: each is seen by the next read.
+    repo.git(["branch", "feature/bk-001-nested"]);
+    expect(await names()).toEqual(["feature/bk-001-nested=" + repo.sha("main").slice(0, 7), "main=" + repo.sha("main").slice(0, 7)]);
+    const tip = repo.commit("BK-001: more", { "src/a.ts": "1\n" }, "2026-11-02T09:00:00Z");
+    expect(await names()).toContain(`main=${tip.slice(0, 7)}`);
+    await new Promise((r) => setTimeout(r, 250));
+    await names();
+    repo.git(["update-ref", "refs/heads/feature/bk-001-nested", tip]);
+    expect(await names()).toEqual([`feature/bk-001-nested=${tip.slice(0, 7)}`, `main=${tip.slice(0, 7)}`]);
+    await new Promise((r) => setTimeout(r, 250));
+    await names();
+    repo.git(["branch", "-D", "feature/bk-001-nested"]);
+    expect(await names()).toEqual([`main=${tip.slice(0, 7)}`]);
+  });
+
+  it("a folder that is no repository is answered without git again until a .git appears in it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cockpit-code-none-"));
+    dirs.push(dir);
+    forgetCommitGraph(dir);
+    expect(await readCommitGraph(dir)).toBeUndefined();
+    expect(await readCommitGraph(dir)).toBeUndefined();
+    const repo = CodeRepo.init(dir);
+    const root = repo.commit("BK-001: the first code", { "src/a.ts": "a\n" }, "2026-11-02T09:00:00Z");
+    expect((await readCommitGraph(dir))?.refs.map((r) => r.tip)).toEqual([root]);
+  });
+
   it("a later read tells code from the plan's commits as the first read does: plan-only, empty, merges by their first parent", async () => {
     const repo = newRepo();
     repo.commit("BK-001: groundwork", { "src/a.ts": "0\n" }, "2026-11-02T08:00:00Z");

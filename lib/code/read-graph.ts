@@ -1,6 +1,6 @@
-import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { invalidInput } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { GIT_OUTPUT_LIMIT, git, gitText } from "../repo/git-run";
@@ -81,6 +81,100 @@ async function readRefs(repo: string): Promise<{ refs: GraphRef[]; originHead?: 
     }
   }
   return { refs, originHead };
+}
+
+interface RefsRead {
+  where: { prefix: string; head: string } | undefined;
+  refs: GraphRef[];
+  originHead?: string;
+}
+
+/**
+ * What was last read of each repository's refs, and the stamp of the files git keeps them in
+ * then: HEAD, packed-refs, and every folder of refs/heads and refs/remotes (git writes a loose ref
+ * by renaming a new file into its folder, which changes the folder's times). A read whose stamp is
+ * the same asks git nothing: a served page asking for the next issue starts no git process.
+ */
+const refsKept = processWide("code-refs", () => new Map<string, { dirs?: { gitDir: string; commonDir: string }; stamp?: string; read?: RefsRead }>());
+
+/** A stamp changed this recently may change again within the file system's time grain: it is not trusted. */
+const RACY_MS = 100;
+/** Folders looked at for one stamp, at most (past that, git is asked each time). */
+const STAMP_FOLDERS = 2_000;
+
+function refsStamp(dirs: { gitDir: string; commonDir: string }): string | undefined {
+  const parts: string[] = [];
+  const now = Date.now();
+  let folders = 0;
+  const stamp = (path: string, folder: boolean): boolean => {
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) {
+      parts.push("-");
+      return true;
+    }
+    if (now - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS) return false;
+    parts.push(`${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`);
+    if (!folder || !st.isDirectory()) return true;
+    if (++folders > STAMP_FOLDERS) return false;
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.isDirectory() && !stamp(join(path, entry.name), true)) return false;
+    }
+    return true;
+  };
+  try {
+    const ok =
+      stamp(join(dirs.gitDir, "HEAD"), false) &&
+      stamp(join(dirs.commonDir, "packed-refs"), false) &&
+      stamp(join(dirs.commonDir, "reftable"), true) &&
+      stamp(join(dirs.commonDir, "refs", "heads"), true) &&
+      stamp(join(dirs.commonDir, "refs", "remotes"), true);
+    return ok ? parts.join(" ") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a `.git` is in `repo` or a folder above it (what git looks for), as a stamp; undefined
+ * when git is told where to look by the environment (then it is asked each time).
+ */
+function noRepositoryStamp(repo: string): string | undefined {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_CEILING_DIRECTORIES !== undefined || process.env.GIT_DISCOVERY_ACROSS_FILESYSTEM !== undefined) return undefined;
+  const parts: string[] = [];
+  for (let dir = resolve(repo); ; dir = dirname(dir)) {
+    const st = lstatSync(join(dir, ".git"), { throwIfNoEntry: false });
+    parts.push(st ? `${st.ino}:${st.mtimeMs}` : "-");
+    if (dirname(dir) === dir) return parts.join(" ");
+  }
+}
+
+/** The plan's place in the work tree, HEAD's name and the branches: from git, or as last read when git's files are unchanged. */
+async function refsOf(repo: string): Promise<RefsRead> {
+  let memo = refsKept.get(repo);
+  // A folder git found no repository for stays one while no `.git` appears in it or above it.
+  if (memo && !memo.dirs && memo.stamp !== noRepositoryStamp(repo)) memo = undefined;
+  if (!memo) {
+    const before = noRepositoryStamp(repo);
+    const out = await gitText(repo, ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"]);
+    const [gitDir, commonDir] = out?.split("\n") ?? [];
+    memo = gitDir && commonDir ? { dirs: { gitDir, commonDir } } : {};
+    refsKept.set(repo, memo);
+    if (!memo.dirs && before !== undefined && before === noRepositoryStamp(repo)) {
+      memo.stamp = before;
+      memo.read = { where: undefined, refs: [] };
+    }
+  }
+  if (!memo.dirs && memo.read) return memo.read;
+  const stamp = memo.dirs ? refsStamp(memo.dirs) : undefined;
+  if (stamp !== undefined && stamp === memo.stamp && memo.read) return memo.read;
+  const [where, { refs, originHead }] = await Promise.all([planPrefix(repo), readRefs(repo)]);
+  const read = { where, refs, originHead };
+  // Kept only if nothing changed while git read them.
+  if (stamp !== undefined && memo.dirs && refsStamp(memo.dirs) === stamp) {
+    memo.stamp = stamp;
+    memo.read = read;
+  }
+  return read;
 }
 
 const refLabel = (r: GraphRef) => (r.remote === null ? r.name : `${r.remote}/${r.name}`);
@@ -322,7 +416,7 @@ export async function readCommitGraph(repo: string, defaultBranch?: string, mean
       meanwhile();
     }
   };
-  const [where, { refs, originHead }] = await Promise.all([planPrefix(repo), readRefs(repo)]);
+  const { where, refs, originHead } = await refsOf(repo);
   if (where === undefined) {
     once();
     return undefined;
@@ -397,4 +491,5 @@ export function lastReadCount(repo: string): number {
 /** Forget what was read of `repo` (for tests and benchmarks that measure a cold read). */
 export function forgetCommitGraph(repo: string): void {
   kept.delete(repo);
+  refsKept.delete(repo);
 }
