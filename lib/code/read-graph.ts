@@ -41,11 +41,11 @@ const kept = processWide("code-commits", () => new Map<string, RepoCommits>());
  * Where the repository's plan sits in its work tree and HEAD's full name ("refs/heads/main", or
  * "HEAD" when detached), or undefined when the folder is no git repository.
  */
-async function planPrefix(repo: string): Promise<{ prefix: string; head: string } | undefined> {
-  const both = await gitText(repo, ["rev-parse", "--show-prefix", "--symbolic-full-name", "HEAD"]);
-  if (both !== undefined) {
-    const [prefix = "", head = ""] = both.split("\n");
-    return { prefix, head };
+async function planPrefix(repo: string): Promise<{ prefix: string; head: string; dirs?: GitDirs } | undefined> {
+  const all = await gitText(repo, ["rev-parse", "--show-prefix", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir", "--symbolic-full-name", "HEAD"]);
+  if (all !== undefined) {
+    const [prefix = "", gitDir = "", commonDir = "", head = ""] = all.split("\n");
+    return { prefix, head, ...(gitDir && commonDir ? { dirs: { gitDir, commonDir } } : {}) };
   }
   // A repository without a commit has no HEAD to name yet.
   const out = await gitText(repo, ["rev-parse", "--show-prefix"]);
@@ -95,14 +95,19 @@ interface RefsRead {
  * by renaming a new file into its folder, which changes the folder's times). A read whose stamp is
  * the same asks git nothing: a served page asking for the next issue starts no git process.
  */
-const refsKept = processWide("code-refs", () => new Map<string, { dirs?: { gitDir: string; commonDir: string }; stamp?: string; read?: RefsRead }>());
+interface GitDirs {
+  gitDir: string;
+  commonDir: string;
+}
+
+const refsKept = processWide("code-refs", () => new Map<string, { dirs?: GitDirs; stamp?: string; read?: RefsRead }>());
 
 /** A stamp changed this recently may change again within the file system's time grain: it is not trusted. */
 const RACY_MS = 100;
 /** Folders looked at for one stamp, at most (past that, git is asked each time). */
 const STAMP_FOLDERS = 2_000;
 
-function refsStamp(dirs: { gitDir: string; commonDir: string }): string | undefined {
+function refsStamp(dirs: GitDirs): string | undefined {
   const parts: string[] = [];
   const now = Date.now();
   let folders = 0;
@@ -150,30 +155,17 @@ function noRepositoryStamp(repo: string): string | undefined {
 
 /** The plan's place in the work tree, HEAD's name and the branches: from git, or as last read when git's files are unchanged. */
 async function refsOf(repo: string): Promise<RefsRead> {
-  let memo = refsKept.get(repo);
-  // A folder git found no repository for stays one while no `.git` appears in it or above it.
-  if (memo && !memo.dirs && memo.stamp !== noRepositoryStamp(repo)) memo = undefined;
-  if (!memo) {
-    const before = noRepositoryStamp(repo);
-    const out = await gitText(repo, ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"]);
-    const [gitDir, commonDir] = out?.split("\n") ?? [];
-    memo = gitDir && commonDir ? { dirs: { gitDir, commonDir } } : {};
-    refsKept.set(repo, memo);
-    if (!memo.dirs && before !== undefined && before === noRepositoryStamp(repo)) {
-      memo.stamp = before;
-      memo.read = { where: undefined, refs: [] };
-    }
-  }
-  if (!memo.dirs && memo.read) return memo.read;
-  const stamp = memo.dirs ? refsStamp(memo.dirs) : undefined;
-  if (stamp !== undefined && stamp === memo.stamp && memo.read) return memo.read;
+  const memo = refsKept.get(repo);
+  // Unchanged files: the refs as read before. A folder git found no repository for stays one
+  // while no `.git` appears in it or above it.
+  const stamp = memo?.dirs ? refsStamp(memo.dirs) : noRepositoryStamp(repo);
+  if (memo?.read && stamp !== undefined && stamp === memo.stamp) return memo.read;
   const [where, { refs, originHead }] = await Promise.all([planPrefix(repo), readRefs(repo)]);
   const read = { where, refs, originHead };
-  // Kept only if nothing changed while git read them.
-  if (stamp !== undefined && memo.dirs && refsStamp(memo.dirs) === stamp) {
-    memo.stamp = stamp;
-    memo.read = read;
-  }
+  const dirs = where?.dirs;
+  // Kept only if nothing changed while git read them (a first read learns where git's files are: the next one is kept).
+  const kept = dirs ? dirs.gitDir === memo?.dirs?.gitDir && dirs.commonDir === memo.dirs.commonDir && stamp !== undefined && refsStamp(dirs) === stamp : where === undefined && memo !== undefined && !memo.dirs && stamp !== undefined && noRepositoryStamp(repo) === stamp;
+  refsKept.set(repo, { dirs, ...(kept ? { stamp, read } : {}) });
   return read;
 }
 

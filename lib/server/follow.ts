@@ -7,25 +7,19 @@ import { processWide } from "../process-wide";
 import type { SyncStatus } from "../repo/sync-shapes";
 import {
   aheadBehind,
-  makeCommit,
-  placeCommit,
-  dirtyRecords,
   fetchTarget,
   followTarget,
-  ledgerSize,
   moveHead,
-  publishMessage,
   pushWaiting,
-  writtenState,
   revParse,
   tidy,
-  truncateLedger,
   undoCommit,
   undoLedgerOf,
   waitingCommits,
   type FollowTarget,
   type PushOutcome,
 } from "../repo/publish";
+import { dirtyRecords, ledgerSize, makeCommit, placeCommit, publishMessage, truncateLedger, writtenState } from "../repo/command-commit";
 import { gitWhere } from "../repo/git";
 import { journalWrites, writeFileAtomic, type WriteJournal } from "../repo/write";
 import { PROJECT_DIR } from "../plan/constants";
