@@ -163,9 +163,11 @@ async function refsOf(repo: string): Promise<RefsRead> {
   const [where, { refs, originHead }] = await Promise.all([planPrefix(repo), readRefs(repo)]);
   const read = { where, refs, originHead };
   const dirs = where?.dirs;
-  // Kept only if nothing changed while git read them (a first read learns where git's files are: the next one is kept).
-  const kept = dirs ? dirs.gitDir === memo?.dirs?.gitDir && dirs.commonDir === memo.dirs.commonDir && stamp !== undefined && refsStamp(dirs) === stamp : where === undefined && memo !== undefined && !memo.dirs && stamp !== undefined && noRepositoryStamp(repo) === stamp;
-  refsKept.set(repo, { dirs, ...(kept ? { stamp, read } : {}) });
+  // Kept only if nothing changed while git read them: the stamp taken before the read is the
+  // same after it. A first read only learns where git's files are (or that there is no repository).
+  const known = memo !== undefined && (dirs ? dirs.gitDir === memo.dirs?.gitDir && dirs.commonDir === memo.dirs.commonDir : where === undefined && !memo.dirs);
+  const after = dirs ? refsStamp(dirs) : noRepositoryStamp(repo);
+  refsKept.set(repo, { dirs, ...(known && stamp !== undefined && after === stamp ? { stamp, read } : {}) });
   return read;
 }
 

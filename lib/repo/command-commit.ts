@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, constants, fstatSync, ftruncateSync, readdirSync, rmSync } from "node:fs";
 import { createHash, randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { refused } from "../plan/errors";
@@ -9,7 +9,8 @@ import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
 import { readLedger } from "./ledger";
 import { openStateFile, trackedStateKept, trackedStateStamp } from "./state-path";
 import { gitFailure, summarise } from "./commit";
-import { rememberHead } from "./git";
+import { gitDirsOf, rememberHead, stampOf } from "./git";
+import { isAlive } from "./lock";
 
 // A following server's command as one commit (lib/repo/publish.ts pushes it): which record files
 // it wrote and whether a hand had changed one first, its message, and the commit itself, built on
@@ -37,8 +38,6 @@ export async function must(repo: string, args: string[], env?: Record<string, st
   if (r.status !== 0) throw gitFailure(repo, args[0], r);
   return r.stdout;
 }
-
-const lines = (s: string) => s.split("\n").filter(Boolean);
 
 /** The record files that differ from HEAD (paths relative to the repository). */
 export async function dirtyRecords(repo: string): Promise<Set<string>> {
@@ -115,24 +114,16 @@ export interface Written {
   before: Buffer | null;
 }
 
-/** What a command wrote, as git sees it: the files to commit, and those a hand changed first. */
-export interface WrittenState {
-  /** The files whose bytes are not HEAD's now, each changed by the command alone. */
-  changed: string[];
-  /** The files that held an uncommitted change (staged or not) before the command wrote them. */
-  handEdited: string[];
-}
-
 const isZero = (id: string) => /^0+$/.test(id);
 
 /**
- * Which written files to commit, and which held an uncommitted change before the command wrote
- * them (their bytes then were not HEAD's, or the index had another entry than HEAD's). One
+ * The written files that held an uncommitted change (staged or not) before the command wrote them:
+ * their bytes then were not HEAD's, or the index had another entry than HEAD's. One
  * `git status` of those paths, whose entries name HEAD's and the index's object ids; the index is
  * not written. A file git reports unchanged was written back to HEAD's bytes: if its bytes before
  * were other, a hand had changed it.
  */
-export async function writtenState(repo: string, written: readonly Written[]): Promise<WrittenState> {
+export async function handEdited(repo: string, written: readonly Written[]): Promise<string[]> {
   const out = await must(repo, ["status", "--porcelain=v2", "-z", "--no-renames", "--untracked-files=all", "--", ...written.map((w) => w.path)]);
   // "1 XY sub mH mI mW hH hI path", "u …" (a conflict), "? path" (untracked).
   const seen = new Map<string, { head?: string; index?: string; conflict?: boolean }>();
@@ -144,8 +135,7 @@ export async function writtenState(repo: string, written: readonly Written[]): P
       seen.set(f.slice(8).join(" "), { head: isZero(f[6]) ? undefined : f[6], index: isZero(f[7]) ? undefined : f[7] });
     }
   }
-  const changed: string[] = [];
-  const handEdited: string[] = [];
+  const edited: string[] = [];
   for (const w of written) {
     const entry = seen.get(w.path);
     let clean: boolean;
@@ -157,26 +147,15 @@ export async function writtenState(repo: string, written: readonly Written[]): P
       // Bytes as committed, or as a checkout writes them (an attribute's line endings): git's own hash says.
       clean = blobId(w.before, head.length) === head || (await must(repo, ["hash-object", "--stdin", `--path=${w.path}`], {}, w.before)).trim() === head;
     }
-    (clean ? changed : handEdited).push(w.path);
+    if (!clean) edited.push(w.path);
   }
-  return { changed, handEdited };
+  return edited;
 }
 
-interface GitDirs {
-  gitDir: string;
-  commonDir: string;
-}
-
-const gitDirs = processWide("publish-git-dirs", () => new Map<string, GitDirs>());
-
-/** The repository's git folder and common folder (absolute), asked once per process. */
-export async function gitDirsOf(repo: string): Promise<GitDirs> {
-  let dirs = gitDirs.get(repo);
-  if (!dirs) {
-    const [gitDir, commonDir] = (await must(repo, ["rev-parse", "--absolute-git-dir", "--path-format=absolute", "--git-common-dir"])).split("\n");
-    dirs = { gitDir, commonDir };
-    gitDirs.set(repo, dirs);
-  }
+/** The repository's git folders; a refusal outside a git work tree (a following server commits with git). */
+export async function gitFolders(repo: string): Promise<{ gitDir: string; commonDir: string }> {
+  const dirs = await gitDirsOf(repo);
+  if (!dirs) throw refused("this is not a git work tree; a following server commits with git");
   return dirs;
 }
 
@@ -244,18 +223,13 @@ interface PrivateIndex {
 
 const privateIndexes = processWide("publish-private-indexes", () => new Map<string, PrivateIndex>());
 
-const fileStamp = (path: string) => {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  return st?.isFile() ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
-};
-
 async function privateIndex(repo: string): Promise<PrivateIndex> {
   let kept = privateIndexes.get(repo);
   if (!kept) {
-    const dir = (await gitDirsOf(repo)).gitDir;
+    const dir = (await gitFolders(repo)).gitDir;
     for (const name of readdirSync(dir)) {
       const pid = /^cockpit-commit-index-(\d+)$/.exec(name)?.[1];
-      if (pid && Number(pid) !== process.pid && !alive(Number(pid))) rmSync(join(dir, name), { force: true });
+      if (pid && Number(pid) !== process.pid && !isAlive(Number(pid))) rmSync(join(dir, name), { force: true });
     }
     kept = { path: join(dir, `cockpit-commit-index-${process.pid}`) };
     privateIndexes.set(repo, kept);
@@ -263,24 +237,15 @@ async function privateIndex(repo: string): Promise<PrivateIndex> {
   return kept;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** The tree of `parent` with `files` as the work tree has them (added, changed or removed), built on the private index. */
 async function treeOf(repo: string, parent: string | undefined, files: readonly string[]): Promise<string> {
   const kept = await privateIndex(repo);
   const index = { GIT_INDEX_FILE: kept.path };
-  const current = parent !== undefined && kept.commit === parent && kept.stamp !== undefined && fileStamp(kept.path) === kept.stamp;
+  const current = parent !== undefined && kept.commit === parent && kept.stamp !== undefined && stampOf(kept.path) === kept.stamp;
   kept.commit = kept.stamp = kept.tree = undefined;
   if (!current) await must(repo, ["read-tree", ...(parent ? [parent] : ["--empty"])], index);
   await must(repo, ["update-index", "--add", "--remove", "--", ...files], index);
   const tree = (await must(repo, ["write-tree"], index)).trim();
-  kept.stamp = fileStamp(kept.path);
+  kept.stamp = stampOf(kept.path);
   return tree;
 }

@@ -44,7 +44,8 @@ async function gitDirs(repo: string): Promise<Remembered["dirs"]> {
   return { gitDir: abs(gitDir), commonDir: abs(commonDir) };
 }
 
-function stampOf(path: string): string {
+/** A file's identity and times ("-" when there is none): a file git replaces by a rename gets a new one. */
+export function stampOf(path: string): string {
   const st = statSync(path, { throwIfNoEntry: false });
   return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-";
 }
@@ -64,13 +65,20 @@ function fingerprintOf(dirs: NonNullable<Remembered["dirs"]>): string | undefine
   }
 }
 
-/** `gitHead` and `gitBranch` together, from real git, asked again only when HEAD or its ref moved. */
-export async function gitWhere(repo: string): Promise<GitWhere> {
+/** The repository's git folder and common folder (absolute), asked once per process; undefined outside a repository. */
+export async function gitDirsOf(repo: string): Promise<{ gitDir: string; commonDir: string } | undefined> {
   let memo = remembered.get(repo);
   if (!memo) {
     memo = { dirs: await gitDirs(repo) };
     remembered.set(repo, memo);
   }
+  return memo.dirs;
+}
+
+/** `gitHead` and `gitBranch` together, from real git, asked again only when HEAD or its ref moved. */
+export async function gitWhere(repo: string): Promise<GitWhere> {
+  await gitDirsOf(repo);
+  const memo = remembered.get(repo)!;
   const fingerprint = memo.dirs ? fingerprintOf(memo.dirs) : undefined;
   if (fingerprint !== undefined && fingerprint === memo.fingerprint && memo.where) return memo.where;
   const [head, branch] = await Promise.all([gitHead(repo), gitBranch(repo)]);

@@ -65,7 +65,8 @@ function entryAt(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` runs on this machine (one we may not signal runs too). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -6,7 +6,7 @@ import { stampNow } from "./transition";
 import { appendLedger, envelope } from "./ledger";
 import { readStateFile } from "./state-path";
 import { markUndone, readUndo } from "./undo-store";
-import { COMMAND_TRAILER, type Out, git, gitDirsOf, must, oneLine } from "./command-commit";
+import { COMMAND_TRAILER, type Out, git, gitFolders, must, oneLine } from "./command-commit";
 
 // A following server's commands, each one a commit on the remote: the records a command wrote are
 // committed at once (that file only, the move as its message, the person as its author), then
@@ -83,7 +83,7 @@ async function remoteTip(repo: string, t: FollowTarget): Promise<string | undefi
   const ref = remoteRef(t);
   if (/^[\w./-]+$/.test(ref) && !ref.split("/").some((part) => part === "" || part.startsWith(".") || part.endsWith(".lock"))) {
     try {
-      const path = join((await gitDirsOf(repo)).commonDir, ref);
+      const path = join((await gitFolders(repo)).commonDir, ref);
       if (lstatSync(path).isFile()) {
         const id = readFileSync(path, "utf8").trim();
         if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(id)) return id;
@@ -168,9 +168,7 @@ const changedBy = async (repo: string, commit: string) => lines(await must(repo,
 /** Replay `commits` on `onto` through a private index, keeping each one's author, date and message. */
 async function replay(repo: string, commits: readonly string[], onto: string): Promise<string> {
   let tip = onto;
-  const index = join(repo, ".git", `cockpit-follow-index-${process.pid}`);
-  const gitDir = (await must(repo, ["rev-parse", "--absolute-git-dir"])).trim();
-  const env = { GIT_INDEX_FILE: index.replace(join(repo, ".git"), gitDir) };
+  const env = { GIT_INDEX_FILE: join((await gitFolders(repo)).gitDir, `cockpit-follow-index-${process.pid}`) };
   try {
     for (const c of commits) {
       await must(repo, ["read-tree", tip], env);

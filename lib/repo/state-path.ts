@@ -1,8 +1,9 @@
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { join, resolve, sep } from "node:path";
 import { refused } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { git } from "./git-run";
+import { stampOf } from "./git";
 
 // The Cockpit's own state (the ledger, the plan lock, the holder id, the SQLite store) lives in
 // `.ai/local/` of the clone, untracked. A repository is data: it may commit a link there, or the
@@ -123,11 +124,6 @@ interface TrackedMemo {
 }
 
 const trackedMemos = processWide("state-path-tracked", () => new Map<string, TrackedMemo>());
-
-function stampOf(path: string): string {
-  const st = statSync(path, { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : "-";
-}
 
 /**
  * The index of a repository at the top of its work tree, found without starting git (a command

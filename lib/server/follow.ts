@@ -19,7 +19,7 @@ import {
   type FollowTarget,
   type PushOutcome,
 } from "../repo/publish";
-import { dirtyRecords, ledgerSize, makeCommit, placeCommit, publishMessage, truncateLedger, writtenState } from "../repo/command-commit";
+import { dirtyRecords, ledgerSize, makeCommit, placeCommit, publishMessage, truncateLedger, handEdited } from "../repo/command-commit";
 import { gitWhere } from "../repo/git";
 import { journalWrites, writeFileAtomic, type WriteJournal } from "../repo/write";
 import { PROJECT_DIR } from "../plan/constants";
@@ -411,36 +411,30 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
         noteWrite(f.repo);
         await releaseStarts(starts);
       };
+      const orTakeBack = <V>(step: Promise<V>) =>
+        step.catch(async (error: unknown) => {
+          await takeBack();
+          throw error;
+        });
       // The commit is made (not placed) while git says whether the files were the command's alone.
+      const files = written.map((w) => w.path);
       const trailer = randomBytes(8).toString("hex");
-      const message = publishMessage(f.repo, ledgerBefore, written.map((w) => w.path), trailer);
-      const made = makeCommit(f.repo, parent, written.map((w) => w.path), message, authorEnv(command.by, email));
+      const message = publishMessage(f.repo, ledgerBefore, files, trailer);
+      const made = makeCommit(f.repo, parent, files, message, authorEnv(command.by, email));
       made.catch(() => undefined);
-      const was = await writtenState(f.repo, written).catch(async (error: unknown) => {
-        await takeBack();
-        throw error;
-      });
-      if (was.handEdited.length) {
+      const names = await orTakeBack(handEdited(f.repo, written));
+      if (names.length) {
         // Its change would be mixed with the hand edit in one file: neither can be committed alone.
         await made.catch(() => undefined);
         await takeBack();
-        const names = was.handEdited;
         throw new CapabilityError(
           "refused",
           `${names.join(", ")} ${names.length === 1 ? "has" : "have"} uncommitted changes made by hand, and this command writes ${names.length === 1 ? "it" : "them"}; a following server commits only what a command writes and never a hand edit, so nothing was written. Commit or discard the hand edit, then try again`,
           { records: names },
         );
       }
-      const files = was.changed;
-      if (files.length === 0) {
-        await made.catch(() => undefined);
-        return value;
-      }
       // A commit git refuses (a locked index, no author) takes the command back: nothing is half done.
-      const commit = await placeCommit(f.repo, parent, made, files, message.split("\n")[0]).catch(async (error: unknown) => {
-        await takeBack();
-        throw error;
-      });
+      const commit = await orTakeBack(placeCommit(f.repo, parent, made, files, message.split("\n")[0]));
       const outcome = await pushWaiting(f.repo, t, trailer, parent ? { commit, parent } : undefined);
       outcomeState(f, outcome);
       const ours = outcome.status === "failed" || outcome.conflict?.own === true;
