@@ -34,6 +34,8 @@ await build({
     serve: join(root, "lib/server/serve-main.ts"),
     plans: join(root, "lib/surfaces/cli/plans-main.ts"),
     front: join(root, "lib/server/front-main.ts"),
+    // `cockpit plan code` starts reading the commit graph before the rest of the command loads.
+    "code-early": join(root, "lib/surfaces/cli/code-early.ts"),
     // The seal code alone, for the demo generator (scripts/demo/seal.mjs): one formula, never a copy.
     "plan-seal": join(root, "lib/plan/seal.ts"),
   },

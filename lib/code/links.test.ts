@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ANA, CodeRepo, TOM } from "@/tests/support/code-history";
 import { LinkMemory, codeFindings, linkIssues, suggestedMove, type IssueFacts, type IssueLinks } from "./links";
-import { forgetCommitGraph, lastReadCount, readCommitGraph } from "./read-graph";
+import { codeOfTopLevel, forgetCommitGraph, lastReadCount, readCommitGraph, readCommitGraphEarly } from "./read-graph";
+import { earlyRepo } from "../surfaces/cli/code-early-args";
 
 // docs/code-links.md: which commits and branches link to which issue, on real git histories.
 
@@ -402,6 +403,57 @@ describe("reading", () => {
     expect(shas(l)).not.toContain(planOnly);
   });
 
+  it("a read started early (the command line's), then the read proper, links what a cold read links: a commit only a ref the reader does not count reaches links nothing", async () => {
+    const repo = newRepo();
+    const planOnly = repo.commit("BK-001 plan only", { ".ai/repo/project/issues/BK-001.yaml": "id: BK-001\n" }, "2026-11-02T08:00:00Z");
+    const quoted = repo.commit("BK-001 a name git quotes", { "we\tird.txt": "x\n" }, "2026-11-02T09:00:00Z");
+    repo.checkout("bk-002-y", true);
+    const branch = repo.commit("Work on the branch", { "src/y.ts": "y\n" }, "2026-11-02T10:00:00Z");
+    repo.checkout("main");
+    repo.merge("bk-002-y", "2026-11-02T11:00:00Z");
+    // A remote's HEAD that is a ref of its own, not a name for one of its branches: the reader
+    // does not count it, though `git rev-list --remotes` walks it.
+    repo.checkout("stray", true);
+    const stray = repo.commit("BK-001 reached by a stray ref only", { "src/stray.ts": "s\n" }, "2026-11-02T12:00:00Z");
+    repo.git(["update-ref", "refs/remotes/origin/HEAD", stray]);
+    repo.checkout("main");
+    repo.git(["branch", "-D", "stray"]);
+    const ids = ["BK-001", "BK-002"];
+    forgetCommitGraph(repo.dir);
+    const cold = linkIssues((await readCommitGraph(repo.dir))!, ids);
+    forgetCommitGraph(repo.dir);
+    readCommitGraphEarly(repo.dir);
+    const graph = (await readCommitGraph(repo.dir))!;
+    expect(graph.commits.has(stray)).toBe(false);
+    expect(lastReadCount(repo.dir)).toBe(0); // the early read had read them all
+    const early = linkIssues(graph, ids);
+    expect(early).toEqual(cold);
+    expect(shas(early.get("BK-001"))).toEqual([quoted]);
+    expect(shas(early.get("BK-001"))).not.toContain(planOnly);
+    expect(shas(early.get("BK-002"))).toContain(branch);
+  });
+
+  it("an early read of a plan in a subfolder tells its commits apart as a cold read does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cockpit-code-sub-"));
+    dirs.push(dir);
+    const repo = CodeRepo.init(dir);
+    repo.commit("Start", { "plan/.ai/repo/project/project.yaml": "name: x\n" }, "2026-11-01T08:00:00Z");
+    repo.commit("BK-001 in the plan", { "plan/.ai/repo/project/issues/BK-001.yaml": "id: BK-001\n" }, "2026-11-02T08:00:00Z");
+    const beside = repo.commit("BK-001 beside the plan", { "plan/src/a.ts": "a\n" }, "2026-11-02T09:00:00Z");
+    const other = repo.commit("BK-001 in another .ai", { ".ai/x.yaml": "x\n" }, "2026-11-02T11:00:00Z");
+    const at = join(dir, "plan");
+    forgetCommitGraph(at);
+    readCommitGraphEarly(at);
+    expect(shas(linkIssues((await readCommitGraph(at))!, ["BK-001"]).get("BK-001"))).toEqual([other, beside]);
+  });
+
+  it("an early read of a folder that is no repository leaves nothing behind, and the read proper says so", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "cockpit-code-plain-"));
+    dirs.push(dir);
+    readCommitGraphEarly(dir);
+    expect(await readCommitGraph(dir)).toBeUndefined();
+  });
+
   it("a folder that is not a git repository has no graph", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cockpit-code-plain-"));
     dirs.push(dir);
@@ -472,5 +524,34 @@ describe("code findings", () => {
 
   it("commits by ANA and TOM are distinct authors (the helpers' identities)", () => {
     expect(ANA.name).not.toBe(TOM.name);
+  });
+});
+
+describe("the top-level entries a commit changes", () => {
+  it("a plan at the top: code when anything but .ai changed; a quoted name is left to the trees", () => {
+    expect(codeOfTopLevel([], ".ai", false)).toBe(false);
+    expect(codeOfTopLevel([".ai"], ".ai", false)).toBe(false);
+    expect(codeOfTopLevel([".ai", "src"], ".ai", false)).toBe(true);
+    expect(codeOfTopLevel(["README.md"], ".ai", false)).toBe(true);
+    expect(codeOfTopLevel(['"we\\tird"'], ".ai", false)).toBeUndefined();
+    expect(codeOfTopLevel(['"we\\tird"', "src"], ".ai", false)).toBe(true);
+  });
+
+  it("a plan in a subfolder: its folder changing alone is left to the trees; anything beside it is code", () => {
+    expect(codeOfTopLevel(["plan"], "plan", true)).toBeUndefined();
+    expect(codeOfTopLevel(["plan", "README.md"], "plan", true)).toBe(true);
+    expect(codeOfTopLevel([".ai"], "plan", true)).toBe(true);
+  });
+});
+
+describe("the command line's early read", () => {
+  it("reads the folder the command will: --repo as given (either spelling), else the current folder; nothing when unsure", () => {
+    expect(earlyRepo([], "/w")).toBe("/w");
+    expect(earlyRepo(["--repo", "x", "--json"], "/w")).toBe("/w/x");
+    expect(earlyRepo(["BK-1", "--repo=/abs"], "/w")).toBe("/abs");
+    expect(earlyRepo(["--repo", "a", "--repo", "b"], "/w")).toBeUndefined();
+    expect(earlyRepo(["--repo"], "/w")).toBeUndefined();
+    expect(earlyRepo(["--repo", "--json"], "/w")).toBeUndefined();
+    expect(earlyRepo(["--help"], "/w")).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { isoOfSeconds } from "../history/revision";
 import { invalidInput } from "../plan/errors";
 import { processWide } from "../process-wide";
-import { GIT_OUTPUT_LIMIT, git, gitText } from "../repo/git-run";
+import { GIT_OUTPUT_LIMIT, git, gitPipe, gitText } from "../repo/git-run";
 import type { CommitGraph, GraphCommit, GraphRef } from "./links";
 
 // Reading the commit graph of the branches and remote-tracking branches: one `git log` for the
@@ -198,42 +199,52 @@ function chooseDefault(refs: readonly GraphRef[], asked: string | undefined, ori
   return null;
 }
 
-const isoOfSeconds = (s: string) => new Date(Number(s) * 1000).toISOString().replace(".000Z", "Z");
-
-/** The fields before the changed paths: `\x1e\0` sha parents `\0` author `\0` times `\0` message `\0`. */
+/** The fields before the changed paths: `\x1e\0` sha tree parents `\0` author `\0` times `\0` message `\0`. */
 const FORMAT = "--format=%x1e%x00%H %T %P%x00%aN%x00%at %ct%x00%B%x00";
 
 interface Parsed {
-  commit: Omit<GraphCommit, "isCode">;
+  /** isCode is false until the commit's paths or trees tell. */
+  commit: GraphCommit;
   tree: string;
   /** The changed paths, when they were asked for. */
   paths: string[];
 }
+
+const SHA = /^[0-9a-f]{40,64}$/;
 
 /** `git log` output in FORMAT, one entry per commit. Free text (names, messages) ends at a NUL, which neither holds. */
 export function parseLog(text: string): Parsed[] {
   const out: Parsed[] = [];
   let i = text.indexOf("\x1e\0");
   while (i >= 0) {
-    const fields: string[] = [];
-    let at = i + 2;
-    for (let f = 0; f < 4; f++) {
-      const end = text.indexOf("\0", at);
-      if (end < 0) return out;
-      fields.push(text.slice(at, end));
-      at = end + 1;
-    }
-    const next = text.indexOf("\n\x1e\0", at);
-    const rest = text.slice(at, next < 0 ? text.length : next);
+    const headEnd = text.indexOf("\0", i + 2);
+    const authorEnd = headEnd < 0 ? -1 : text.indexOf("\0", headEnd + 1);
+    const timesEnd = authorEnd < 0 ? -1 : text.indexOf("\0", authorEnd + 1);
+    const messageEnd = timesEnd < 0 ? -1 : text.indexOf("\0", timesEnd + 1);
+    if (messageEnd < 0) return out;
+    const next = text.indexOf("\n\x1e\0", messageEnd + 1);
+    const restEnd = next < 0 ? text.length : next;
+    const head = text.slice(i + 2, headEnd).split(" ");
+    const times = text.slice(authorEnd + 1, timesEnd);
+    const space = times.indexOf(" ");
+    let last = messageEnd;
+    while (last > timesEnd + 1 && text.charCodeAt(last - 1) === 10) last--;
+    const sha = head[0];
+    const rest = messageEnd + 1 < restEnd ? text.slice(messageEnd + 1, restEnd) : "";
     i = next < 0 ? -1 : next + 1;
-    const [head, author, times, message] = fields;
-    const [sha, tree = "", ...parents] = head.split(" ").filter(Boolean);
-    const [authored, committed] = times.split(" ");
-    if (!/^[0-9a-f]{40,64}$/.test(sha ?? "")) continue;
+    if (!SHA.test(sha)) continue;
     out.push({
-      commit: { sha, parents, author, authored_at: isoOfSeconds(authored), committed_at: isoOfSeconds(committed), message: message.replace(/\n+$/, "") },
-      tree,
-      paths: rest.split("\n").filter((l) => l !== ""),
+      commit: {
+        sha,
+        parents: head.slice(2).filter((p) => p !== ""),
+        author: text.slice(headEnd + 1, authorEnd),
+        authored_at: isoOfSeconds(Number(times.slice(0, space))),
+        committed_at: isoOfSeconds(Number(times.slice(space + 1))),
+        message: text.slice(timesEnd + 1, last),
+        isCode: false,
+      },
+      tree: head[1] ?? "",
+      paths: rest === "" ? [] : rest.split("\n").filter((l) => l !== ""),
     });
   }
   return out;
@@ -246,42 +257,114 @@ export function touchesCode(paths: readonly string[], prefix: string): boolean {
   return paths.some((p) => !(p.startsWith('"') ? p.slice(1) : p).startsWith(plan));
 }
 
+/** The folders git is writing a log into now: removed when the process exits before the read ends. */
+const logFolders = processWide("code-log-folders", () => {
+  const set = new Set<string>();
+  process.once("exit", () => {
+    for (const dir of set) rmSync(dir, { recursive: true, force: true });
+  });
+  return set;
+});
+
+type Reading = "paths" | "top" | "plain";
+
+/** Which commits a read walks: those `input` names (tips, and `^known` to stop at), or every branch's and remote-tracking branch's. */
+type Walk = { input: string } | "branches";
+
 /**
- * The commits reachable from `tips` and not from `known` (read already), and each one's tree. One
- * log, then whether each is code from its tree against its first parent's (`trees` holds the trees
- * of commits read before); where that cannot be told, the paths commit by commit (a commit whose
- * tree cannot be read counting as code).
+ * The commits of `walk` in FORMAT, and after each one's fields:
+ * - "paths": every path it changes against its first parent (`git log --name-only`);
+ * - "top": the top-level entries it changes against its first parent (`git rev-list` into
+ *   `git diff-tree`, which prints the same fields: one pass over the history, no path listed below
+ *   the top). Undefined when git cannot tell (an object a partial clone lacks);
+ * - "plain": nothing more.
+ * git writes to a file of its own (outside the repository) rather than a pipe, so it runs to the
+ * end while `meanwhile` holds the event loop (a command line derives its plan then).
  */
-async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string, trees: Map<string, string>, meanwhile: () => void): Promise<GraphCommit[]> {
-  const input = [...tips, ...known.map((k) => `^${k}`)].join("\n") + "\n";
-  // A later read (after a commit or a fetch) is a few commits: the log names each one's changed
-  // paths itself (against its first parent), which saves the trees' read, a git process of its own.
-  // The first read of a history reads the trees instead: listing every path of 10k commits is slower.
-  const withPaths = known.length > 0;
-  const paths = withPaths ? ["--name-only", "--no-renames", "--diff-merges=first-parent", "--root"] : [];
-  // git writes to a file of its own (outside the repository) rather than a pipe, so it runs to the
-  // end while `meanwhile` holds the event loop (a command line derives its plan then).
+async function readLog(repo: string, walk: Walk, reading: Reading, meanwhile: () => void): Promise<Parsed[] | undefined> {
   const dir = mkdtempSync(join(tmpdir(), "cockpit-code-log-"));
+  logFolders.add(dir);
   const file = join(dir, "log");
-  let parsed: Parsed[];
+  const revs = walk === "branches" ? ["--branches", "--remotes"] : ["--stdin"];
+  const options = { ...(walk === "branches" ? {} : { input: walk.input }), timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH };
+  const diffs = ["--no-renames", "--diff-merges=first-parent", "--root"];
   try {
-    const pending = git(repo, ["log", "--stdin", `--output=${file}`, FORMAT, ...paths, "--"], { input, timeoutMs: LOG_TIMEOUT_MS, env: NO_FETCH });
+    const pending =
+      reading === "top"
+        ? gitPipe(repo, ["rev-list", ...revs, "--parents"], ["diff-tree", "--stdin", "--always", "--ignore-submodules=none", "--name-only", ...diffs, FORMAT, `--output=${file}`], options)
+        : git(repo, ["log", ...revs, `--output=${file}`, FORMAT, ...(reading === "paths" ? ["--name-only", ...diffs] : []), "--"], options);
     pending.catch(() => undefined); // awaited below; a throw from `meanwhile` leaves it behind
     meanwhile();
     const r = await pending;
-    if (r.status !== 0) throw invalidInput(`git log could not read this repository's commits: ${r.stderr.split("\n")[0] || `exit ${r.status}`}`);
+    if (r.status !== 0) {
+      if (reading === "top") return undefined;
+      throw invalidInput(`git log could not read this repository's commits: ${r.stderr.split("\n")[0] || `exit ${r.status}`}`);
+    }
     if (statSync(file).size > GIT_OUTPUT_LIMIT) throw invalidInput(`git log printed more than ${Math.round(GIT_OUTPUT_LIMIT / (1024 * 1024))} MiB of commits; this history is too large to link`);
-    parsed = parseLog(readFileSync(file, "utf8"));
+    return parseLog(readFileSync(file, "utf8"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
+    logFolders.delete(dir);
   }
+}
+
+/**
+ * Whether a commit is code from the top-level entries it changes: true when one is not `folder`
+ * (the first folder of the plan's path), false when none is; undefined when `folder` is one the
+ * plan sits in (`deeper`) and only it changed, or a name comes quoted (it may be that folder's
+ * name): the trees tell.
+ */
+export function codeOfTopLevel(names: readonly string[], folder: string, deeper: boolean): boolean | undefined {
+  let code: boolean | undefined = false;
+  for (const name of names) {
+    if (name === folder) {
+      if (deeper) code = undefined;
+    } else if (name.startsWith('"')) code = undefined;
+    else return true;
+  }
+  return code;
+}
+
+/**
+ * The commits reachable from `tips` and not from `known` (read already), each one's tree kept in
+ * `trees`, and whether each is code.
+ * - A later read (after a commit or a fetch) is a few commits: the log names each one's changed
+ *   paths itself.
+ * - The first read of a history asks for the top-level entries each commit changes (listing every
+ *   path of 10k commits is slower); what they leave open, or all of it when git cannot tell, is
+ *   told by the trees (see `markCode`).
+ */
+async function readCommits(repo: string, tips: readonly string[], known: readonly string[], prefix: string, trees: Map<string, string>, meanwhile: () => void): Promise<GraphCommit[]> {
+  const walk = { input: [...tips, ...known.map((k) => `^${k}`)].join("\n") + "\n" };
+  if (known.length > 0) {
+    const parsed = (await readLog(repo, walk, "paths", meanwhile))!;
+    for (const p of parsed) trees.set(p.commit.sha, p.tree);
+    return parsed.map((p) => ((p.commit.isCode = touchesCode(p.paths, prefix)), p.commit));
+  }
+  const top = await readLog(repo, walk, "top", meanwhile);
+  return markCode(repo, top ?? (await readLog(repo, walk, "plain", meanwhile))!, top !== undefined, prefix, trees);
+}
+
+/**
+ * Marks whether each commit of a first read is code: from the top-level entries it changes (when
+ * `byTop`), and what they leave open (or all, without them) from its tree against its first
+ * parent's; where that cannot be told either, by the paths commit by commit (a commit whose tree
+ * cannot be read counting as code). Each commit's tree is kept in `trees`.
+ */
+async function markCode(repo: string, parsed: readonly Parsed[], byTop: boolean, prefix: string, trees: Map<string, string>): Promise<GraphCommit[]> {
   for (const p of parsed) trees.set(p.commit.sha, p.tree);
-  if (withPaths) return parsed.map((p) => ({ ...p.commit, isCode: touchesCode(p.paths, prefix) }));
   const segments = [...prefix.split("/").filter(Boolean), ".ai"];
-  const code = await codeByTrees(repo, parsed.map((p) => ({ tree: p.tree, parent: p.commit.parents.length ? (trees.get(p.commit.parents[0]) ?? null) : "" })), segments);
-  if (code) return parsed.map((p, i) => ({ ...p.commit, isCode: code[i] }));
-  const byPaths = await codeByDiffTree(repo, parsed.map((p) => p.commit), prefix);
-  return parsed.map((p) => ({ ...p.commit, isCode: byPaths.get(p.commit.sha) ?? true }));
+  const isCode = parsed.map((p) => (byTop ? codeOfTopLevel(p.paths, segments[0], segments.length > 1) : undefined));
+  const marked = () => parsed.map((p, i) => ((p.commit.isCode = isCode[i]!), p.commit));
+  const open = parsed.flatMap((p, i) => (isCode[i] === undefined ? [i] : []));
+  if (open.length === 0) return marked();
+  const code = await codeByTrees(repo, open.map((i) => ({ tree: parsed[i].tree, parent: parsed[i].commit.parents.length ? (trees.get(parsed[i].commit.parents[0]) ?? null) : "" })), segments);
+  if (code) open.forEach((i, k) => (isCode[i] = code[k]));
+  else {
+    const byPaths = await codeByDiffTree(repo, parsed.map((p) => p.commit), prefix);
+    parsed.forEach((p, i) => (isCode[i] = byPaths.get(p.commit.sha) ?? true));
+  }
+  return marked();
 }
 
 /** A tree as the comparison needs it: its bytes without the named folder's entry, and that entry ("<mode> <id>"). */
@@ -367,7 +450,7 @@ async function codeByTrees(repo: string, pairs: readonly { tree: string; parent:
 }
 
 /** Whether each commit is code, one `git diff-tree` over them all, started again past each commit whose tree is missing. */
-async function codeByDiffTree(repo: string, commits: readonly Omit<GraphCommit, "isCode">[], prefix: string): Promise<Map<string, boolean>> {
+async function codeByDiffTree(repo: string, commits: readonly GraphCommit[], prefix: string): Promise<Map<string, boolean>> {
   const out = new Map<string, boolean>();
   let rest = commits;
   for (let attempt = 0; rest.length > 0 && attempt < 50; attempt++) {
@@ -410,6 +493,54 @@ export async function readCommitGraph(repo: string, defaultBranch?: string, mean
       meanwhile();
     }
   };
+  // One read of a repository at a time: a read asked for while another runs (two first requests
+  // to a server, or the command line's early read) waits for it, then reads only what it left.
+  const before = reading.get(repo);
+  const mine = (async () => {
+    if (before) {
+      once();
+      await before.catch(() => undefined);
+    }
+    return readGraphNow(repo, defaultBranch, once);
+  })();
+  reading.set(repo, mine);
+  try {
+    return await mine;
+  } finally {
+    if (reading.get(repo) === mine) reading.delete(repo);
+  }
+}
+
+/** The reads of each repository's graph running now. */
+const reading = processWide("code-reading", () => new Map<string, Promise<unknown>>());
+
+/** What a graph read early is kept under until a read proper walks it from the tips it reads. */
+const EARLY_TIPS = "\0early";
+
+/**
+ * Starts reading the whole graph of `repo` (every branch and remote-tracking branch) before
+ * anything asks for it: the command line calls it first, so git reads while the command's own code
+ * loads. It needs nothing from git first (the tips are git's to find), so it starts at once. A later
+ * `readCommitGraph` waits for it, and walks what it kept from the branches it reads itself: a
+ * commit no branch of its own reaches (a ref it does not count) links nothing. Failures are left to
+ * that read, which starts over.
+ */
+export function readCommitGraphEarly(repo: string): void {
+  if (kept.has(repo) || reading.has(repo)) return;
+  const early = (async () => {
+    const [prefix, top] = await Promise.all([gitText(repo, ["rev-parse", "--show-prefix"]), readLog(repo, "branches", "top", () => undefined)]);
+    if (prefix === undefined || top === undefined) return;
+    const where = prefix.trim();
+    const state: RepoCommits = { commits: new Map(), mailmap: mailmapOf(repo, where), prefix: where, lastRead: 0, tipsRead: new Set(), trees: new Map(), tipSet: EARLY_TIPS };
+    for (const c of await markCode(repo, top, true, where, state.trees)) state.commits.set(c.sha, c);
+    state.lastRead = state.commits.size;
+    if (!kept.has(repo)) kept.set(repo, state);
+  })().catch(() => undefined);
+  reading.set(repo, early);
+  void early.finally(() => reading.get(repo) === early && reading.delete(repo));
+}
+
+async function readGraphNow(repo: string, defaultBranch: string | undefined, once: () => void): Promise<CommitGraph | undefined> {
   const { where, refs, originHead } = await refsOf(repo);
   if (where === undefined) {
     once();

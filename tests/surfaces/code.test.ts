@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,7 +7,7 @@ import { runCapability } from "@/app/actions";
 import { findCapability, httpPath, mcpToolName } from "@/lib/capabilities/index";
 import type { IssueCode, PlanCode } from "@/lib/code/shapes";
 import { ANA, CodeRepo, TOM } from "@/tests/support/code-history";
-import { type McpConnection, type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, mcpStdio, runCli, startServer } from "./helpers";
+import { CLI, type McpConnection, ROOT, type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, mcpStdio, runCli, startServer } from "./helpers";
 
 // plan.code on a generated history whose links are known, through every surface: the server
 // action (the registry's own answer), HTTP, MCP over stdio and the command line give the same
@@ -200,6 +201,23 @@ describe("plan.code on a known history, the same on every surface", () => {
     expect(one).toMatchObject({ ok: true, value: { id: "BK-020", default_branch: null, branches: [], commits: [], merged: null, findings: [], note: expect.stringContaining("not a git repository") } });
     const all = await viaCli({}, plainDir);
     expect(all).toMatchObject({ ok: true, value: { default_branch: null, issues: [], findings: [], note: expect.stringContaining("not a git repository") } });
+  });
+
+  it("the command line's early read leaves nothing behind when the process exits while git still reads: no git process, no log folder", () => {
+    const tmp = mkdtempSync(join(tmpdir(), "cockpit-code-tmp-"));
+    try {
+      // The early bundle as bin/cockpit loads it, then an exit at once (a command that stops on a
+      // bad option): git has only just started on this checkout's history.
+      const argv = [process.execPath, CLI, "plan", "code", "--repo", SOURCE_REPO];
+      const script = `process.argv = ${JSON.stringify(argv)}; require(${JSON.stringify(join(ROOT, "dist", "code-early.js"))}); process.exit(0);`;
+      const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", env: { ...process.env, TMPDIR: tmp } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readdirSync(tmp)).toEqual([]);
+      const left = spawnSync("pgrep", ["-f", `--output=${tmp}`], { encoding: "utf8" });
+      expect(left.stdout.trim()).toBe("");
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   it("a claim warns that commits already work on the issue it took", async () => {
