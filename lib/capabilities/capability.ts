@@ -20,7 +20,7 @@ export interface CapabilityContext {
   /** Told after every command (the surfaces call it): what the plan was read from may have changed. */
   wrote?: () => void;
   /** What a long-running surface lends the plan's commands: its derivation, its records as its watchers know them. */
-  moves?: Pick<WriteOptions, "derive" | "current" | "written" | "before">;
+  moves?: Pick<WriteOptions, "derive" | "current" | "written" | "before" | "derived">;
   /** How the clone follows its remote (plan.sync_status), lent by the surface that serves it. */
   sync?: () => Promise<SyncStatus>;
   /** What the surface was started with (lib/config.ts): the database, the commits' author. Absent: the environment's. */

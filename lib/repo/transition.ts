@@ -75,6 +75,12 @@ export interface WriteOptions {
   /** Called inside the lock once a record (this file) and its ledger line are written. */
   written?: (file: string) => void;
   /**
+   * Called with the records a move wrote (the records before, with the one record as written) and
+   * the plan derived from them for the answer: a server serves that plan while its files, read
+   * again, hold the same records, rather than deriving it once more.
+   */
+  derived?: (records: PlanRecords, plan: Plan) => void;
+  /**
    * Coordination beyond this clone (a shared database): called inside the lock once the guards
    * pass, before the record is written; a throw refuses the move and nothing is written.
    */
@@ -194,7 +200,12 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
     ["updated_at", at],
   ]);
   const record = recordFromText("issue", issue.id, text);
-  const planWith = (r: IssueRecord) => derive({ ...records, issues: withRecord(records.issues, r) });
+  const planWith = (r: IssueRecord) => {
+    const recordsAfter = { ...records, issues: withRecord(records.issues, r) };
+    const plan = derive(recordsAfter);
+    o.derived?.(recordsAfter, plan);
+    return plan;
+  };
   let after: Plan | undefined;
   if (move === "done") {
     after = record ? planWith(record) : planAfter(records, issue.id, move, at, derive);

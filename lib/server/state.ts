@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { resolveConfig, type CockpitConfig } from "../config";
 import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { dirname, join } from "node:path";
@@ -193,12 +194,15 @@ interface RepoState {
   derive: (records: PlanRecords) => Plan;
   records?: PlanRecords;
   plan?: Plan;
+  /** The records a move of this process wrote and the plan it derived of them, served while the files hold the same. */
+  wrote?: { records: PlanRecords; plan: Plan };
   version: number;
   /** Where this process last left the ledger: the lines after it are other writers' moves. */
   ledger?: LedgerMark;
   /** How many times the files were looked at (for tests and diagnostics), and how many of those looked at every file. */
   walks: number;
   fullWalks: number;
+  derivations: number;
 }
 
 const states = processWide("served-repositories", () => new Map<string, RepoState>());
@@ -220,10 +224,23 @@ export function currentState(repo: string, asked?: number): { records: PlanRecor
   const now = Date.now();
   const records = !state.records || state.changes.mayHaveChanged(asked ?? now) ? readFiles(repo, state, now, asked ?? now) : state.records;
   if (!state.plan || state.version !== state.cache.version) {
-    state.plan = state.derive(records);
+    const wrote = state.wrote;
+    state.plan = wrote && sameRecords(records, wrote.records) ? wrote.plan : state.derive(records);
     state.version = state.cache.version;
   }
+  state.wrote = undefined;
   return { records, plan: state.plan };
+}
+
+/**
+ * Whether two sets of records hold the same: the same objects, but for records read again from
+ * files a move wrote, which must be equal field by field (what the move wrote and derived from is
+ * what its files now hold).
+ */
+function sameRecords(a: PlanRecords, b: PlanRecords): boolean {
+  const same = <T>(x: T, y: T) => x === y || isDeepStrictEqual(x, y);
+  const sameList = <T>(x: readonly T[], y: readonly T[]) => x === y || (x.length === y.length && x.every((item, i) => same(item, y[i])));
+  return same(a.project, b.project) && sameList(a.milestones, b.milestones) && sameList(a.issues, b.issues) && sameList(a.loadFindings, b.loadFindings);
 }
 
 /**
@@ -312,6 +329,9 @@ function moveOptions(repo: string, wrote: () => void): NonNullable<CapabilityCon
       state.ledger = ledgerMark(repo);
       wrote();
     },
+    derived: (records, plan) => {
+      state.wrote = { records, plan };
+    },
   };
 }
 
@@ -363,11 +383,29 @@ export function fullWalksOf(repo: string): number {
   return stateOf(repo).fullWalks;
 }
 
+/** How many plans this process derived of a repository's records (reads and moves). */
+export function derivationsOf(repo: string): number {
+  return stateOf(repo).derivations;
+}
+
 function stateOf(repo: string): RepoState {
   let state = states.get(repo);
   if (!state) {
     const memory = new DerivationMemory();
-    state = { cache: new RecordCache(), memory, changes: new ChangeWatch(repo), derive: (records) => derivePlan(records, memory), version: -1, walks: 0, fullWalks: 0 };
+    const made: RepoState = {
+      cache: new RecordCache(),
+      memory,
+      changes: new ChangeWatch(repo),
+      derive: (records) => {
+        made.derivations++;
+        return derivePlan(records, memory);
+      },
+      version: -1,
+      walks: 0,
+      fullWalks: 0,
+      derivations: 0,
+    };
+    state = made;
     states.set(repo, state);
   }
   return state;

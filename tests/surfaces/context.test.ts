@@ -1,10 +1,11 @@
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { findCapability } from "../../lib/capabilities/index";
-import { RecordCache } from "../../lib/repo/load";
+import { RecordCache, loadRecords } from "../../lib/repo/load";
 import { withPlanLock } from "../../lib/repo/lock";
 import { transition } from "../../lib/repo/transition";
-import { REVALIDATE_MS, contextFor, currentPlan, fullWalksOf, ioSettled, settledState, walksOf } from "../../lib/server/state";
+import { REVALIDATE_MS, contextFor, currentPlan, derivationsOf, fullWalksOf, ioSettled, settledState, walksOf } from "../../lib/server/state";
+import { derivePlan } from "../../lib/plan/derive/index";
 import { invoke } from "../../lib/surfaces/invoke";
 import { ISSUES, LEDGER, cleanupRepos, issueYaml, makePlanRepo } from "../support/repo";
 
@@ -183,6 +184,33 @@ describe("moves in a long-running surface", () => {
     expect(new Set(claimed).size).toBe(5);
     expect(fullWalksOf(repo.root)).toBe(full);
     expect(currentPlan(repo.root).issues.every((i) => i.status === "ACTIVE")).toBe(true);
+  });
+
+  it("the plan a move derived for its answer is the one served after it, while the files hold what it wrote: one derivation per move", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2", depends_on: ["I1"] }, { id: "I3" }] });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    currentPlan(repo.root);
+    for (const id of ["I1", "I3"]) {
+      const before = derivationsOf(repo.root);
+      expect((await start(repo.root, id)).ok).toBe(true);
+      const served = currentPlan(repo.root);
+      expect(derivationsOf(repo.root)).toBe(before + 1);
+      expect(served).toEqual(derivePlan(loadRecords(repo.root)));
+      expect(served.issues.find((i) => i.id === id)?.status).toBe("ACTIVE");
+    }
+  });
+
+  it("a record edited by hand right after a move is served as its file has it, not as the move derived it", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2" }] });
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
+    currentPlan(repo.root);
+    expect((await start(repo.root, "I1")).ok).toBe(true);
+    const text = readFileSync(repo.issuePath("I1"), "utf8");
+    repo.writeIssue("I1", text.replace(/^title: .*$/m, "title: edited by hand"));
+    await nextTurn();
+    const served = currentPlan(repo.root);
+    expect(served.issues.find((i) => i.id === "I1")?.title).toBe("edited by hand");
+    expect(served).toEqual(derivePlan(loadRecords(repo.root)));
   });
 
   it("an edit by hand between two moves is seen by the second (its guard refuses)", async () => {
