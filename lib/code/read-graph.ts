@@ -7,9 +7,10 @@ import { processWide } from "../process-wide";
 import { GIT_OUTPUT_LIMIT, git, gitPipe, gitText } from "../repo/git-run";
 import type { CommitGraph, GraphCommit, GraphRef } from "./links";
 
-// Reading the commit graph of the branches and remote-tracking branches: one `git log` for the
-// commits not read before, kept by commit id for the life of the process (a commit never changes),
-// so after a fetch or a new commit only the new ones are read. Nothing is written anywhere.
+// Reading the commit graph of the branches and remote-tracking branches: the first read is one pass
+// over the history (git rev-list into git diff-tree), a later one a `git log` of the commits not
+// read before; commits are kept by id for the life of the process (a commit never changes), so after
+// a fetch or a new commit only the new ones are read. Nothing is written in the repository.
 
 /**
  * How long the first read of a large history may take, past git's 10 s default: it walks every
@@ -37,6 +38,8 @@ interface RepoCommits {
 }
 
 const kept = processWide("code-commits", () => new Map<string, RepoCommits>());
+
+const emptyState = (mailmap: string, prefix: string, tipSet: string): RepoCommits => ({ commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set(), trees: new Map(), tipSet });
 
 /**
  * Where the repository's plan sits in its work tree and HEAD's full name ("refs/heads/main", or
@@ -531,7 +534,7 @@ export function readCommitGraphEarly(repo: string): void {
     const [prefix, top] = await Promise.all([gitText(repo, ["rev-parse", "--show-prefix"]), readLog(repo, "branches", "top", () => undefined)]);
     if (prefix === undefined || top === undefined) return;
     const where = prefix.trim();
-    const state: RepoCommits = { commits: new Map(), mailmap: mailmapOf(repo, where), prefix: where, lastRead: 0, tipsRead: new Set(), trees: new Map(), tipSet: EARLY_TIPS };
+    const state = emptyState(mailmapOf(repo, where), where, EARLY_TIPS);
     for (const c of await markCode(repo, top, true, where, state.trees)) state.commits.set(c.sha, c);
     state.lastRead = state.commits.size;
     if (!kept.has(repo)) kept.set(repo, state);
@@ -551,7 +554,7 @@ async function readGraphNow(repo: string, defaultBranch: string | undefined, onc
   const mailmap = mailmapOf(repo, prefix);
   let state = kept.get(repo);
   if (!state || state.mailmap !== mailmap || state.prefix !== prefix) {
-    state = { commits: new Map(), mailmap, prefix, lastRead: 0, tipsRead: new Set(), trees: new Map(), tipSet: "" };
+    state = emptyState(mailmap, prefix, "");
     kept.set(repo, state);
   }
   const commits = state.commits;

@@ -65,18 +65,23 @@ const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 export function isoOfSeconds(seconds: number): string {
   if (!Number.isSafeInteger(seconds)) return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
   const day = Math.floor(seconds / 86_400);
+  const t = seconds - day * 86_400;
+  return `${dayName(day)}T${two(Math.floor(t / 3600))}:${two(Math.floor(t / 60) % 60)}:${two(t % 60)}Z`;
+}
+
+/** Day `day` since the epoch as "YYYY-MM-DD", made once. */
+function dayName(day: number): string {
   let name = dayNames.get(day);
   if (name === undefined) {
     name = new Date(day * 86_400_000).toISOString().slice(0, 10);
     if (dayNames.size < 100_000) dayNames.set(day, name);
   }
-  const t = seconds - day * 86_400;
-  return `${name}T${two(Math.floor(t / 3600))}:${two(Math.floor(t / 60) % 60)}:${two(t % 60)}Z`;
+  return name;
 }
 
 /** The UTC day of an instant, YYYY-MM-DD. */
 export function dayOfSeconds(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 10);
+  return Number.isSafeInteger(seconds) ? dayName(Math.floor(seconds / 86_400)) : new Date(seconds * 1000).toISOString().slice(0, 10);
 }
 
 /**

@@ -84,55 +84,81 @@ function limitRefusal(args: readonly string[], what: "time" | "size", limit: num
     : refused(`git ${verb} printed more than ${Math.round(limit / (1024 * 1024))} MiB and was stopped; ask for less (a narrower revision range or record)`);
 }
 
-/** Run git in `repo` without holding the event loop; a refusal when a limit stops it. */
-export function git(repo: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitOutput> {
-  const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
-  const maxBytes = options.maxBytes ?? GIT_OUTPUT_LIMIT;
-  return new Promise((resolve, reject) => {
-    const child = tracked(
-      spawn("git", [...SAFE_CONFIG, ...args], {
-        cwd: repo,
-        env: environment(options.env),
-        stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-        // Its own process group, so a limit stops git's own children too (a remote helper, an
-        // upload-pack), which would otherwise hold the pipes open after git itself is gone.
-        detached: true,
-      }),
-    );
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let outBytes = 0;
-    let errBytes = 0;
-    let stopped: Error | undefined;
-    const stop = (e: Error) => {
-      if (stopped) return;
-      stopped = e;
-      killGroup(child);
-    };
-    const timer = setTimeout(() => stop(limitRefusal(args, "time", timeoutMs)), timeoutMs);
-    child.stdout!.on("data", (b: Buffer) => {
-      outBytes += b.length;
-      if (outBytes > maxBytes) return stop(limitRefusal(args, "size", maxBytes));
-      out.push(b);
-    });
+/** A git process as every call starts one: its own process group, kept in `running` until it is gone. */
+function startGit(repo: string, args: readonly string[], env: NodeJS.ProcessEnv, stdin: "ignore" | "pipe" | NodeJS.ReadableStream, stdout: "pipe" | "ignore"): ChildProcess {
+  // Its own process group, so a limit stops git's own children too (a remote helper, an
+  // upload-pack), which would otherwise hold the pipes open after git itself is gone.
+  return tracked(spawn("git", [...SAFE_CONFIG, ...args], { cwd: repo, env, stdio: [stdin as "pipe", stdout, "pipe"], detached: true }));
+}
+
+/** Writes `input` to the process's standard input, if there is one; git gone early is told by its exit code. */
+function feed(child: ChildProcess, input: string | Buffer | undefined): void {
+  if (input === undefined) return;
+  child.stdin!.on("error", () => undefined);
+  child.stdin!.end(input);
+}
+
+/**
+ * Waits until every one of `children` is gone, within `timeoutMs`: past it, or when `stop` is
+ * called (a size limit), every one is killed with its group and `done` rejects with that refusal.
+ * `done` resolves with each one's exit code, in order; a process that could not be started is a
+ * refusal saying so. The first 64 KiB of what they write to standard error is kept.
+ */
+function watchGit(children: readonly ChildProcess[], args: readonly string[], timeoutMs: number): { done: Promise<{ codes: number[]; stderr: string }>; stop: (e: Error) => void } {
+  const err: Buffer[] = [];
+  let errBytes = 0;
+  for (const child of children) {
     child.stderr!.on("data", (b: Buffer) => {
       if (errBytes < 64 * 1024) err.push(b);
       errBytes += b.length;
     });
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(refused(`git could not be started: ${e.message}`));
+  }
+  let stopped: Error | undefined;
+  const stop = (e: Error) => {
+    if (stopped) return;
+    stopped = e;
+    for (const child of children) killGroup(child);
+  };
+  const done = new Promise<{ codes: number[]; stderr: string }>((resolve, reject) => {
+    const timer = setTimeout(() => stop(limitRefusal(args, "time", timeoutMs)), timeoutMs);
+    const codes: number[] = [];
+    let open = children.length;
+    let failed: Error | undefined;
+    children.forEach((child, i) => {
+      let settled = false;
+      const settle = (code: number | null, e?: Error) => {
+        if (settled) return;
+        settled = true;
+        if (e) failed ??= e;
+        codes[i] = code ?? 1;
+        if (--open > 0) return;
+        clearTimeout(timer);
+        if (stopped) reject(stopped);
+        else if (failed) reject(refused(`git could not be started: ${failed.message}`));
+        else resolve({ codes, stderr: Buffer.concat(err).toString("utf8").trim() });
+      };
+      child.on("error", (e) => settle(null, e));
+      child.on("close", (code) => settle(code));
     });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (stopped) return reject(stopped);
-      resolve({ status: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8").trim() });
-    });
-    if (options.input !== undefined) {
-      child.stdin!.on("error", () => undefined); // git gone early: its exit code says why
-      child.stdin!.end(options.input);
-    }
   });
+  return { done, stop };
+}
+
+/** Run git in `repo` without holding the event loop; a refusal when a limit stops it. */
+export async function git(repo: string, args: readonly string[], options: GitCallOptions = {}): Promise<GitOutput> {
+  const maxBytes = options.maxBytes ?? GIT_OUTPUT_LIMIT;
+  const child = startGit(repo, args, environment(options.env), options.input === undefined ? "ignore" : "pipe", "pipe");
+  const { done, stop } = watchGit([child], args, options.timeoutMs ?? GIT_TIMEOUT_MS);
+  const out: Buffer[] = [];
+  let outBytes = 0;
+  child.stdout!.on("data", (b: Buffer) => {
+    outBytes += b.length;
+    if (outBytes > maxBytes) return stop(limitRefusal(args, "size", maxBytes));
+    out.push(b);
+  });
+  feed(child, options.input);
+  const { codes, stderr } = await done;
+  return { status: codes[0], stdout: Buffer.concat(out), stderr };
 }
 
 /** Git's standard output as text when it exits 0; undefined otherwise (the caller says what that means). */
@@ -143,48 +169,19 @@ export async function gitText(repo: string, args: readonly string[], options?: G
 
 /**
  * Two git processes, the first one's standard output the second one's standard input (as a
- * shell's `|` would join them, with no shell): each bounded as `git` bounds one, the time limit
+ * shell's `|` would join them, with no shell): bounded as `git` bounds one, the time limit
  * counting for both. The second one writes where its arguments say (an `--output` file), so both
  * run to the end while the caller holds the event loop. The first non-zero exit code, or 0.
  */
-export function gitPipe(repo: string, first: readonly string[], second: readonly string[], options: Omit<GitCallOptions, "maxBytes"> = {}): Promise<{ status: number; stderr: string }> {
-  const timeoutMs = options.timeoutMs ?? GIT_TIMEOUT_MS;
-  return new Promise((resolve, reject) => {
-    const env = environment(options.env);
-    const a = tracked(spawn("git", [...SAFE_CONFIG, ...first], { cwd: repo, env, stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"], detached: true }));
-    const b = tracked(spawn("git", [...SAFE_CONFIG, ...second], { cwd: repo, env, stdio: [a.stdout!, "ignore", "pipe"], detached: true }));
-    // The second process holds the pipe's read end now: this process's copy is closed, so the
-    // first one sees a broken pipe (rather than blocking) if the second one stops early.
-    a.stdout!.destroy();
-    const err: string[] = [];
-    for (const child of [a, b]) child.stderr!.on("data", (d: Buffer) => err.join("").length < 64 * 1024 && err.push(d.toString("utf8")));
-    let stopped: Error | undefined;
-    const stop = (e: Error) => {
-      if (stopped) return;
-      stopped = e;
-      for (const child of [a, b]) killGroup(child);
-    };
-    const timer = setTimeout(() => stop(limitRefusal(second, "time", timeoutMs)), timeoutMs);
-    const codes: number[] = [];
-    let open = 2;
-    let failed: Error | undefined;
-    const done = (code: number | null, e?: Error) => {
-      if (e) failed ??= e;
-      codes.push(code ?? 1);
-      if (--open > 0) return;
-      clearTimeout(timer);
-      if (stopped) return reject(stopped);
-      if (failed) return reject(refused(`git could not be started: ${failed.message}`));
-      resolve({ status: codes.find((c) => c !== 0) ?? 0, stderr: err.join("").trim() });
-    };
-    for (const child of [a, b]) {
-      let settled = false;
-      child.on("error", (e) => !settled && ((settled = true), done(null, e)));
-      child.on("close", (code) => !settled && ((settled = true), done(code)));
-    }
-    if (options.input !== undefined) {
-      a.stdin!.on("error", () => undefined);
-      a.stdin!.end(options.input);
-    }
-  });
+export async function gitPipe(repo: string, first: readonly string[], second: readonly string[], options: Omit<GitCallOptions, "maxBytes"> = {}): Promise<{ status: number; stderr: string }> {
+  const env = environment(options.env);
+  const a = startGit(repo, first, env, options.input === undefined ? "ignore" : "pipe", "pipe");
+  const b = startGit(repo, second, env, a.stdout!, "ignore");
+  // The second process holds the pipe's read end now: this process's copy is closed, so the
+  // first one sees a broken pipe (rather than blocking) if the second one stops early.
+  a.stdout!.destroy();
+  const { done } = watchGit([a, b], second, options.timeoutMs ?? GIT_TIMEOUT_MS);
+  feed(a, options.input);
+  const { codes, stderr } = await done;
+  return { status: codes.find((c) => c !== 0) ?? 0, stderr };
 }

@@ -22,6 +22,9 @@ export class UsageError extends Error {
 /** `flag`: no value; `value`: one value, given once; `values`: one value, given any number of times. */
 export type OptionKind = "flag" | "value" | "values";
 
+/** The options every plan verb takes. */
+export const COMMON = { repo: "value", json: "flag", database: "value" } as const;
+
 /**
  * Parse `argv` against the options a command accepts, with Node's own `util.parseArgs` (strict).
  * Options and words may come in any order; `--name value` and `--name=value` are both accepted;

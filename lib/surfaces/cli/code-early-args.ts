@@ -1,21 +1,18 @@
 import { resolve } from "node:path";
+import { COMMON, parseArgs } from "./args";
+
+/** The options of `cockpit plan code`. */
+export const CODE_OPTIONS = { ...COMMON, "default-branch": "value", "stale-days": "value" } as const;
 
 /**
- * The folder `cockpit plan code ARGS` will read, as the command resolves it (--repo, else the
- * current folder); undefined when the arguments leave it unsure (a repeated or missing --repo, a
- * help), so nothing is read early.
+ * The folder `cockpit plan code ARGS` will read, resolved as the command resolves it (--repo, else
+ * the current folder); undefined when the command will refuse its arguments (then nothing is read
+ * early).
  */
 export function earlyRepo(args: readonly string[], cwd: string): string | undefined {
-  let repo: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === "--help" || a === "-h") return undefined;
-    let value: string | undefined;
-    if (a === "--repo") value = args[++i];
-    else if (a.startsWith("--repo=")) value = a.slice("--repo=".length);
-    else continue;
-    if (value === undefined || value === "" || value.startsWith("-") || repo !== undefined) return undefined;
-    repo = value;
+  try {
+    return resolve(cwd, parseArgs(args, CODE_OPTIONS).options.get("repo") ?? ".");
+  } catch {
+    return undefined;
   }
-  return resolve(cwd, repo ?? ".");
 }

@@ -1,3 +1,4 @@
+import { CODE_OPTIONS } from "./code-early-args";
 import { COMMON, READ, capabilityVerb, fields, limitOf, parseCount, parseWave, readAt, withCodeFindings, type Verb } from "./verb";
 import { planBurnupCapability } from "../../capabilities/plan-burnup";
 import { planChangesCapability } from "../../capabilities/plan-changes";
@@ -171,7 +172,7 @@ export const READ_VERBS: Record<string, Verb> = {
   }),
   code: capabilityVerb(planCodeCapability, {
     summary: "the branches and commits linked to an issue, where it merged, and the code findings; without ID, every linked issue",
-    options: { ...COMMON, "default-branch": "value", "stale-days": "value" },
+    options: CODE_OPTIONS,
     usage: "[ID] [--default-branch B] [--stale-days N]",
     input: (a) => {
       if (a.words.length > 1) throw new UsageError(`cockpit plan code takes at most one ID, but was given ${a.words.length}`);

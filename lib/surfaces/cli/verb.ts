@@ -3,7 +3,9 @@ import { CapabilityError } from "../../plan/errors";
 import { loadPlan } from "../../repo";
 import type { Plan } from "../../plan/shapes";
 import type { z } from "zod";
-import { UsageError, configOfArgs, type OptionKind, type ParsedArgs } from "./args";
+import { COMMON, UsageError, configOfArgs, type OptionKind, type ParsedArgs } from "./args";
+
+export { COMMON };
 import { leasedPlan } from "../../coordination/plan-leases";
 import { invoke } from "../invoke";
 import { RevisionField } from "../../capabilities/inputs";
@@ -32,7 +34,6 @@ export interface Verb {
   run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
 }
 
-export const COMMON = { repo: "value", json: "flag", database: "value" } as const;
 /** The options of a read: the common ones and `--at REV`. */
 export const READ = { ...COMMON, at: "value" } as const;
 
