@@ -1,6 +1,6 @@
 // Bundles the `cockpit` command into dist/ so that it starts fast and works right after `npm ci`.
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,30 @@ const fastObjectSpread = {
   },
 };
 
+/**
+ * zod's namespace object carries every one of its ~50 locales (400 KB of the command's bundle),
+ * since `z.locales` keeps them all alive; Cockpit speaks English alone. Inside zod, the locales'
+ * index is made to name `en` only.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), "../locales/en.js"), namespace: "zod-locales" } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      loader: "js",
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
+// A bundle built again leaves its compiled-code cache (bin/cockpit) behind: remove it.
+for (const name of existsSync(join(root, "dist")) ? readdirSync(join(root, "dist")) : []) {
+  if (name.endsWith(".v8cache")) rmSync(join(root, "dist", name), { force: true });
+}
+
 await build({
   entryPoints: {
     cli: join(root, "lib/surfaces/cli/main.ts"),
@@ -48,9 +72,16 @@ await build({
   logLevel: "warning",
   // A native module is loaded from node_modules, never bundled.
   // Next.js is loaded from node_modules by the server's front, never bundled.
-  // pg (the coordination database's client) too: it stays out of the plan verbs' start-up.
+  // pg (the coordination database's client) too: loaded by lib/coordination/database.ts at the first
+  // use of a database, so a command of a clone without one never loads it.
   external: ["better-sqlite3", "next", "pg"],
   // js-yaml's CommonJS build: measured about 3x faster than its ES module build once bundled.
   alias: { "js-yaml": createRequire(import.meta.url).resolve("js-yaml") },
-  plugins: [fastObjectSpread],
+  // Less to read and parse at every start; names are kept (error messages and stacks use them).
+  minifyWhitespace: true,
+  minifySyntax: true,
+  // A dynamic import() becomes a require(), which finds a package as the static ones do (NODE_PATH
+  // included): pg is loaded at the first use of a database, not at every start.
+  supported: { "dynamic-import": false },
+  plugins: [fastObjectSpread, zodEnglishOnly],
 });

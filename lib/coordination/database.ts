@@ -1,4 +1,4 @@
-import pg from "pg";
+import type pg from "pg";
 import { CapabilityError, refused } from "../plan/errors";
 import { DATABASE_ENV, resolveConfig, type CockpitConfig } from "../config";
 import { processWide } from "../process-wide";
@@ -161,9 +161,12 @@ const pools = processWide("database-pools", () => new Map<string, { pool: pg.Poo
 
 /** A pool for the URL, migrated on first use; a failure names the URL without its password. */
 export async function database(url: string): Promise<pg.Pool> {
+  // pg is loaded at the first use of a database: a command of a clone without one never pays for
+  // it. Nothing awaits between the look-up and the set below, so two calls still share one pool.
+  const { Pool } = (await import("pg")).default;
   let entry = pools.get(url);
   if (!entry) {
-    const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+    const pool = new Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
     pool.on("error", () => undefined); // an idle client lost (a server restart): the next query reconnects
     // A checked-out client whose server goes away between two of its queries emits `error` with
     // no one listening (the pool listens only while it is idle), which would end the process; its

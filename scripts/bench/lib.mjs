@@ -173,6 +173,8 @@ export async function bundleFile(entry, name, external = []) {
     // As in scripts/build-cli.mjs: a native module is loaded from node_modules, never bundled.
     // The bundle lives outside the repository, so its `require` resolves from the repository root.
     external: ["better-sqlite3", ...external],
+    // As there too: an import() becomes a require(), so pg (loaded at the first use of a database) resolves as a require does.
+    supported: { "dynamic-import": false },
     banner: { js: `require = require("node:module").createRequire(${JSON.stringify(join(ROOT, "package.json"))});` },
   });
   return outfile;

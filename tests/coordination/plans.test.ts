@@ -25,6 +25,9 @@ function bundleDriver(): string {
     target: "node20",
     outfile: out,
     external: ["better-sqlite3", "pg"],
+    // As scripts/build-cli.mjs builds the command: pg's import() (at the first use of a database)
+    // becomes a require(), which NODE_PATH reaches.
+    supported: { "dynamic-import": false },
     logLevel: "warning",
   });
   return out;
