@@ -7,6 +7,7 @@ export * from "./transition";
 import { derivePlan, type DerivationMemory } from "../plan/derive";
 import type { Plan } from "../plan/shapes";
 import { loadRecords, type RecordCache } from "./load";
+import { loadRecordsWithParseCache } from "./parse-cache";
 
 /**
  * Load a repository's records and derive its plan. A caller that loads the same repository again
@@ -14,4 +15,9 @@ import { loadRecords, type RecordCache } from "./load";
  */
 export function loadPlan(repo: string, cache?: RecordCache, memory?: DerivationMemory): Plan {
   return derivePlan(loadRecords(repo, cache), memory);
+}
+
+/** A one-shot command's plan: its records read through the parse cache (./parse-cache.ts). */
+export function loadPlanOnce(repo: string): Plan {
+  return derivePlan(loadRecordsWithParseCache(repo));
 }

@@ -169,11 +169,16 @@ export interface FileStamp {
   ctimeMs: number;
 }
 
-const sameStamp = (a: FileStamp, b: FileStamp) =>
+// The four numbers only: a Stats object would keep its dates alive.
+const copyStamp = (s: FileStamp): FileStamp => ({ ino: s.ino, size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs });
+
+export const sameStamp = (a: FileStamp, b: FileStamp) =>
   a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 
 interface CacheEntry {
   stamp: FileStamp;
+  /** The git object id of the bytes parsed (undefined for a file that was not read). */
+  contentId?: string;
   /** The last walk that saw the file (entries a walk did not see are forgotten). */
   walk: number;
   parsed: Parsed;
@@ -193,9 +198,27 @@ export function contentIdOf(bytes: Buffer): string {
   return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
 }
 
-function keepByContent(bytes: Buffer, parsed: Parsed): void {
-  if (byContent.size >= 100_000) for (const [id, ref] of byContent) if (ref.deref() === undefined) byContent.delete(id);
-  if (byContent.size < 200_000) byContent.set(contentIdOf(bytes), new WeakRef(parsed));
+function keepByContent(id: string, parsed: Parsed): void {
+  if (byContent.size >= 100_000) for (const [key, ref] of byContent) if (ref.deref() === undefined) byContent.delete(key);
+  if (byContent.size < 200_000) byContent.set(id, new WeakRef(parsed));
+}
+
+/**
+ * Parses kept from an earlier process (lib/repo/parse-cache.ts): by path and stamp, where the stamp
+ * still vouches for the bytes, and by content id once the bytes are read.
+ */
+export interface KeptParses {
+  byPath(path: string, stamp: FileStamp): { parsed: Parsed; contentId: string } | undefined;
+  /** `bytes`: the file's, which have that id. */
+  byContent(contentId: string, bytes: Buffer): Parsed | undefined;
+}
+
+/** A file of the cache, as a parse cache on disk keeps it. */
+export interface CachedFile {
+  path: string;
+  stamp: FileStamp;
+  contentId: string;
+  parsed: Parsed;
 }
 
 /** The parse of a file whose content has this git object id, if this process still holds one. */
@@ -214,6 +237,15 @@ export class RecordCache {
   /** Changes whenever what the cache holds changes: a plan derived at one version is valid until the next. */
   version = 0;
   private walk = 0;
+  /** How many files this cache parsed (a parse cache on disk is written again only when one was). */
+  parses = 0;
+
+  constructor(private readonly kept?: KeptParses) {}
+
+  /** The files read, with the stamps and content ids that vouch for them. */
+  *files(): Iterable<CachedFile> {
+    for (const [path, e] of this.entries) if (e.contentId !== undefined && !e.racyBytes) yield { path, stamp: e.stamp, contentId: e.contentId, parsed: e.parsed };
+  }
 
   /** Begin a look at every file: `forgetUnseen` afterwards drops the files it did not see. */
   beginWalk(): void {
@@ -247,6 +279,12 @@ export class RecordCache {
       }
       return this.store(path, stamp, bytes, racy);
     }
+    const seeded = racy ? undefined : this.kept?.byPath(path, stamp);
+    if (seeded) {
+      this.entries.set(path, { stamp: copyStamp(stamp), contentId: seeded.contentId, walk: this.walk, parsed: seeded.parsed });
+      this.version++;
+      return seeded.parsed;
+    }
     const bytes = readAtMost(path, stamp.size);
     if (bytes === undefined) return this.refuse(path, tooLarge());
     return this.store(path, stamp, bytes, racy);
@@ -269,11 +307,14 @@ export class RecordCache {
   }
 
   private store(path: string, stamp: FileStamp, bytes: Buffer, racy: boolean): Parsed {
-    const parsed = parseFile(bytes);
-    keepByContent(bytes, parsed);
-    // The four numbers only: a Stats object would keep its dates alive.
-    const kept = { ino: stamp.ino, size: stamp.size, mtimeMs: stamp.mtimeMs, ctimeMs: stamp.ctimeMs };
-    this.entries.set(path, { stamp: kept, walk: this.walk, parsed, racyBytes: racy ? bytes : undefined });
+    const contentId = contentIdOf(bytes);
+    let parsed = this.kept?.byContent(contentId, bytes);
+    if (!parsed) {
+      parsed = parseFile(bytes);
+      this.parses++;
+    }
+    keepByContent(contentId, parsed);
+    this.entries.set(path, { stamp: copyStamp(stamp), contentId, walk: this.walk, parsed, racyBytes: racy ? bytes : undefined });
     this.version++;
     return parsed;
   }

@@ -2,6 +2,8 @@
 // process, the floor (reading the same files and parsing them with js-yaml, nothing else), and
 // peak memory. Figures go to stdout as a table and to reports/bench-plan.json.
 
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   BENCH_TMP,
@@ -34,6 +36,10 @@ export const DEFAULT_SIZES = [1000, 10000, 100000];
 const LARGE = 50000;
 
 export const TARGETS = {
+  version_over_node: 1.5,
+  demo_next_over_node: 2,
+  cached_next_over_floor_10k: 0.5,
+  cached_status_over_floor_10k: 0.5,
   derive_10k_ms: 30,
   derive_100k_ms: 500,
   model_over_floor_10k: 1.5,
@@ -207,6 +213,9 @@ export async function run(options = {}) {
     );
   }
 
+  // ---- cold starts: the command's own start-up, the demo, and 10k issues with the parse cache
+  const starts = coldStarts(options, sizes.filter((n) => n >= 10000 && n < LARGE), fixtures, floor, coldRunsFor);
+
   // ---- targets
   const targets = [];
   const target = (label, value, limit, unit) =>
@@ -217,6 +226,10 @@ export async function run(options = {}) {
   target("  after one record changed, 100k", deriveOneChanged[100000]?.median, TARGETS.derive_100k_ms, "ms");
   target("cockpit plan model / floor, 10k", cold[10000]?.model_over_floor, TARGETS.model_over_floor_10k, "x");
   target("peak RSS cockpit plan model, 10k", rss[10000]?.model, TARGETS.peak_rss_10k_mb, "MB");
+  target("cockpit --version / node -e 0", starts.version_over_node, TARGETS.version_over_node, "x");
+  target("cockpit plan next (demo) / node -e 0", starts.demo_next_over_node, TARGETS.demo_next_over_node, "x");
+  target("plan next, parse cache in place / floor, 10k", starts.git[10000]?.next_cached_over_floor, TARGETS.cached_next_over_floor_10k, "x");
+  target("plan status, parse cache in place / floor, 10k", starts.git[10000]?.status_cached_over_floor, TARGETS.cached_status_over_floor_10k, "x");
 
   const report = {
     section: "plan",
@@ -236,6 +249,7 @@ export async function run(options = {}) {
     load_records_in_process_ms: loadInProcess,
     derive_first_call_ms: firstDerive,
     cold_process_ms: cold,
+    cold_starts_ms: starts,
     peak_rss_mb: rss,
     targets,
     total_seconds: round(msSince(started) / 1000, 1),
@@ -276,6 +290,23 @@ export async function run(options = {}) {
       ],
     ),
     "",
+    "cold starts (each a new process; the parse cache lives in the copy's git folder)",
+    table(
+      ["", "median", "/ node -e 0", "/ floor"],
+      [
+        ["node -e 0", fmtMs(starts.node.median), "1.00x", ""],
+        ["cockpit --version", fmtMs(starts.version.median), ratio(starts.version_over_node), ""],
+        ["cockpit plan next --json (demo)", fmtMs(starts.demo_next.median), ratio(starts.demo_next_over_node), ""],
+        ...Object.entries(starts.git).flatMap(([n, g]) => [
+          [`floor, ${sizeLabel(Number(n))} in git`, fmtMs(g.floor.median), "", "1.00x"],
+          [`  plan next, first run (no parse cache)`, fmtMs(g.next_first.median), "", ratio(g.next_first.median / g.floor.median)],
+          [`  plan next, parse cache in place`, fmtMs(g.next_cached.median), "", ratio(g.next_cached_over_floor)],
+          [`  plan status, first run (no parse cache)`, fmtMs(g.status_first.median), "", ratio(g.status_first.median / g.floor.median)],
+          [`  plan status, parse cache in place`, fmtMs(g.status_cached.median), "", ratio(g.status_cached_over_floor)],
+        ]),
+      ],
+    ),
+    "",
     targets.length === 0
       ? "(no target applies to the sizes measured)"
       : table(
@@ -292,4 +323,71 @@ export async function run(options = {}) {
     `report: ${reportPath}   (section took ${report.total_seconds} s)`,
   ];
   return { name, report, text: lines.join("\n"), ok: targets.every((t) => t.pass) };
+}
+
+/**
+ * Cold starts, side by side in one run: `node -e 0` against `cockpit --version` and `plan next` on
+ * the demo (a git copy with its history), and, on a git copy of each fixture, `plan next` and
+ * `plan status` with no parse cache (removed before each run) and with it in place, against the floor.
+ */
+function coldStarts(options, sizes, fixtures, floor, coldRunsFor) {
+  const demo = join(BENCH_TMP, "cold-demo");
+  if (!existsSync(join(demo, ".git"))) execFileSync(process.execPath, [join(ROOT, "scripts/demo-history.mjs"), demo], { stdio: "ignore" });
+  const runs = Math.max(9, options.runs ?? 0);
+  const rounds = (commands, n) => {
+    const samples = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+    const kinds = Object.keys(commands);
+    // One untimed round: it warms the page cache and V8's code cache of the bundle.
+    for (const k of kinds) {
+      commands[k].before?.();
+      runProcess(process.execPath, commands[k].args);
+    }
+    for (let r = 0; r < n; r++) {
+      for (let j = 0; j < kinds.length; j++) {
+        const k = kinds[(r + j) % kinds.length];
+        commands[k].before?.();
+        samples[k].push(runProcess(process.execPath, commands[k].args).ms);
+      }
+    }
+    return Object.fromEntries(kinds.map((k) => [k, summary(samples[k])]));
+  };
+  const small = rounds(
+    {
+      node: { args: ["-e", "0"] },
+      version: { args: [COCKPIT, "--version"] },
+      demo_next: { args: [COCKPIT, "plan", "next", "--json", "--repo", demo] },
+    },
+    runs,
+  );
+  const git = {};
+  for (const n of sizes) {
+    const copy = `${fixtures[n].dir}-git`;
+    if (!existsSync(join(copy, ".git"))) {
+      rmSync(copy, { recursive: true, force: true });
+      cpSync(fixtures[n].dir, copy, { recursive: true });
+      const g = (...args) => execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@cockpit.invalid", "-c", "commit.gpgsign=false", ...args], { cwd: copy, stdio: "ignore" });
+      g("init", "-q", "-b", "main");
+      g("add", "-A");
+      g("commit", "-q", "-m", "plan");
+    }
+    const noCache = () => rmSync(join(copy, ".git", "cockpit"), { recursive: true, force: true });
+    const m = rounds(
+      {
+        floor: { args: [floor, copy] },
+        next_first: { args: [COCKPIT, "plan", "next", "--json", "--repo", copy], before: noCache },
+        next_cached: { args: [COCKPIT, "plan", "next", "--json", "--repo", copy] },
+        status_first: { args: [COCKPIT, "plan", "status", "--json", "--repo", copy], before: noCache },
+        status_cached: { args: [COCKPIT, "plan", "status", "--json", "--repo", copy] },
+      },
+      coldRunsFor(n),
+    );
+    git[n] = { ...m, next_cached_over_floor: round(m.next_cached.median / m.floor.median, 3), status_cached_over_floor: round(m.status_cached.median / m.floor.median, 3) };
+    log(`cold ${sizeLabel(n)} in git: next ${fmtMs(m.next_first.median)} first, ${fmtMs(m.next_cached.median)} cached; status ${fmtMs(m.status_first.median)} first, ${fmtMs(m.status_cached.median)} cached; floor ${fmtMs(m.floor.median)}`);
+  }
+  return {
+    ...small,
+    version_over_node: round(small.version.median / small.node.median, 3),
+    demo_next_over_node: round(small.demo_next.median / small.node.median, 3),
+    git,
+  };
 }

@@ -17,7 +17,7 @@ import { renderStandup } from "./standup-text";
 import { planValidateCapability } from "../../capabilities/plan-validate";
 import { planWavesCapability } from "../../capabilities/plan-waves";
 import { toDot, toMermaid } from "../../graph/export";
-import { loadPlan } from "../../repo";
+import { loadPlanOnce } from "../../repo";
 import { UsageError } from "./args";
 import { currentVersion } from "../../repo/plan-edit";
 import { renderCriticalPath, renderIssues, renderModel, renderNext, renderRecord, renderRoadmap, renderStatus, renderValidation, renderWaves } from "./text";
@@ -25,7 +25,7 @@ import { EXIT } from "../exit-codes";
 import { renderBurnup, renderChanges, renderForecast, renderHistory } from "./time-text";
 import { renderCode } from "./code-text";
 import { deriveRoadmap, roadmapOrder } from "../../plan/roadmap";
-import { loadRecords } from "../../repo/load";
+import type { PlanRecords } from "../../plan/records";
 import { missingEvidence } from "../../plan/evidence-coverage";
 import { whyActiveIsNotNow } from "../../plan/active-why";
 import { unsealedIssueIds, unsealedWarning } from "../../plan/unsealed";
@@ -35,8 +35,7 @@ import type { Plan } from "../../plan/shapes";
 const atRevision = (v: unknown) => Boolean((v as { at?: unknown }).at);
 
 /** Why the active milestone and the roadmap's now differ, in the pages' words, or undefined. */
-function whyOf(plan: Plan, repo: string): string | undefined {
-  const records = loadRecords(repo);
+function whyOf(plan: Plan, records: PlanRecords): string | undefined {
   return whyActiveIsNotNow(plan, deriveRoadmap(plan), (id) => {
     const m = records.milestones.find((r) => r.id === id);
     return m ? missingEvidence(m) : [];
@@ -58,10 +57,10 @@ export const READ_VERBS: Record<string, Verb> = {
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
     // In roadmap order, as the overview lists them (the JSON keeps the plan's order); at a revision, that plan's.
     // Why the active milestone is not the roadmap's now, and the next issue's unsealed stamps, as the overview says.
-    text: (v, a, plan, repo) =>
+    text: (v, a, plan, _repo, records) =>
       atRevision(v)
         ? renderStatus(v)
-        : renderStatus(v, roadmapOrder(plan()).map((m) => m.id), whyOf(plan(), repo), v.next_ready ? unsealedWarning(plan(), v.next_ready.id)?.message : undefined),
+        : renderStatus(v, roadmapOrder(plan()).map((m) => m.id), whyOf(plan(), records()), v.next_ready ? unsealedWarning(plan(), v.next_ready.id)?.message : undefined),
   }),
   issues: capabilityVerb(planIssuesCapability, {
     summary: "issues, filtered by milestone, status or wave (--limit N: the first N)",
@@ -92,7 +91,7 @@ export const READ_VERBS: Record<string, Verb> = {
     summary: "the milestones in derived order, with now and next",
     options: { ...READ },
     input: (a) => fields(a, { at: "at" }),
-    text: (v, a, plan, repo) => renderRoadmap(v, atRevision(v) ? undefined : whyOf(plan(), repo)),
+    text: (v, a, plan, _repo, records) => renderRoadmap(v, atRevision(v) ? undefined : whyOf(plan(), records())),
   }),
   "critical-path": capabilityVerb(planCriticalPathCapability, {
     summary: "the longest chain of unfinished issues (ending in --milestone M), first to do first",
@@ -122,10 +121,10 @@ export const READ_VERBS: Record<string, Verb> = {
         options: {},
         input: (a) => ({ id: a.words[0], ...fields(a, { at: "at" }) }),
         // Evidence by what it covers and unsealed stamps come from the records and findings of now.
-        text: (v, a, plan) => {
+        text: (v, a, plan, _repo, recordsNow) => {
           if (atRevision(v)) return renderRecord(v);
           const id = "issue" in v ? v.issue.id : v.milestone.id;
-          const records = loadRecords(repo);
+          const records = recordsNow();
           const evidence = "issue" in v ? records.issues.find((r) => r.id === id) : records.milestones.find((r) => r.id === id);
           return renderRecord(v, { evidence, unsealed: unsealedIssueIds(plan()), warning: "issue" in v ? unsealedWarning(plan(), id)?.message : undefined });
         },
@@ -200,7 +199,7 @@ export const READ_VERBS: Record<string, Verb> = {
     raw: true,
     run: async (repo, args) => {
       const at = args.options.get("at");
-      const plan = at === undefined ? loadPlan(repo) : await readAt(repo, at);
+      const plan = at === undefined ? loadPlanOnce(repo) : await readAt(repo, at);
       const format = args.options.get("format") ?? "mermaid";
       if (format !== "mermaid" && format !== "dot") throw new UsageError(`--format is mermaid or dot, not '${format}'`);
       const m = args.options.get("milestone");

@@ -1,6 +1,8 @@
 import type { Capability } from "../../capabilities/capability";
 import { CapabilityError } from "../../plan/errors";
-import { loadPlan } from "../../repo";
+import { derivePlan } from "../../plan/derive";
+import type { PlanRecords } from "../../plan/records";
+import { loadRecordsWithParseCache } from "../../repo/parse-cache";
 import type { Plan } from "../../plan/shapes";
 import type { z } from "zod";
 import { COMMON, UsageError, configOfArgs, type OptionKind, type ParsedArgs } from "./args";
@@ -57,19 +59,26 @@ export function fields(args: ParsedArgs, names: Record<string, string>): Record<
  */
 export function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
   capability: Capability<I, O>,
-  spec: Omit<Verb, "run"> & { input(args: ParsedArgs): Record<string, unknown>; text(value: z.infer<O>, args: ParsedArgs, plan: () => Plan, repo: string): string; exit?(value: z.infer<O>): number },
+  spec: Omit<Verb, "run"> & {
+    input(args: ParsedArgs): Record<string, unknown>;
+    text(value: z.infer<O>, args: ParsedArgs, plan: () => Plan, repo: string, records: () => PlanRecords): string;
+    exit?(value: z.infer<O>): number;
+  },
 ): Verb {
   return {
     ...spec,
     async run(repo, args) {
+      // Read once for the answer and its text alike.
+      let records: PlanRecords | undefined;
       let plan: Plan | undefined;
-      const planNow = () => (plan ??= loadPlan(repo));
+      const recordsNow = () => (records ??= loadRecordsWithParseCache(repo));
+      const planNow = () => (plan ??= derivePlan(recordsNow()));
       const config = configOfArgs(args);
       const ctx = { repo, config, ...leasedPlan(planNow, config) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
       const shown = () => escapeFields(result.value);
-      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow, repo)), exit: spec.exit?.(result.value) };
+      return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow, repo, recordsNow)), exit: spec.exit?.(result.value) };
     },
   };
 }
