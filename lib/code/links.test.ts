@@ -546,12 +546,18 @@ describe("the top-level entries a commit changes", () => {
 
 describe("the command line's early read", () => {
   it("reads the folder the command will: --repo as given (either spelling), else the current folder; nothing when unsure", () => {
-    expect(earlyRepo([], "/w")).toBe("/w");
-    expect(earlyRepo(["--repo", "x", "--json"], "/w")).toBe("/w/x");
-    expect(earlyRepo(["BK-1", "--repo=/abs"], "/w")).toBe("/abs");
-    expect(earlyRepo(["--repo", "a", "--repo", "b"], "/w")).toBeUndefined();
-    expect(earlyRepo(["--repo"], "/w")).toBeUndefined();
-    expect(earlyRepo(["--repo", "--json"], "/w")).toBeUndefined();
-    expect(earlyRepo(["--help"], "/w")).toBeUndefined();
+    expect(earlyRepo("code", [], "/w")).toBe("/w");
+    expect(earlyRepo("code", ["--repo", "x", "--json"], "/w")).toBe("/w/x");
+    expect(earlyRepo("code", ["BK-1", "--repo=/abs"], "/w")).toBe("/abs");
+    expect(earlyRepo("code", ["--repo", "a", "--repo", "b"], "/w")).toBeUndefined();
+    expect(earlyRepo("code", ["--repo"], "/w")).toBeUndefined();
+    expect(earlyRepo("code", ["--repo", "--json"], "/w")).toBeUndefined();
+    expect(earlyRepo("code", ["--help"], "/w")).toBeUndefined();
+    // next and claim read the graph for their code findings, with their own options; other verbs do not.
+    expect(earlyRepo("next", ["--milestone", "m", "--repo", "x"], "/w")).toBe("/w/x");
+    expect(earlyRepo("claim", ["--milestone", "m"], "/w")).toBe("/w");
+    expect(earlyRepo("next", ["--stale-days", "3"], "/w")).toBeUndefined();
+    expect(earlyRepo("status", [], "/w")).toBeUndefined();
+    expect(earlyRepo("__proto__", [], "/w")).toBeUndefined();
   });
 });

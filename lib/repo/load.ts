@@ -240,7 +240,14 @@ export class RecordCache {
   /** How many files this cache parsed (a parse cache on disk is written again only when one was). */
   parses = 0;
 
-  constructor(private readonly kept?: KeptParses) {}
+  /**
+   * `kept`: parses of an earlier process. `shareParses`: offer each parse to this process's readers
+   * of commits (`parsedByContent`); a one-shot read of the work tree has none to offer it to.
+   */
+  constructor(
+    private readonly kept?: KeptParses,
+    private readonly shareParses = true,
+  ) {}
 
   /** The files read, with the stamps and content ids that vouch for them. */
   *files(): Iterable<CachedFile> {
@@ -313,7 +320,7 @@ export class RecordCache {
       parsed = parseFile(bytes);
       this.parses++;
     }
-    keepByContent(contentId, parsed);
+    if (this.shareParses) keepByContent(contentId, parsed);
     this.entries.set(path, { stamp: copyStamp(stamp), contentId, walk: this.walk, parsed, racyBytes: racy ? bytes : undefined });
     this.version++;
     return parsed;

@@ -177,13 +177,10 @@ const isRow = (r: unknown): r is Row =>
 
 /** What an earlier process parsed, as the record cache asks for it. */
 function keptFrom(rows: Row[], repo: string): KeptParses {
+  // Keys as the loader spells a file's path (its folder joined once, then `/name`): `repo` is real, so normal.
   const byPath = new Map<string, Row>();
-  const byContent = new Map<string, Row>();
-  for (const row of rows) {
-    if (!isRow(row)) continue;
-    byPath.set(join(repo, row[0]), row);
-    byContent.set(row[5], row);
-  }
+  for (const row of rows) if (isRow(row)) byPath.set(`${repo}/${row[0]}`, row);
+  let byContent: Map<string, Row> | undefined;
   const parsedOf = (row: Row, bytesAgain: () => Buffer): ParsedFile | undefined => {
     const p = row[6];
     if (p.ok === false) return typeof p.reason === "string" ? { ok: false, reason: p.reason } : undefined;
@@ -224,6 +221,7 @@ function keptFrom(rows: Row[], repo: string): KeptParses {
       return parsed && { parsed, contentId: row[5] };
     },
     byContent(id, bytes) {
+      byContent ??= new Map([...byPath.values()].map((row) => [row[5], row]));
       const row = byContent.get(id);
       return row && parsedOf(row, () => bytes);
     },
@@ -234,8 +232,9 @@ function keptFrom(rows: Row[], repo: string): KeptParses {
 function writeCache(file: string, owner: Owner, files: Iterable<CachedFile>, repo: string): void {
   const rows: Row[] = [];
   for (const f of files) {
-    const rel = relative(repo, f.path);
-    if (isOutside(rel) || rows.length >= MAX_FILES) continue;
+    // The loader's paths are the repository's followed by `/` and the file's path in it.
+    if (!f.path.startsWith(`${repo}/`) || rows.length >= MAX_FILES) continue;
+    const rel = f.path.slice(repo.length + 1);
     const p = f.parsed;
     const kept: Kept = !p.ok ? { ok: false, reason: p.reason } : p.built ? { ok: true, built: p.built } : { ok: true, map: encodeYaml(p.map) };
     rows.push([rel, f.stamp.ino, f.stamp.size, f.stamp.mtimeMs, f.stamp.ctimeMs, f.contentId, kept]);
@@ -267,7 +266,7 @@ export function loadRecordsWithParseCache(repo: string): PlanRecords {
   const owner = file === undefined ? undefined : ownerOf(repo);
   if (file === undefined || owner === undefined) return loadRecords(repo);
   const rows = readCache(file, owner);
-  const cache = new RecordCache(rows ? keptFrom(rows, owner.repo) : undefined);
+  const cache = new RecordCache(rows ? keptFrom(rows, owner.repo) : undefined, false);
   // Paths as the loader makes them, under the folder it was given; kept relative to the real one.
   const records = loadRecords(owner.repo, cache);
   if (cache.parses > 0 || rows === undefined || rows.length !== countOf(cache.files())) writeCache(file, owner, cache.files(), owner.repo);

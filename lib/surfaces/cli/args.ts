@@ -24,6 +24,8 @@ export type OptionKind = "flag" | "value" | "values";
 
 /** The options every plan verb takes. */
 export const COMMON = { repo: "value", json: "flag", database: "value" } as const;
+/** A read's options: COMMON and a revision. */
+export const READ = { ...COMMON, at: "value" } as const;
 
 /**
  * Parse `argv` against the options a command accepts, with Node's own `util.parseArgs` (strict).

@@ -1,5 +1,6 @@
-import { CODE_OPTIONS } from "./code-early-args";
-import { COMMON, READ, capabilityVerb, fields, limitOf, parseCount, parseWave, readAt, withCodeFindings, type Verb } from "./verb";
+import { CODE_OPTIONS, NEXT_OPTIONS } from "./code-early-args";
+import { READ } from "./args";
+import { COMMON, capabilityVerb, fields, limitOf, parseCount, parseWave, readAt, withCodeFindings, type Verb } from "./verb";
 import { planBurnupCapability } from "../../capabilities/plan-burnup";
 import { planChangesCapability } from "../../capabilities/plan-changes";
 import { planCodeCapability } from "../../capabilities/plan-code";
@@ -83,7 +84,7 @@ export const READ_VERBS: Record<string, Verb> = {
   }),
   next: capabilityVerb(planNextCapability, {
     summary: "the one issue to take now",
-    options: { ...READ, milestone: "value" },
+    options: NEXT_OPTIONS,
     input: (a) => fields(a, { milestone: "milestone", at: "at" }),
     text: (v) => withCodeFindings(renderNext(v), v),
   }),

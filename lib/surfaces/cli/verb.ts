@@ -36,9 +36,6 @@ export interface Verb {
   run(repo: string, args: ParsedArgs): Outcome | Promise<Outcome>;
 }
 
-/** The options of a read: the common ones and `--at REV`. */
-export const READ = { ...COMMON, at: "value" } as const;
-
 /** Options given on the command line, as input fields (absent options are absent fields). */
 export function fields(args: ParsedArgs, names: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -1,3 +1,4 @@
+import { CLAIM_OPTIONS } from "./code-early-args";
 import { COMMON, capabilityVerb, fields, parseCount, withCodeFindings, type Verb } from "./verb";
 import { planClaimCapability } from "../../capabilities/plan-claim";
 import { planCommitCapability } from "../../capabilities/plan-commit";
@@ -73,7 +74,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   }),
   claim: capabilityVerb(planClaimCapability, {
     summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
-    options: { ...COMMON, milestone: "value" },
+    options: CLAIM_OPTIONS,
     input: (a) => fields(a, { milestone: "milestone" }),
     text: (v) => withCodeFindings(renderTransition(v), v),
   }),
