@@ -21,14 +21,15 @@ const SHOWN = 8;
 
 /** A folder's files by path inside it (the folder's own name taken off), as plan.import reads them. */
 async function filesOf(list: FileList, folder: boolean): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
+  const out: [string, string][] = [];
   for (const file of Array.from(list)) {
     const rel = (file as File & { webkitRelativePath?: string }).webkitRelativePath || file.name;
     const path = folder ? rel.split("/").slice(1).join("/") || rel : file.name;
     if (folder && !(path.endsWith(".md") || path === "config.yml" || path === "backlog/config.yml")) continue;
-    out[path] = await file.text();
+    out.push([path, await file.text()]);
   }
-  return out;
+  // A file's name is a key of its own (`__proto__` too), never the object's prototype.
+  return Object.fromEntries(out);
 }
 
 export function ImportMenu() {

@@ -7,6 +7,7 @@ import { STATUS_COLOURS } from "@/lib/graph/export";
 import { ISSUE_STATUS_STYLE } from "../status";
 import { UnsealedMark } from "../UnsealedMark";
 import { CodeMarkBadge } from "./CodeMark";
+import { ownValue } from "@/lib/plan/own";
 
 // The waves graph's four kinds of node: an issue card, a chip of finished work, a milestone
 // lane's header and a wave column's header.
@@ -107,4 +108,4 @@ const ColumnNode = memo(function ColumnNode({ data }: NodeProps<Node<ColumnNodeD
 export const nodeTypes = { issue: IssueNode, chip: ChipNode, lane: LaneNode, column: ColumnNode };
 
 export const minimapColour = (n: Node) =>
-  n.type === "issue" ? STATUS_COLOURS[(n.data as IssueNodeData).status] ?? "#94a3b8" : n.type === "lane" ? "#818cf8" : n.type === "chip" ? "#cbd5e1" : "transparent";
+  n.type === "issue" ? ownValue(STATUS_COLOURS, (n.data as IssueNodeData).status) ?? "#94a3b8" : n.type === "lane" ? "#818cf8" : n.type === "chip" ? "#cbd5e1" : "transparent";

@@ -13,11 +13,12 @@ export interface CodeMark {
 
 /** The mark of every issue plan.code links, by id. */
 export function codeMarksOf(code: PlanCode): Record<string, CodeMark> {
-  const out: Record<string, CodeMark> = {};
-  for (const i of code.issues) out[i.id] = { branches: i.branches.length, isMerged: i.merged !== null, findings: i.findings.map((f) => f.code) };
+  const out = new Map<string, CodeMark>();
+  for (const i of code.issues) out.set(i.id, { branches: i.branches.length, isMerged: i.merged !== null, findings: i.findings.map((f) => f.code) });
   for (const f of code.findings) {
-    out[f.subject] ??= { branches: 0, isMerged: false, findings: [] };
-    if (!out[f.subject].findings.includes(f.code)) out[f.subject].findings.push(f.code);
+    const mark = out.get(f.subject) ?? out.set(f.subject, { branches: 0, isMerged: false, findings: [] }).get(f.subject)!;
+    if (!mark.findings.includes(f.code)) mark.findings.push(f.code);
   }
-  return out;
+  // Own properties only: an id the records hold (`__proto__`) is a key, not the prototype.
+  return Object.fromEntries(out);
 }

@@ -1,4 +1,5 @@
 import type { Plan, PlanIssue } from "../plan/shapes";
+import { ownValue } from "../plan/own";
 
 // The waves graph as text other tools draw: Mermaid (for Markdown) and Graphviz DOT.
 
@@ -72,7 +73,7 @@ export function toDot(plan: Plan, issues: readonly PlanIssue[] = plan.issues): s
     lines.push(`  subgraph cluster_${k} {`, `    label=${dotString(g.label)};`);
     for (const id of g.ids) {
       const i = byId.get(id)!;
-      lines.push(`    ${dotString(id)} [label=${dotString(`${id} ${i.status}\n${i.title}`)}, color=${dotString(STATUS_COLOURS[i.status] ?? "#000000")}];`);
+      lines.push(`    ${dotString(id)} [label=${dotString(`${id} ${i.status}\n${i.title}`)}, color=${dotString(ownValue(STATUS_COLOURS, i.status) ?? "#000000")}];`);
     }
     lines.push("  }");
   });

@@ -56,9 +56,9 @@ export interface LaneLayout {
 export const chipKey = (lane: string, column: ColumnKey) => `${lane}~${column}`;
 
 function countStatuses(issues: readonly PlanIssue[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const i of issues) counts[i.status] = (counts[i.status] ?? 0) + 1;
-  return counts;
+  const counts = new Map<string, number>();
+  for (const i of issues) counts.set(i.status, (counts.get(i.status) ?? 0) + 1);
+  return Object.fromEntries(counts);
 }
 
 /** Lane order: the plan's milestone order, then milestone ids the plan does not know, by id. */

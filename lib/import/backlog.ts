@@ -15,7 +15,7 @@ import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, So
 const KEPT = new Set(["id", "title", "status", "assignee", "created_date", "updated_date", "milestone", "dependencies", "priority", "parent_task_id", "subtasks"]);
 /** A milestone file's front matter as Backlog.md writes it (src/file-system/operations.ts, serializeMilestoneContent). */
 const MILESTONE_KEPT = new Set(["id", "title"]);
-const PRIORITY: Record<string, string> = { high: "p1", medium: "p2", low: "p3" };
+const PRIORITY = new Map([["high", "p1"], ["medium", "p2"], ["low", "p3"]]);
 
 type Place = "tasks" | "completed" | "archive" | "drafts" | "milestones" | "archived-milestones" | "config" | "other";
 
@@ -230,7 +230,7 @@ export function parseBacklog(files: SourceFiles, options: ParseOptions): ParsedS
       sourceStatus: t.place === "completed" ? `${status || "(none)"} (completed/)` : t.place === "archive" ? `${status || "(none)"} (archive/)` : status || "(none)",
       milestone: milestoneFor(milestoneName),
       title,
-      priority: (priorityWord && PRIORITY[priorityWord]) ?? "p2",
+      priority: PRIORITY.get(priorityWord ?? "") ?? "p2",
       owner: owners[0],
       objective: section(t.body, "Description", "DESCRIPTION"),
       desired_state: section(t.body, "Implementation Plan", "PLAN"),

@@ -174,14 +174,16 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
     const planBefore = derivePlan(records);
     const planAfter = made.length > 0 ? derivePlan(after) : planBefore;
     const status = new Map(planAfter.issues.map((i) => [i.id, i.status]));
-    const mapped: Record<string, Record<string, number>> = {};
+    // Counted in Maps: a source's status word (`__proto__`) is a key, never a property lookup.
+    const counts = new Map<string, Map<string, number>>();
     const madeIssues = new Set(made.filter((m) => m.kind === "issue").map((m) => m.id));
     for (const i of parsed.issues) {
       if (!madeIssues.has(i.id)) continue;
       const to = status.get(i.id) ?? "?";
-      const row = (mapped[i.sourceStatus] ??= {});
-      row[to] = (row[to] ?? 0) + 1;
+      const row = counts.get(i.sourceStatus) ?? counts.set(i.sourceStatus, new Map()).get(i.sourceStatus)!;
+      row.set(to, (row.get(to) ?? 0) + 1);
     }
+    const mapped = ownKeysOf(counts, (row) => ownKeysOf(row, (n) => n));
     const issuesMade = made.filter((m) => m.kind === "issue").map((m) => m.id);
     const milestonesMade = made.filter((m) => m.kind === "milestone").map((m) => m.id);
     const result: ImportResult = {
@@ -214,6 +216,11 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
     return run();
   }
   return lockedMove(repo, o, run);
+}
+
+/** A Map as an object of own properties only (Object.fromEntries defines `__proto__` as a key, never as the prototype). */
+function ownKeysOf<V, W>(map: ReadonlyMap<string, V>, f: (v: V) => W): Record<string, W> {
+  return Object.fromEntries([...map].map(([k, v]) => [k, f(v)]));
 }
 
 /** The record as the loader builds it from the text written (parsed once, by render); the text must read back as that id. */

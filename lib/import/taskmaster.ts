@@ -10,7 +10,7 @@ import type { ImportIssue, ImportMilestone, ParseOptions, ParsedSource, Skip, So
 
 export const TASKMASTER_PREFIX = "TM";
 const KEPT = new Set(["id", "title", "description", "details", "testStrategy", "status", "dependencies", "priority", "subtasks", "acceptanceCriteria"]);
-const PRIORITY: Record<string, string> = { critical: "p0", high: "p1", medium: "p2", low: "p3" };
+const PRIORITY = new Map([["critical", "p0"], ["high", "p1"], ["medium", "p2"], ["low", "p3"]]);
 
 interface Tag {
   name: string;
@@ -135,7 +135,7 @@ function taskOf(
     sourceStatus: status,
     milestone,
     title: task.title.trim(),
-    priority: (typeof task.priority === "string" && PRIORITY[task.priority.toLowerCase()]) || "p2",
+    priority: (typeof task.priority === "string" ? PRIORITY.get(task.priority.toLowerCase()) : undefined) ?? "p2",
     objective: proseOf(task.description),
     desired_state: proseOf(task.details),
     depends_on,

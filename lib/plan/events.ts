@@ -1,3 +1,5 @@
+import { ownValue } from "./own";
+
 // The event vocabulary the ledger accepts from Cockpit: each plan event and the payload keys it
 // must carry beyond the envelope (ts, event, head, branch, by). A line that does not fit is refused
 // before anything is written.
@@ -21,7 +23,7 @@ export const ENVELOPE_KEYS = ["ts", "event", "head", "branch", "by", "session"] 
 
 /** Why a ledger line may not be written, or undefined when it may. */
 export function eventProblem(event: string, payload: Readonly<Record<string, string>>): string | undefined {
-  const required = Object.hasOwn(PLAN_EVENTS, event) ? PLAN_EVENTS[event] : undefined;
+  const required = ownValue(PLAN_EVENTS, event);
   if (!required) {
     return `unregistered event '${event}'; declare it in lib/plan/events.ts or use one of: ${Object.keys(PLAN_EVENTS).join(", ")}`;
   }

@@ -6,6 +6,7 @@ import { PROJECT_DIR } from "../plan/constants";
 import { controlProblem, escapeControls } from "../plan/control-chars";
 import { readLedger } from "./ledger";
 import { locked } from "./transition";
+import { ownValue } from "../plan/own";
 
 // Commit what the Cockpit left in the work tree: the changed files of the records' folder, with
 // the moves and edits behind them (the ledger lines written since HEAD), by git's own commit of
@@ -113,7 +114,7 @@ async function changedFiles(repo: string): Promise<{ path: string; status: Pendi
     const entry = parts[i];
     if (entry.length < 4) continue;
     const code = entry[1] !== " " ? entry[1] : entry[0];
-    out.push({ path: entry.slice(3), status: STATUS_OF[code] ?? "modified" });
+    out.push({ path: entry.slice(3), status: ownValue(STATUS_OF, code) ?? "modified" });
     if (entry[0] === "R" || entry[0] === "C") i++; // the source path of a rename follows
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -7,9 +7,8 @@ export function mapStrings<T>(value: T, f: (text: string) => string): T {
   if (Array.isArray(value)) return value.map((v: unknown) => mapStrings(v, f)) as T;
   if (value instanceof Map) return new Map([...value].map(([k, v]) => [mapStrings(k, f), mapStrings(v, f)])) as T;
   if (value !== null && typeof value === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[f(k)] = mapStrings(v, f);
-    return out as T;
+    // fromEntries defines every key as its own, `__proto__` too (an assignment would set the prototype).
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [f(k), mapStrings(v, f)])) as T;
   }
   return value;
 }

@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyCapability } from "../capabilities/capability";
+import { ownValue } from "../plan/own";
 
 // What each MCP tool tells a client about itself (readOnlyHint, destructiveHint, idempotentHint,
 // openWorldHint), with the reason beside it: a client decides from these whether to ask before a call.
@@ -43,7 +44,7 @@ export const COMMAND_HINTS: Record<string, Hints> = {
 
 export function hintsOf(c: AnyCapability): Hints {
   if (c.kind === "query") return READ;
-  const hints = COMMAND_HINTS[c.id];
+  const hints = ownValue(COMMAND_HINTS, c.id);
   if (!hints) throw new Error(`the command ${c.id} has no MCP hints; declare them in lib/surfaces/mcp-annotations.ts`);
   return hints;
 }

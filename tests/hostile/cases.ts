@@ -91,6 +91,27 @@ function controlRecord(idAsWritten: string): string {
   ].join("\n");
 }
 
+/** Object.prototype's members, as every id, key and value of a record (cockpit issue 39). */
+const PROTOTYPE_WORDS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty"];
+const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort().join(",");
+
+/** A record whose id, values, list entries and extra keys are one of PROTOTYPE_WORDS. */
+function prototypeRecord(word: string): string {
+  return [
+    `id: "${word}"`,
+    "milestone: booking",
+    `title: "${word}"`,
+    `priority: "${word}"`,
+    `profile: "${word}"`,
+    `owner: "${word}"`,
+    `objective: "${word}"`,
+    `depends_on: [${PROTOTYPE_WORDS.filter((w) => w !== word).map((w) => `"${w}"`).join(", ")}]`,
+    `acceptance_criteria: ["${word}"]`,
+    `${word}: { ${word}: "${word}" }`,
+    "",
+  ].join("\n");
+}
+
 /** Messages of the commits made since the setup, each parsed for trailers by git itself. */
 function trailersSince(sb: Sandbox, setupHead: string): string[] {
   const commits = git(sb.repo, ["rev-list", `${setupHead}..HEAD`]).split("\n").filter(Boolean);
@@ -258,6 +279,19 @@ export const CASES: HostileCase[] = [
     after(sb, setupHead) {
       const forged = trailersSince(sb, setupHead).filter((t) => t.includes("Mallory"));
       return forged.map((t) => `a commit the Cockpit made carries a trailer from record text: ${JSON.stringify(t)}`);
+    },
+  },
+  {
+    name: "records whose ids, keys and values are Object.prototype's members (__proto__, constructor, …)",
+    holds: "issue 39: no map keyed by input reaches a prototype",
+    prepare(sb) {
+      for (const w of PROTOTYPE_WORDS) writeFileSync(join(sb.repo, ISSUES, `${w}.yaml`), prototypeRecord(w));
+      commitAll(sb, "records named after Object.prototype's members");
+    },
+    targets: { record: "constructor", history: "__proto__", edit: "toString" },
+    after() {
+      const now = Object.getOwnPropertyNames(Object.prototype).sort().join(",");
+      return now === PROTOTYPE_NAMES ? [] : [`Object.prototype was written: its own names are now ${now}`];
     },
   },
 ];

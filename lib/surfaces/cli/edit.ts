@@ -15,18 +15,18 @@ function pairs(args: ParsedArgs, option: string): [string, string][] {
 }
 
 function setOf(args: ParsedArgs): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
+  const out = new Map<string, string>();
   for (const [k, v] of pairs(args, "set")) {
-    if (Object.hasOwn(out, k)) throw new UsageError(`--set ${k}=… is given twice; give it once`);
-    out[k] = v;
+    if (out.has(k)) throw new UsageError(`--set ${k}=… is given twice; give it once`);
+    out.set(k, v);
   }
-  return Object.keys(out).length ? out : undefined;
+  return out.size ? Object.fromEntries(out) : undefined;
 }
 
 function listsOf(args: ParsedArgs, option: string): Record<string, string[]> | undefined {
-  const out: Record<string, string[]> = {};
-  for (const [k, v] of pairs(args, option)) (out[k] ??= []).push(v);
-  return Object.keys(out).length ? out : undefined;
+  const out = new Map<string, string[]>();
+  for (const [k, v] of pairs(args, option)) out.set(k, [...(out.get(k) ?? []), v]);
+  return out.size ? Object.fromEntries(out) : undefined;
 }
 
 const flags = (args: ParsedArgs) => ({

@@ -15,6 +15,7 @@ import { escapeForTerminal } from "./terminal-text";
 import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
 import { nearest } from "./nearest";
 import { asksForHelp } from "./command-help";
+import { ownValue } from "../../plan/own";
 
 export { EXIT };
 export type { Io };
@@ -72,7 +73,7 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
     io.out(usage());
     return verb === undefined ? EXIT.usage : EXIT.ok;
   }
-  const spec = VERBS[verb];
+  const spec = ownValue(VERBS, verb);
   if (!spec) {
     const near = nearest(verb, Object.keys(VERBS));
     io.err(`cockpit plan: unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${Object.keys(VERBS).join(", ")}`);

@@ -20,6 +20,7 @@ import { invoke, type Invocation } from "../invoke";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
 import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
 import { nearest } from "./nearest";
+import { ownValue } from "../../plan/own";
 
 // `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.
 
@@ -189,7 +190,7 @@ export async function runPlansCommand(argv: readonly string[], terminal: { out(s
   // A message wraps to the width where one is known (fitMessage).
   const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(fitMessage(escapeForTerminal(text), argv.includes("--json"))) };
   const [verb, ...rest] = argv;
-  const spec = verb === undefined ? undefined : VERBS[verb];
+  const spec = verb === undefined ? undefined : ownValue(VERBS, verb);
   if (!spec) {
     if (verb !== undefined && verb !== "help" && verb !== "--help") {
       const near = nearest(verb, Object.keys(VERBS));

@@ -1,4 +1,5 @@
 import { mapStrings } from "../map-strings";
+import { ownValue } from "../../plan/own";
 
 // Record text shown to a person at a terminal: a control character in a title or a message must
 // not move the cursor, clear the screen or hide the line (ESC sequences, NUL, DEL, C1, and the
@@ -13,7 +14,7 @@ const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
 function escapeOne(c: string): string {
   const code = c.charCodeAt(0);
-  return NAMED[c] ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`);
+  return ownValue(NAMED, c) ?? (code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`);
 }
 
 /** A whole text for the terminal: its own lines and tabs kept, every other control character escaped (`\x1b`). */
