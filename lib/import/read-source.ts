@@ -21,6 +21,22 @@ function statOf(path: string) {
   }
 }
 
+/**
+ * The stat of `rel` inside the folder `root`, each component of the way looked at without following
+ * it: a link anywhere on it (`.beads` leading elsewhere) is refused, naming it. Undefined when absent.
+ */
+function statInside(root: string, rel: string) {
+  let at = root;
+  let st;
+  for (const part of rel.split("/")) {
+    at = join(at, part);
+    st = statOf(at);
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) throw invalidInput(`${at} is a link; an import reads a source without following links: give the folder or file it leads to`);
+  }
+  return st;
+}
+
 /** The folders of a Backlog.md folder that hold what the import reads (placeOf's); docs/ and decisions/ are never walked. */
 const BACKLOG_FOLDERS = new Set(["tasks", "completed", "archive", "drafts", "milestones"]);
 
@@ -37,11 +53,11 @@ export function readSource(format: ImportFormat, path: string, limits: ImportLim
   if (st.isFile()) return { [basename(path)]: readBounded(path, st.size, limits) };
   if (!st.isDirectory()) throw invalidInput(`${path} is neither a file nor a folder`);
   if (format === "backlog") {
-    const inner = statOf(join(path, "backlog"));
+    const inner = statInside(path, "backlog");
     return readFolder(inner?.isDirectory() ? join(path, "backlog") : path, limits);
   }
   for (const rel of FILE_IN_FOLDER[format] ?? []) {
-    const s = statOf(join(path, rel));
+    const s = statInside(path, rel);
     if (s?.isFile()) return { [rel]: readBounded(join(path, rel), s.size, limits) };
   }
   const where = (FILE_IN_FOLDER[format] ?? []).join(" or ");
