@@ -1,12 +1,13 @@
 import { planSyncStatusCapability } from "../capabilities/plan-sync-status";
-import { judgeWebhook, securityFromEnv } from "../server/security";
-import { requestSync } from "../server/follow";
+import { githubDeliveries, judgeWebhook, peerOf, securityFromEnv, signInLimiter, tooManyGuesses } from "../server/security";
+import { requestSync, syncStatus } from "../server/follow";
 import { admit, handleCapabilityRequest, settingsFromEnv, type HttpSettings } from "./http";
 import { httpPath } from "../capabilities/projection";
 import { errorResponse, jsonResponse } from "./responses";
 
 // `/api/v1/sync`: GET is plan.sync_status; POST asks a following server to sync now (202, with the
-// state), from any caller that may run commands or from a git host's signed push webhook.
+// state), from any caller that may run commands or from a git host's signed push webhook. A
+// GitHub delivery seen in the last hour (a redelivery) is answered with the state and fetches nothing.
 
 const MAX_WEBHOOK_BYTES = 25 * 1024 * 1024;
 
@@ -18,11 +19,24 @@ export async function handleSyncRequest(request: Request, settings: HttpSettings
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > MAX_WEBHOOK_BYTES) return errorResponse("too_large", 413, `the body is over ${MAX_WEBHOOK_BYTES / (1024 * 1024)} MiB`);
   const body = Buffer.from(await request.arrayBuffer());
+  const security = settings.security ?? securityFromEnv();
   const verdict = judgeWebhook(request.headers, body);
-  if (verdict.kind === "refused") return errorResponse("unauthorized", 401, `${verdict.why}; nothing was fetched`);
+  if (verdict.kind === "refused") {
+    // A wrong signature or token is a guess like a wrong bearer token: one count per address.
+    const peer = peerOf(request.headers, security);
+    const wait = signInLimiter.retryAfter(peer);
+    signInLimiter.fail(peer);
+    if (wait > 0) {
+      const refusal = tooManyGuesses(wait);
+      return new Response(refusal.body, { status: refusal.status, headers: refusal.headers });
+    }
+    return errorResponse("unauthorized", 401, `${verdict.why}; nothing was fetched`);
+  }
   if (verdict.kind === "none") {
-    const { denied } = await admit(request, settings.security ?? securityFromEnv(), "command");
+    const { denied } = await admit(request, security, "command");
     if (denied) return denied;
   }
+  const delivery = verdict.kind === "ok" && verdict.host === "github" ? request.headers.get("x-github-delivery") : null;
+  if (delivery && githubDeliveries.seenBefore(delivery)) return jsonResponse(202, await syncStatus(settings.repo));
   return jsonResponse(202, requestSync(settings.repo));
 }

@@ -15,7 +15,7 @@ const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 afterAll(cleanup);
 
 /** An object with `key` as its own property, `__proto__` too (JSON.stringify writes it as a key). */
-const own = (entries: [string, unknown][]) => Object.fromEntries(entries);
+const own = (entries: [string, unknown][]): Record<string, unknown> => Object.fromEntries(entries);
 
 const SOURCES: Record<ImportFormat, () => Record<string, string>> = {
   beads: () => ({
@@ -30,7 +30,7 @@ const SOURCES: Record<ImportFormat, () => Record<string, string>> = {
     "tasks.json": JSON.stringify(own(WORDS.map((w) => [w, own([["tasks", [own([["id", 1], ["title", w], ["status", w], ["priority", w], [w, w], ["dependencies", [w]]])]], ["metadata", own([[w, w]])]])]))),
   }),
   backlog: () =>
-    own(WORDS.map((w, n) => [`tasks/task-${n} - ${n}.md`, `---\nid: task-${n}\ntitle: ${w}\nstatus: ${w}\npriority: ${w}\nmilestone: ${w}\n${w}: ${w}\ndependencies: [${w}]\n---\n\n## Description\n\n${w}\n`])),
+    Object.fromEntries(WORDS.map((w, n) => [`tasks/task-${n} - ${n}.md`, `---\nid: task-${n}\ntitle: ${w}\nstatus: ${w}\npriority: ${w}\nmilestone: ${w}\n${w}: ${w}\ndependencies: [${w}]\n---\n\n## Description\n\n${w}\n`])),
   github: () => ({
     "issues.json": JSON.stringify(WORDS.map((w, n) => own([["number", n + 1], ["title", w], ["state", w], ["body", w], ["labels", [own([["name", w]])]], ["milestone", own([["title", w], ["number", n + 1]])], [w, w]]))),
   }),

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { webhookSecret } from "../../config";
+import { processWide } from "../../process-wide";
 
 // A git host's push webhook may ask a following server to sync (POST /api/v1/sync): GitHub signs
 // the body with X-Hub-Signature-256 (HMAC-SHA256 with the webhook's secret), GitLab sends the
@@ -36,3 +37,32 @@ export function judgeWebhook(headers: HeaderGetter, body: Buffer, secret = webho
   }
   return sameText(gitlab ?? "", secret) ? { kind: "ok", host: "gitlab" } : { kind: "refused", why: "X-Gitlab-Token does not match COCKPIT_WEBHOOK_SECRET" };
 }
+
+/** How long a GitHub delivery id is remembered: a redelivery within it fetches nothing. */
+export const DELIVERY_WINDOW_MS = 60 * 60_000;
+
+/** GitHub's delivery ids (X-GitHub-Delivery) of signed pushes, with when each was first seen. */
+export class DeliveryMemory {
+  private readonly seen = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs = DELIVERY_WINDOW_MS,
+    private readonly max = 10_000,
+  ) {}
+
+  /** Whether `id` was seen within the window; a new one is remembered from now. */
+  seenBefore(id: string, now = Date.now()): boolean {
+    // A Map keeps insertion order, which is the order of first sight: the old ones lead.
+    for (const [old, at] of this.seen) {
+      if (now - at < this.windowMs) break;
+      this.seen.delete(old);
+    }
+    if (this.seen.has(id)) return true;
+    this.seen.set(id, now);
+    if (this.seen.size > this.max) this.seen.delete(this.seen.keys().next().value as string);
+    return false;
+  }
+}
+
+/** One memory per process: the route handlers are bundles of their own. */
+export const githubDeliveries = processWide("github-deliveries", () => new DeliveryMemory());
