@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { errorResponse } from "@/lib/surfaces/responses";
+import { badAddressResponse, percentEncodingProblem } from "@/lib/surfaces/bad-address";
 import { authenticate, bearerOf, hostProblem, identify, securityFromEnv, tooManyGuesses } from "@/lib/server/security";
 
 // Every request passes here first (no matcher): its Host must be one the server answers to; a
@@ -24,6 +25,8 @@ export async function proxy(request: NextRequest): Promise<Response> {
   const problem = hostProblem(request.headers, security);
   if (problem) return refuse(403, "forbidden", problem);
   const path = request.nextUrl.pathname;
+  const badEncoding = percentEncodingProblem(path);
+  if (badEncoding) return badAddressResponse(path, badEncoding);
   const hasCredentials = Boolean(security.token || security.usersFile);
   if (hasCredentials && bearerOf(request.headers) !== undefined) {
     const { actor, invalid, retryAfterMs } = await identify(request.headers, security);
