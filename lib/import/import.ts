@@ -8,6 +8,7 @@ import { RecordCache, loadRecords } from "../repo/load";
 import { issueFromMap, milestoneFromMap, type IssueRecord, type MilestoneRecord, type PlanRecords } from "../plan/records";
 import type { PlanFinding } from "../plan/shapes";
 import { compareBytes } from "../plan/text";
+import { bidiProblem } from "../plan/control-chars";
 import { by, lockedMove, stampNow, type WriteOptions } from "../repo/transition";
 import { idProblem, refuseFolderOutside } from "../repo/write";
 import { parseBacklog } from "./backlog";
@@ -122,6 +123,11 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
     let order = records.milestones.reduce((max, m) => (m.order > max ? m.order : max), 0);
     const importedMilestones = new Set<string>();
     for (const m of parsed.milestones) {
+      const unreadable = oneLineProblem(m);
+      if (unreadable) {
+        skipped.push({ id: m.id, why: unreadable });
+        continue;
+      }
       if (takenMilestones.has(m.id) || takenIssues.has(m.id)) {
         const where = takenMilestones.has(m.id) ? `${MILESTONES_DIR}/${m.id}.yaml` : `${ISSUES_DIR}/${m.id}.yaml`;
         // A milestone the import makes (not a source record) is simply used as it is.
@@ -151,6 +157,11 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
       const problem = idProblem(i.id);
       if (problem) {
         skipped.push({ id: i.id, why: `its id cannot name a record file (${problem})` });
+        continue;
+      }
+      const unreadable = oneLineProblem(i);
+      if (unreadable) {
+        skipped.push({ id: i.id, why: unreadable });
         continue;
       }
       const twin = issueFiles.get(i.id.toLowerCase());
@@ -216,6 +227,16 @@ export async function importPlan(repo: string, request: ImportRequest, o: Import
     return run();
   }
   return lockedMove(repo, o, run);
+}
+
+/** Why a record's one-line fields cannot be written as they are (a bidirectional control or a separator, named), or undefined. */
+function oneLineProblem(r: { title: string; owner?: string; milestone?: string; priority: string; depends_on: readonly string[] }): string | undefined {
+  const fields: [string, string | undefined][] = [["title", r.title], ["owner", r.owner], ["milestone", r.milestone], ["priority", r.priority], ...r.depends_on.map((d): [string, string] => ["depends_on", d])];
+  for (const [field, value] of fields) {
+    const problem = value === undefined ? undefined : bidiProblem(field, value);
+    if (problem) return problem;
+  }
+  return undefined;
 }
 
 /** A Map as an object of own properties only (Object.fromEntries defines `__proto__` as a key, never as the prototype). */

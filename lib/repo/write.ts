@@ -5,6 +5,7 @@ import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import { refused } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { FOLDER_LEAVES_REPOSITORY, folderLeavingRepository } from "./load";
+import { bidiProblem } from "../plan/control-chars";
 
 /** Write every byte at the file's position (a full disk may take part of them without an error; then the rest throws). */
 export function writeAll(fd: number, bytes: Buffer): void {
@@ -81,6 +82,8 @@ export function idProblem(id: string): string | undefined {
   if (isAbsolute(id)) return `'${id}' is not an id: it is an absolute path`;
   if (/[\u0000-\u001f]/.test(id)) return `'${id.replace(/[\u0000-\u001f]/g, "?")}' is not an id: it holds a control character`;
   if (id.startsWith(".")) return `'${id}' is not an id: it may not start with '.'`;
+  const bidi = bidiProblem("the id", id);
+  if (bidi) return bidi;
   return undefined;
 }
 

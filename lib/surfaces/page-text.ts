@@ -1,3 +1,4 @@
+import { showBidi } from "../plan/control-chars";
 import { mapStrings } from "./map-strings";
 
 // Record text in a page's HTML. The browser's parser drops a NUL from a page's text (and reads it
@@ -6,7 +7,11 @@ import { mapStrings } from "./map-strings";
 
 const NUL = /\u0000/g;
 
-/** A value for a page: every NUL in every string (keys too) shown as U+FFFD; nothing else changes. */
+/**
+ * A value for a page: every NUL in every string (keys too) shown as U+FFFD, and every bidirectional
+ * control or line separator a hand-written record holds shown as a mark (`⟨U+202E⟩`), so the text
+ * reads in the order it was written; nothing else changes.
+ */
 export function pageText<T>(value: T): T {
-  return mapStrings(value, (text) => (text.includes("\u0000") ? text.replace(NUL, "\uFFFD") : text));
+  return mapStrings(value, (text) => showBidi(text.includes("\u0000") ? text.replace(NUL, "\uFFFD") : text));
 }

@@ -5,10 +5,11 @@ import { ownValue } from "../../plan/own";
 // not move the cursor, clear the screen or hide the line (ESC sequences, NUL, DEL, C1, and the
 // bidirectional overrides that reorder what is shown). JSON output is never passed through here.
 
-// C0 except tab and newline, DEL, C1, and the bidirectional embeddings, overrides and isolates.
-const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// C0 except tab and newline, DEL, C1, the bidirectional marks, embeddings, overrides and isolates,
+// and the line and paragraph separators.
+const CONTROL_IN_TEXT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 // In one field, tab and newline are escaped too: a value stays on its line and in its column.
-const CONTROL_IN_FIELD = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_IN_FIELD = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 const NAMED: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
