@@ -57,7 +57,7 @@ await build({
     mcp: join(root, "lib/surfaces/mcp-main.ts"),
     serve: join(root, "lib/server/serve-main.ts"),
     plans: join(root, "lib/surfaces/cli/plans-main.ts"),
-    front: join(root, "lib/server/front-main.ts"),
+    front: join(root, "bin/front-main.ts"),
     // `cockpit plan code` starts reading the commit graph before the rest of the command loads.
     "code-early": join(root, "lib/surfaces/cli/code-early.ts"),
     // The seal code alone, for the demo generator (scripts/demo/seal.mjs): one formula, never a copy.

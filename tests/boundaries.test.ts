@@ -1,9 +1,10 @@
-// The layers of docs/architecture.md, checked: the imports of every source file are read and
-// each rule below fails with the files that break it. Test files are sources too, except where a
-// rule says otherwise.
+// The layers of docs/architecture.md, checked: the modules every source file loads (imports,
+// import() and require()) are read and each rule below fails with the files that break it. Test
+// files are sources too, except where a rule says otherwise. The reading is tests/boundaries/check.ts.
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
+import { callsGivenTheEnvironment, environmentWrites, loadedModules } from "./boundaries/check";
 
 const root = join(__dirname, "..");
 const SOURCE = /\.(ts|tsx|mts)$/;
@@ -34,13 +35,7 @@ function resolveSpec(from: string, spec: string): string | undefined {
 }
 
 function importsOf(file: string): Import[] {
-  // Comments out first, so an example in a comment is not an import.
-  const text = readFileSync(join(root, file), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
-  const found: Import[] = [];
-  const statement = /^\s*(import|export)\s+(?:type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']/gm;
-  for (const m of text.matchAll(statement)) found.push({ spec: m[2], target: resolveSpec(file, m[2]) });
-  for (const m of text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) found.push({ spec: m[1], target: resolveSpec(file, m[1]) });
-  return found;
+  return loadedModules(readFileSync(join(root, file), "utf8")).map((spec) => ({ spec, target: resolveSpec(file, spec) }));
 }
 
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
@@ -109,17 +104,16 @@ describe("the layers", () => {
     expect(problems).toEqual([]);
   });
 
-  test("configuration travels as a value: no source file writes the environment (lib/config.ts reads it)", () => {
-    const writes = /\bprocess\.env(\.\w+|\[[^\]]+\])\s*(=(?!=)|\?\?=|\|\|=)|\bdelete\s+process\.env\b|Object\.assign\(\s*process\.env\b/;
-    expect(writes.test("process.env.COCKPIT_DATABASE_URL = url") && writes.test("delete process.env[X]") && !writes.test("process.env.X === y")).toBe(true);
-    const problems = files.filter((f) => !isTest(f)).filter((f) => writes.test(readFileSync(join(root, f), "utf8")));
+  test("configuration travels as a value: no source file writes the environment, directly, through an alias or through a parameter", () => {
+    const sources = files.filter((f) => !isTest(f));
+    const calls = callsGivenTheEnvironment(sources.map((f) => readFileSync(join(root, f), "utf8")));
+    const problems = sources.flatMap((f) => environmentWrites(readFileSync(join(root, f), "utf8"), calls).map((line) => `${f}:${line}`));
     expect(problems).toEqual([]);
   });
 
   test("configuration is read in lib/config.ts: no other file under lib/ reads process.env, but the exceptions named here", () => {
     // Each exception is not the Cockpit's configuration, or crosses a process boundary by design.
     const EXCEPTIONS: Record<string, string> = {
-      "lib/server/front.ts": "the server's front is a process of its own, started by cockpit serve with its settings as its environment",
       "lib/server/serve.ts": "cockpit serve hands its settings to the Next process it starts through that process's environment",
       "lib/server/follow.ts": "the following settings reach the served process from cockpit serve, through its environment",
       "lib/server/security/settings.ts": "the security settings reach the served process from cockpit serve, through its environment",

@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { limitedGuess, securityFromEnv, tooManyGuesses, type HeaderBag } from "./security";
 import { APP_ROOT } from "./serve";
 
@@ -18,21 +17,20 @@ export function peerAddress(req: IncomingMessage, trustProxy: boolean): string {
   return req.socket.remoteAddress ?? "unknown";
 }
 
-export async function runFront(env = process.env): Promise<void> {
+/** Next.js's server factory, as the front uses it: the front's entry (bin/front-main.ts) requires it. */
+export type NextFactory = (o: { dev: boolean; dir: string; hostname: string; port: number }) => {
+  prepare(): Promise<void>;
+  getRequestHandler(): (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+};
+
+/** Serve the app with the settings cockpit serve gave this process (frontEnvironment adds the nonce). */
+export async function runFront(next: NextFactory, env: Readonly<Record<string, string | undefined>>): Promise<void> {
   const host = env.COCKPIT_BIND_HOST || "127.0.0.1";
   const port = Number(env.COCKPIT_PORT || 3000);
   const trustProxy = env.COCKPIT_TRUST_PROXY === "1";
-  // The app believes the peer header only with this process's nonce beside it.
-  const nonce = randomBytes(16).toString("hex");
-  env.COCKPIT_FRONT_NONCE = nonce;
-  // One key for every bundle of the app; a new one at each start unless one is configured.
-  if (!env.COCKPIT_SESSION_SECRET || env.COCKPIT_SESSION_SECRET.length < 32) env.COCKPIT_SESSION_SECRET = randomBytes(32).toString("base64url");
-  (env as Record<string, string>).NODE_ENV = "production";
-  // `next` is required at run time, not imported: the bundled front loads the app's own copy.
-  const next = require("next") as (o: { dev: boolean; dir: string; hostname: string; port: number }) => {
-    prepare(): Promise<void>;
-    getRequestHandler(): (req: IncomingMessage, res: import("node:http").ServerResponse) => Promise<void>;
-  };
+  // The app believes the peer header only with this nonce beside it.
+  const nonce = env.COCKPIT_FRONT_NONCE;
+  if (!nonce) throw new Error("the front starts from cockpit serve, which gives it COCKPIT_FRONT_NONCE");
   const app = next({ dev: false, dir: APP_ROOT, hostname: host, port });
   const handle = app.getRequestHandler();
   await app.prepare();

@@ -1,6 +1,6 @@
 import { configEnvironment, resolveConfig } from "../config";
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { startLeaseRenewal } from "../coordination/plan-leases";
@@ -219,6 +219,17 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
   };
 }
 
+/** What the front's process adds for the app it hosts: a nonce of its own, one session key for
+ * every bundle (a new one at each start unless one is configured), and the production mode. */
+export function frontEnvironment(env: Record<string, string | undefined>): Record<string, string> {
+  const secret = env.COCKPIT_SESSION_SECRET;
+  return {
+    COCKPIT_FRONT_NONCE: randomBytes(16).toString("hex"),
+    COCKPIT_SESSION_SECRET: secret && secret.length >= 32 ? secret : randomBytes(32).toString("base64url"),
+    NODE_ENV: "production",
+  };
+}
+
 /** Run the server until it exits; returns its exit code. */
 export async function runServe(argv: readonly string[]): Promise<number> {
   if (asksForHelp(argv)) {
@@ -243,7 +254,7 @@ export async function runServe(argv: readonly string[]): Promise<number> {
   const child = spawn(process.execPath, [join(APP_ROOT, "dist", "front.js")], {
     cwd: APP_ROOT,
     stdio: ["ignore", "inherit", "inherit"],
-    env: serveEnv(options) as NodeJS.ProcessEnv,
+    env: { ...serveEnv(options), ...frontEnvironment(process.env) } as NodeJS.ProcessEnv,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
   startLeaseRenewal(options.repo, resolveConfig({ database: options.database, author: options.author }));
