@@ -4,7 +4,6 @@ import Link from "@/components/Link";
 import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { runCapability, type ActionAnswer } from "@/app/actions";
-import type { PlanDiff } from "@/lib/plan/plan-diff";
 import { EditPreview } from "./EditPreview";
 import { SignInPrompt } from "./SignInPrompt";
 import { newIdempotencyKey } from "./idempotency-key";

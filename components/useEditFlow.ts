@@ -2,7 +2,6 @@
 
 import { useCallback, useEffect, useState, useTransition } from "react";
 import { runCapability, type ActionAnswer } from "@/app/actions";
-import type { PlanDiff } from "@/lib/plan/plan-diff";
 import { newIdempotencyKey } from "./idempotency-key";
 
 // The flow every plan edit of the browser takes (the inline editor, the graph's drags and

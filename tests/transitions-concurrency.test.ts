@@ -11,7 +11,7 @@ import { sealOf } from "@/lib/plan/seal";
 import { transition } from "@/lib/repo/transition";
 import { parseYaml } from "@/lib/plan/yaml";
 import { bundleScript, deadPid, ensureCliBuilt, libPath, spawnCli, type CliRun } from "./support/processes";
-import { AT, LOCK, cleanupRepos, issueYaml, makePlanRepo, seededRandom, yamlNames, type PlanRepo } from "./support/repo";
+import { LOCK, cleanupRepos, issueYaml, makePlanRepo, seededRandom, yamlNames, type PlanRepo } from "./support/repo";
 
 beforeAll(() => {
   ensureCliBuilt();

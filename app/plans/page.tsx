@@ -3,7 +3,6 @@ import { plansListCapability } from "@/lib/capabilities/plans-list";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { CreatePlanForm } from "@/components/PlanActions";
-import type { Plan } from "@/lib/plan/shapes";
 import { call } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";

@@ -5,7 +5,6 @@ import { MilestoneLink } from "@/components/IssueLink";
 import { MilestoneGraph } from "@/components/MilestoneGraph";
 import { SegmentBar } from "@/components/SegmentBar";
 import { StatusBadge } from "@/components/StatusBadge";
-import type { Plan, PlanRoadmap } from "@/lib/plan/shapes";
 import { call, servedState } from "@/lib/surfaces/pages";
 import { whyActiveIsNotNow } from "@/lib/plan/active-why";
 import { missingEvidence } from "@/lib/plan/evidence-coverage";

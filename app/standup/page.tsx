@@ -23,10 +23,7 @@ import { BurnupChart, type BurnupSize } from "@/components/standup/BurnupChart";
 import { FetchedAt } from "@/components/standup/FetchedAt";
 import { SincePicker, type SinceRange } from "@/components/standup/SincePicker";
 import { resolveRevision } from "@/lib/history/revision";
-import type { IssueCode, PlanCode } from "@/lib/code/shapes";
 import { CapabilityError } from "@/lib/plan/errors";
-import type { Forecast, PlanBurnup } from "@/lib/plan/history-shapes";
-import type { Plan } from "@/lib/plan/shapes";
 import {
   type IssueCause,
   type IssueChange,

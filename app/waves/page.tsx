@@ -3,8 +3,6 @@ import { planCodeCapability } from "@/lib/capabilities/plan-code";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { WavesGraph } from "@/components/waves/WavesGraph";
 import { codeMarksOf } from "@/lib/code/marks";
-import type { PlanCode } from "@/lib/code/shapes";
-import type { Plan } from "@/lib/plan/shapes";
 import { call } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,3 @@
-import { notFound } from "../plan/errors";
 import { deriveCriticalPath } from "../graph/critical-path";
 import { requireMilestone } from "../plan/nearest";
 import { PlanCriticalPathSchema } from "../plan/shapes";

@@ -1,4 +1,3 @@
-import { notFound } from "../plan/errors";
 import { requireMilestone } from "../plan/nearest";
 import type { Plan } from "../plan/shapes";
 import type { Forecast } from "../plan/history-shapes";

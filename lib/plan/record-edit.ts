@@ -215,8 +215,8 @@ function applyEdit(located: Located, edit: FieldEdit, order: readonly string[]):
     }
     case "unset": {
       if (!item) return text;
-      let [start, end] = itemSpan(text, item);
-      start = item.key ? item.key.offset : start;
+      const [itemStart, end] = itemSpan(text, item);
+      let start = item.key ? item.key.offset : itemStart;
       if (end === text.length && !text.endsWith("\n") && start > 0) start -= 1;
       return splice(text, start, end, "");
     }

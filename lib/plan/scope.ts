@@ -1,6 +1,6 @@
 /** A scope path as overlap compares it: one leading `./` and every trailing `/` removed (§5). */
 export function normaliseScopePath(path: string): string {
-  let p = path.startsWith("./") ? path.slice(2) : path;
+  const p = path.startsWith("./") ? path.slice(2) : path;
   let end = p.length;
   while (end > 0 && p.charCodeAt(end - 1) === 47) end--;
   return end === p.length ? p : p.slice(0, end);

@@ -1,5 +1,4 @@
-import { existsSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { isAbsolute, relative } from "node:path";
 import { CapabilityError, invalidInput, refused } from "../plan/errors";
 import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
 import { PROJECT_DIR } from "../plan/constants";

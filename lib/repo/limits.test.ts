@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { derivePlan } from "../plan/derive";
 import { MAX_RECORD_BYTES, RecordCache, loadRecords, readRecordText } from "./load";
 import { readRecordFileFields } from "./record-file";
-import { MAX_ALIASES, MAX_RECORD_DEPTH, MAX_RECORD_VALUES, parseYaml, type YamlMap } from "../plan/yaml";
+import { MAX_ALIASES, MAX_RECORD_DEPTH, MAX_RECORD_VALUES, parseYaml } from "../plan/yaml";
 
 const made: string[] = [];
 afterEach(() => {

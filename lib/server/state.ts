@@ -12,7 +12,6 @@ import { RecordCache, loadRecords, refreshRecords } from "../repo/load";
 import { idProblem } from "../repo/write";
 import type { PlanRecords } from "../plan/records";
 import type { Plan } from "../plan/shapes";
-import type { WriteOptions } from "../repo/transition";
 import { processWide } from "../process-wide";
 
 /**

@@ -154,7 +154,7 @@ export async function run(options = {}) {
     if (build.status !== 0) throw new Error("the web app did not build");
   }
 
-  const { ISSUES_PER_MILESTONE, ensurePlanFixture } = await loadPlanFixtures();
+  const { ensurePlanFixture } = await loadPlanFixtures();
   const { chromium } = requireFromRoot("playwright-core");
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const results = [];

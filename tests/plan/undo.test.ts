@@ -6,7 +6,7 @@ import { invoke } from "@/lib/surfaces/invoke";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { UNDO_DIR } from "@/lib/repo/undo-store";
-import { cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "@/tests/support/repo";
+import { cleanupRepos, makePlanRepo, type PlanRepo } from "@/tests/support/repo";
 
 afterAll(cleanupRepos);
 

@@ -104,7 +104,10 @@ describe("a following server's commands", () => {
       expect(authorEnv("bob", emailOf("bob"))).toMatchObject({ GIT_AUTHOR_NAME: "bob", GIT_AUTHOR_EMAIL: "server@team.example" });
       expect(await authorOf("bob", "I0003")).toBe("bob <server@team.example>");
     } finally {
-      for (const [k, v] of Object.entries(env)) v === undefined ? delete process.env[k] : (process.env[k] = v);
+      for (const [k, v] of Object.entries(env)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
     }
   });
 

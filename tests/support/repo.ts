@@ -1,7 +1,6 @@
 // Real plan repositories for the tests (real files, real `git init`) in fresh temporary folders,
 // a copy of the majordomus corpus when a test needs real records, and branch commits made without
 // touching the working tree. Nothing here ever writes under tests/fixtures.
-import { spawnSync } from "node:child_process";
 import { runGit } from "./git";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

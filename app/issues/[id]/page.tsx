@@ -24,7 +24,7 @@ import type { IssueCode } from "@/lib/code/shapes";
 import { isProven } from "@/lib/plan/derive";
 import { readRecordFileFields } from "@/lib/repo/record-file";
 import { MOVES, MOVE_NAMES } from "@/lib/plan/seal";
-import type { PlanFinding, PlanRecord } from "@/lib/plan/shapes";
+import type { PlanFinding } from "@/lib/plan/shapes";
 import { guardMove } from "@/lib/repo/transition";
 import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 import { pageText } from "@/lib/surfaces/page-text";

@@ -16,7 +16,6 @@ import { LeaseNote } from "@/components/LeaseNote";
 import { StatusBadge } from "@/components/StatusBadge";
 import { UnsealedMark } from "@/components/UnsealedMark";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
-import type { PlanRecord } from "@/lib/plan/shapes";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
