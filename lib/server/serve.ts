@@ -4,10 +4,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { startLeaseRenewal } from "../coordination/plan-leases";
-import { parseArgs, UsageError, type OptionKind } from "../surfaces/cli/args";
+import { parseArgs, UsageError } from "../surfaces/cli/args";
 import { asksForHelp, commandHelp } from "../surfaces/cli/command-help";
 import { terminalWidth } from "../surfaces/cli/terminal-width";
 import { currentUsers, isLoopback } from "./security";
+import { SERVE_HELP, SERVE_OPTIONS } from "./serve-options";
+
+export { SERVE_HELP, SERVE_OPTIONS };
 
 // `cockpit serve --repo DIR [--port P] [--host H] …`: the production Next.js server over one
 // repository, behind a front of our own (dist/front.js) that knows each request's real peer. It
@@ -104,38 +107,6 @@ export interface ServeOptions {
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
-
-/** The options of `cockpit serve` (docs/cli.md lists them from here). */
-export const SERVE_OPTIONS = {
-  repo: "value",
-  port: "value",
-  host: "value",
-  users: "value",
-  "allowed-host": "values",
-  "trust-proxy": "flag",
-  "build-only": "flag",
-  database: "value",
-  author: "value",
-  "default-branch": "value",
-  follow: "flag",
-  "follow-interval": "value",
-} as const satisfies Record<string, OptionKind>;
-
-/** What each option of `cockpit serve` does (its --help and docs/cli.md): a new option does not compile until it is described here. */
-export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
-  repo: "the repository to serve (default: the current folder)",
-  port: "the port (default: `PORT`, else 3000)",
-  host: "the address to listen on (default 127.0.0.1); beyond loopback `COCKPIT_TOKEN` or `--users` is required",
-  users: "the users file: people and agents by name (default: `COCKPIT_USERS`)",
-  "allowed-host": "one more host name the server answers to (`.example.com`: its subdomains too); give it once per name",
-  "trust-proxy": "believe a reverse proxy's `X-Forwarded-*` headers",
-  "build-only": "build the web app when its sources changed, then exit",
-  database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
-  author: "`Name <email>`: the author of the commits `cockpit plan commit` makes (default: `COCKPIT_AUTHOR`, else git's config)",
-  "default-branch": "the branch `cockpit plan code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
-  follow: "follow the remote: `--follow [REMOTE/BRANCH]` (default: the branch's upstream, else origin/<branch>); each command is a commit pushed there ([team-server.md](team-server.md))",
-  "follow-interval": "seconds between two fetches while following (default 60, at least 2)",
-};
 
 export function parseServeArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): ServeOptions {
   // `--follow=origin/main` is `--follow origin/main`: the remote and branch are the word after it.

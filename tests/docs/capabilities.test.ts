@@ -23,4 +23,12 @@ describe("docs/capabilities.md", () => {
     const table = readFileSync(join(ROOT, "docs", "http-and-mcp.md"), "utf8");
     for (const c of capabilities) expect(table, c.id).toContain(`| \`${c.id}\` |`);
   });
+
+  it("docs/security.md's list of the commands a caller must make names every plan command", () => {
+    const security = readFileSync(join(ROOT, "docs", "security.md"), "utf8");
+    const list = /A \*command\* is a\s+capability that writes \(([^;]*)\);/.exec(security)?.[1] ?? "";
+    const named = [...list.matchAll(/`(plan\.[a-z-]+)`/g)].map((m) => m[1]).sort();
+    expect(named).toEqual(capabilities.filter((c) => c.kind === "command" && c.id.startsWith("plan.")).map((c) => c.id).sort());
+    expect(list).toContain("`plans.*`");
+  });
 });

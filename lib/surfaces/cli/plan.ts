@@ -16,6 +16,7 @@ import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width"
 import { nearest } from "./nearest";
 import { asksForHelp } from "./command-help";
 import { ownValue } from "../../plan/own";
+import { SERVE_USAGE_LINE } from "../../server/serve-options";
 
 export { EXIT };
 export type { Io };
@@ -138,7 +139,7 @@ const COMMANDS_LIST: readonly (readonly [string, string])[] = [
   ["plan <verb> …", "read and move the plan in a repository (the verbs are below)"],
   ["plans <verb> …", "execution plans: decompose a milestone and run it (cockpit plans help)"],
   [
-    "serve [--repo DIR] [--port P] [--host H] [--users FILE] [--allowed-host NAME]… [--trust-proxy] [--database URL] [--author 'NAME <EMAIL>'] [--default-branch B]",
+    SERVE_USAGE_LINE,
     "the browser Cockpit, the HTTP API and MCP over HTTP (cockpit serve --help)",
   ],
   ["mcp [--repo DIR] [--database URL]", "the MCP server over stdio (cockpit mcp --help)"],
