@@ -22,6 +22,7 @@ import { ConflictList } from "./ConflictList";
 import { EditDialog } from "./EditDialog";
 import { Legend } from "./Legend";
 import { minimapColour, nodeTypes } from "./nodes";
+import { parsePlanAnswer } from "./plan-answer";
 import { SelectionBar } from "./SelectionBar";
 import { Toolbar } from "./Toolbar";
 import { useDependencyEditor } from "./useDependencyEditor";
@@ -67,7 +68,7 @@ function roomAboveMinimap(pane: HTMLElement | null): { width: number; height: nu
 async function fetchPlan(): Promise<Plan> {
   const res = await fetch("/api/v1/plan", { cache: "no-store" });
   if (!res.ok) throw new Error(`the plan could not be read (${res.status})`);
-  return (await res.json()) as Plan;
+  return parsePlanAnswer(await res.json());
 }
 
 const NO_CODE_MARKS: Record<string, CodeMark> = {};
@@ -81,7 +82,7 @@ export function WavesGraph({ initialPlan, codeMarks = NO_CODE_MARKS }: { initial
 }
 
 function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: Record<string, CodeMark> }) {
-  const { data: plan = initialPlan } = useQuery({ queryKey: ["plan"], queryFn: fetchPlan, initialData: initialPlan });
+  const { data: plan = initialPlan, error: planError } = useQuery({ queryKey: ["plan"], queryFn: fetchPlan, initialData: initialPlan });
   const router = useRouter();
   const flow = useReactFlow();
   const colorMode = useSystemColorMode();
@@ -342,6 +343,11 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
 
   return (
     <div className="flex flex-col gap-3">
+      {planError && (
+        <p role="alert" className="rounded border border-red-300 bg-red-50 px-3 py-2 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          The waves show the plan as it was last read: {planError.message}. Reload the page to try again.
+        </p>
+      )}
       <Toolbar
         plan={plan}
         view={view}
