@@ -9,9 +9,14 @@ const reports = join(root, "reports");
 mkdirSync(reports, { recursive: true });
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 
-function run(label, command, args) {
+// Each step's wall time, by label (two builds add up under "build"), printed above the closing line.
+const times = new Map();
+
+function run(label, command, args, extraEnv = {}) {
   process.stdout.write(`\n== ${label}: ${command} ${args.join(" ")}\n`);
-  const r = spawnSync(command, args, { cwd: root, stdio: "inherit", env });
+  const started = Date.now();
+  const r = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...env, ...extraEnv } });
+  times.set(label, (times.get(label) ?? 0) + (Date.now() - started));
   if ((r.status ?? 1) !== 0) stepsFailed.push(label);
   return r.status ?? 1;
 }
@@ -22,6 +27,13 @@ let broken = false;
 const failures = [];
 const stepsFailed = [];
 const firstLine = (text) => String(text ?? "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").find((l) => l.trim())?.trim().slice(0, 240) ?? "";
+
+// The test files that took longest, from every runner: [label, milliseconds].
+const fileTimes = [];
+
+// 0. The linter, when the project has one: a step that fails the run, like the typecheck.
+const scripts = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts ?? {};
+if (scripts.lint && run("lint", "npm", ["run", "--silent", "lint"]) !== 0) broken = true;
 
 // 1. The command line's bundle, so tests run against the current sources.
 if (run("build", "npm", ["run", "--silent", "build:cli"]) !== 0) broken = true;
@@ -42,6 +54,7 @@ if (existsSync(vitestJson)) {
   totals.failed += v.numFailedTests;
   totals.skipped += v.numPendingTests + (v.numTodoTests ?? 0);
   for (const file of v.testResults ?? []) {
+    if (file.endTime && file.startTime) fileTimes.push([`unit ${relative(root, file.name)}`, file.endTime - file.startTime]);
     for (const t of file.assertionResults ?? []) {
       if (t.status === "failed") failures.push(`unit ${relative(root, file.name)} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
     }
@@ -75,17 +88,17 @@ const e2eDir = join(root, "e2e");
 if (existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts"))) {
   {
     const e2eJson = join(reports, "e2e.json");
-    const status = spawnSync("npx", ["playwright", "test", "--reporter=list,json"], {
-      cwd: root,
-      stdio: "inherit",
-      env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson },
-    }).status;
+    const status = run("e2e", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eJson });
     if (existsSync(e2eJson)) {
       const report = JSON.parse(readFileSync(e2eJson, "utf8"));
       const s = report.stats;
+      // A spec file's time is the sum of its tests' runs, in every project that runs it.
+      const e2eFiles = new Map();
       const walk = (suite) => {
         for (const spec of suite.specs ?? []) {
           for (const t of spec.tests ?? []) {
+            const ms = (t.results ?? []).reduce((sum, r) => sum + (r.duration ?? 0), 0);
+            e2eFiles.set(spec.file, (e2eFiles.get(spec.file) ?? 0) + ms);
             if (t.status !== "unexpected") continue;
             const last = t.results?.at(-1);
             failures.push(`e2e [${t.projectName}] ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(last?.error?.message)}`);
@@ -94,12 +107,21 @@ if (existsSync(e2eDir) && readdirSync(e2eDir).some((f) => f.endsWith(".spec.ts")
         for (const child of suite.suites ?? []) walk(child);
       };
       for (const suite of report.suites ?? []) walk(suite);
+      for (const [file, ms] of e2eFiles) fileTimes.push([`e2e ${join("e2e", file)}`, ms]);
       totals.passed += s.expected + s.flaky;
       totals.failed += s.unexpected;
       totals.skipped += s.skipped;
       if (status !== 0 && s.unexpected === 0) broken = true;
     } else broken = true;
   }
+}
+
+// Where the time went: each step, then the ten slowest test files.
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+console.log(`\ntime: ${[...times].map(([label, ms]) => `${label} ${seconds(ms)}`).join(", ")}`);
+if (fileTimes.length > 0) {
+  console.log("slowest test files:");
+  for (const [file, ms] of fileTimes.sort((a, b) => b[1] - a[1]).slice(0, 10)) console.log(`  ${seconds(ms).padStart(8)}  ${file}`);
 }
 
 if (broken && totals.failed === 0) totals.failed = 1;
