@@ -11,6 +11,7 @@ import { join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { inject } from "vitest";
 import { watchChild } from "../support/processes";
 
 export const ROOT = join(__dirname, "..", "..");
@@ -45,7 +46,7 @@ export function resetRepo(dir: string): void {
   cpSync(SOURCE_REPO, dir, { recursive: true });
 }
 
-/** Remove every folder `copyRepo` (and `ensureBuild`) made. */
+/** Remove every folder `copyRepo` made (and `ensureBuild`, outside a run that shares its build). */
 export function cleanup(): void {
   while (created.length > 0) rmSync(created.pop()!, { recursive: true, force: true });
 }
@@ -69,15 +70,16 @@ export function hashRepo(dir: string): string {
 
 export { freePort };
 
-const BUILD_LOCK = join(tmpdir(), "cockpit-surface-tests-build.lock");
+// One lock per checkout (its .next/ is what the lock guards), not one for every checkout on the machine.
+const BUILD_LOCK = join(tmpdir(), `cockpit-surface-tests-build-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}.lock`);
 
 /**
  * `node bin/cockpit serve --build-only`: builds the web app when it is missing or stale, reuses it
- * otherwise; then takes a private copy of the build for this test file's servers and returns its
- * folder (relative to the app, as next.config.js's COCKPIT_DIST_DIR wants it). A server started
- * over the copy keeps working when .next/ is rebuilt under it (by another test file after a source
- * changed, or by anyone else). Serialised across test files (vitest runs them in parallel
- * workers) by a lock file, so two `next build`s never share one .next/.
+ * otherwise; then takes a copy of the build for the servers and returns its folder (relative to the
+ * app, as next.config.js's COCKPIT_DIST_DIR wants it). A server started over the copy keeps working
+ * when .next/ is rebuilt under it. The copy is the run's (tests/support/global-setup.ts): the first
+ * file builds and copies, the others take it as it is. Serialised across test files (vitest runs
+ * them in parallel workers) by a lock file, so two `next build`s never share one .next/.
  */
 export async function ensureBuild(): Promise<string> {
   const started = Date.now();
@@ -91,15 +93,17 @@ export async function ensureBuild(): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       // A lock left by a crashed run is older than any build.
       try {
-        if (Date.now() - statSync(BUILD_LOCK).mtimeMs > 5 * 60_000) unlinkSync(BUILD_LOCK);
+        if (Date.now() - statSync(BUILD_LOCK).mtimeMs > 10 * 60_000) unlinkSync(BUILD_LOCK);
       } catch {
         /* gone already */
       }
-      if (Date.now() - started > 5 * 60_000) throw new Error("waited 5 minutes for another test file's web build");
+      if (Date.now() - started > 10 * 60_000) throw new Error("waited 10 minutes for another test file's web build");
       await sleep(250);
     }
   }
   try {
+    const shared = inject("cockpitBuildCopy");
+    if (shared && existsSync(join(ROOT, shared, "BUILD_ID"))) return shared;
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       const child = spawn(process.execPath, [CLI, "serve", "--build-only"], {
         cwd: ROOT,
@@ -118,12 +122,13 @@ export async function ensureBuild(): Promise<string> {
     for (const old of existsSync(copies) ? readdirSync(copies) : []) {
       if (Date.now() - statSync(join(copies, old)).mtimeMs > 3 * 3600_000) rmSync(join(copies, old), { recursive: true, force: true });
     }
-    const dist = join("node_modules", ".cache", "cockpit-surface-tests", `${process.pid}-${Date.now()}`);
+    // The run's copy is removed when the run ends, a file's own (outside a vitest run) by cleanup().
+    const dist = shared ?? join("node_modules", ".cache", "cockpit-surface-tests", `${process.pid}-${Date.now()}`);
     const source = join(ROOT, ".next");
     // fs.cp resolves relative links (.next/node_modules/<external> -> ../../node_modules/…) to absolute ones.
     cpSync(source, join(ROOT, dist), { recursive: true, filter: (src) => !src.startsWith(join(source, "cache")) });
     if (!existsSync(join(ROOT, dist, "BUILD_ID"))) throw new Error(`the copy of the build in ${dist} has no BUILD_ID`);
-    created.push(join(ROOT, dist));
+    if (!shared) created.push(join(ROOT, dist));
     return dist;
   } finally {
     unlinkSync(BUILD_LOCK);
