@@ -1,4 +1,3 @@
-import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -9,9 +8,6 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["lib/**/*.test.{ts,tsx}", "tests/**/*.test.{ts,tsx}"],
-    // At least two workers (vitest takes one fewer than the cores by default: one on two cores).
-    // Files that share a resource each get their own (free ports, temporary folders, databases).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: ["tests/support/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
