@@ -9,6 +9,7 @@ const FINDING_WORDS: Record<string, string> = {
   merged_not_done: "merged, still in VERIFY",
   done_with_open_branch: "DONE with an open branch",
   stalled: "stalled",
+  too_many_branches: "too many branches",
 };
 
 export function CodeMarkBadge({ mark }: { mark: CodeMark | undefined }) {

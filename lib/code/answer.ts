@@ -2,7 +2,7 @@ import { defaultBranch } from "../config";
 import { notFound } from "../plan/errors";
 import type { Plan } from "../plan/shapes";
 import { processWide } from "../process-wide";
-import { type IssueLinks, LinkMemory, codeFindings, linkIssues } from "./links";
+import { type IssueLinks, LinkMemory, codeFindings, linkIssues, refsFinding } from "./links";
 import type { CommitGraph } from "./links";
 import { readCommitGraph } from "./read-graph";
 import type { CodeFinding, IssueCode, PlanCode } from "./shapes";
@@ -24,6 +24,8 @@ interface Derived {
   defaultBranch: string | null;
   links: Map<string, IssueLinks>;
   findings: Map<string, CodeFinding[]>;
+  /** What holds for the repository as a whole (refs read only in part): in every answer. */
+  repoFindings: CodeFinding[];
   note?: string;
 }
 
@@ -49,7 +51,7 @@ export async function deriveCode(repo: string, plan: Plan, question: Omit<CodeQu
 
 /** The links and findings of `graph` for `plan`'s issues; with `only`, that issue's alone. */
 function linkPlan(repo: string, graph: CommitGraph | undefined, plan: Plan, question: Omit<CodeQuestion, "id">, now: string, only?: string): Derived {
-  if (!graph) return { defaultBranch: null, links: new Map(), findings: new Map(), note: NOT_GIT };
+  if (!graph) return { defaultBranch: null, links: new Map(), findings: new Map(), repoFindings: [], note: NOT_GIT };
   const key = `${repo}\0${graph.defaultBranch?.name}\0${graph.defaultBranch?.tip}\0${graph.refs.map((r) => `${r.remote}/${r.name}=${r.tip}`).join("\0")}`;
   const kept = recent.get(plan);
   const isFresh = kept !== undefined && kept.key === key && kept.commits === graph.commits && Date.now() - kept.at < REUSE_MS;
@@ -66,7 +68,8 @@ function linkPlan(repo: string, graph: CommitGraph | undefined, plan: Plan, ques
     const found = codeFindings(issue, links.get(issue.id), defaultBranch, now, staleDays);
     if (found.length > 0) findings.set(issue.id, found);
   }
-  return { defaultBranch, links, findings, note: graph.defaultBranch ? undefined : "no default branch: HEAD names no branch and there is no origin/HEAD; name one with --default-branch B" };
+  const repoFinding = refsFinding(graph);
+  return { defaultBranch, links, findings, repoFindings: repoFinding ? [repoFinding] : [], note: graph.defaultBranch ? undefined : "no default branch: HEAD names no branch and there is no origin/HEAD; name one with --default-branch B" };
 }
 
 /**
@@ -96,14 +99,14 @@ export async function planCode(repo: string, planOf: () => Plan, question: CodeQ
       first_activity_at: l?.first_activity_at ?? null,
       last_activity_at: l?.last_activity_at ?? null,
       merged: l?.merged ?? null,
-      findings: d.findings.get(question.id) ?? [],
+      findings: [...(d.findings.get(question.id) ?? []), ...d.repoFindings],
       ...note,
     };
   }
   return {
     default_branch: d.defaultBranch,
-    issues: [...d.links.values()].map(({ commits: _, ...l }) => ({ ...l, findings: d.findings.get(l.id) ?? [] })),
-    findings: plan.issues.flatMap((i) => d.findings.get(i.id) ?? []),
+    issues: [...d.links.values()].map(({ commits: _, branchCount: __, ...l }) => ({ ...l, findings: d.findings.get(l.id) ?? [] })),
+    findings: [...plan.issues.flatMap((i) => d.findings.get(i.id) ?? []), ...d.repoFindings],
     ...note,
   };
 }
@@ -115,7 +118,8 @@ export async function planCode(repo: string, planOf: () => Plan, question: CodeQ
 export async function codeFindingsOf(repo: string, plan: Plan, issueId: string | undefined): Promise<CodeFinding[]> {
   if (issueId === undefined) return [];
   try {
-    return (await deriveCode(repo, plan, {}, undefined, issueId)).findings.get(issueId) ?? [];
+    const d = await deriveCode(repo, plan, {}, undefined, issueId);
+    return [...(d.findings.get(issueId) ?? []), ...d.repoFindings];
   } catch {
     return [];
   }

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ANA, CodeRepo, TOM } from "@/tests/support/code-history";
 import { LinkMemory, codeFindings, linkIssues, suggestedMove, type IssueFacts, type IssueLinks } from "./links";
-import { codeOfTopLevel, forgetCommitGraph, lastReadCount, readCommitGraph, readCommitGraphEarly } from "./read-graph";
+import { forgetCommitGraph, lastReadCount, readCommitGraph, readCommitGraphEarly } from "./read-graph";
+import { codeOfTopLevel } from "../repo/git-log";
 import { earlyRepo } from "../surfaces/cli/code-early-args";
 
 // docs/code-links.md: which commits and branches link to which issue, on real git histories.
@@ -471,6 +472,7 @@ describe("code findings", () => {
     first_activity_at: "2026-11-08T10:00:00Z",
     last_activity_at: "2026-11-08T10:00:00Z",
     merged: null,
+    branchCount: 1,
     ...over,
   });
   const NOW = "2026-11-10T12:00:00Z";

@@ -1,38 +1,25 @@
 import { MentionMatcher } from "./mention";
 import type { FindingCode } from "../plan/constants";
+import type { GraphCommit } from "../repo/git-log";
+import { type GraphRef, REFS_READ_LIMIT } from "../repo/git-refs";
 import type { CodeBranch, CodeCommit, CodeFinding, CodeMerged } from "./shapes";
 
 // The links between the commit graph and the plan's issues (docs/code-links.md), as plain
 // functions over what was read from git: no process, no file.
 
-/** One commit as read from git. */
-export interface GraphCommit {
-  sha: string;
-  /** First parent first. */
-  parents: string[];
-  /** As .mailmap maps it. */
-  author: string;
-  /** ISO UTC. */
-  authored_at: string;
-  committed_at: string;
-  /** Subject and body, trailers included. */
-  message: string;
-  /** Whether it changes a path outside `.ai/` against its first parent (a root commit: against nothing). */
-  isCode: boolean;
-}
+export type { GraphCommit } from "../repo/git-log";
+export type { GraphRef } from "../repo/git-refs";
 
-/** A local branch (remote null) or a remote-tracking branch, never `<remote>/HEAD`. */
-export interface GraphRef {
-  name: string;
-  remote: string | null;
-  tip: string;
-}
+/** The branches linked to one issue at most; past it, a finding says how many name it. */
+export const BRANCHES_PER_ISSUE = 50;
 
 export interface CommitGraph {
   commits: ReadonlyMap<string, GraphCommit>;
   refs: readonly GraphRef[];
   /** The default branch as named in answers ("main", "origin/main") and its tip; null when there is none. */
   defaultBranch: { name: string; tip: string } | null;
+  /** How many refs git listed, when that is more than were read (REFS_READ_LIMIT): the rest links nothing. */
+  refsListed?: number;
 }
 
 /** What the findings need of an issue. */
@@ -53,6 +40,8 @@ export interface IssueLinks {
   first_activity_at: string | null;
   last_activity_at: string | null;
   merged: CodeMerged | null;
+  /** How many of the branches read name the issue: more than `branches` past BRANCHES_PER_ISSUE. */
+  branchCount: number;
 }
 
 /** How the default branch's history is laid out: computed once per graph, shared by every branch. */
@@ -200,6 +189,7 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memo
   memory.read = graph.commits.size;
   const wanted = only === undefined ? undefined : new Set([only]);
   const branchesOf = new Map<string, CodeBranch[]>();
+  const branchCount = new Map<string, number>();
   const commitIds = new Map<string, Set<string>>();
   const link = (sha: string, id: string) => {
     const c = graph.commits.get(sha);
@@ -209,16 +199,21 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memo
     set.add(sha);
   };
   for (const ref of graph.refs) {
-    const ids = matcher.find(ref.name);
+    const ids = matcher.find(ref.name).filter((id) => !wanted || wanted.has(id));
     if (ids.length === 0 || !graph.commits.has(ref.tip)) continue;
+    for (const id of ids) branchCount.set(id, (branchCount.get(id) ?? 0) + 1);
+    // Past the bound an issue's branches are counted, not linked (a fetch can bring 100k of them).
+    const linked = ids.filter((id) => branchCount.get(id)! <= BRANCHES_PER_ISSUE);
+    if (linked.length === 0) continue;
     const tip = graph.commits.get(ref.tip)!;
     let known = memory.branches.get(ref.tip);
     if (!known) memory.branches.set(ref.tip, (known = { ...aheadBehind(graph, line, ref.tip), held: heldBy(graph, line, ref.tip) }));
     const { ahead, behind, held } = known;
     const branch: CodeBranch = { name: ref.name, remote: ref.remote, tip: ref.tip, ahead, behind, last_commit_at: tip.authored_at, merged: line.bringer.has(ref.tip) };
-    for (const id of ids) {
-      if (wanted && !wanted.has(id)) continue;
-      branchesOf.set(id, [...(branchesOf.get(id) ?? []), branch]);
+    for (const id of linked) {
+      let list = branchesOf.get(id);
+      if (!list) branchesOf.set(id, (list = []));
+      list.push(branch);
       for (const sha of held) link(sha, id);
     }
   }
@@ -255,6 +250,7 @@ export function linkIssues(graph: CommitGraph, issueIds: readonly string[], memo
       first_activity_at: dates[0] ?? null,
       last_activity_at: dates.at(-1) ?? null,
       merged,
+      branchCount: branchCount.get(id) ?? 0,
     });
   }
   return out;
@@ -308,6 +304,12 @@ export function codeFindings(issue: IssueFacts, links: IssueLinks | undefined, d
       );
     }
   }
+  if (links && links.branchCount > links.branches.length) {
+    warn(
+      "too_many_branches",
+      `${issue.id} has ${count(links.branchCount)} branches; the first ${count(links.branches.length)} (by name) are linked and the rest is ignored: delete or prune the branches that are not work on it (git fetch --prune)`,
+    );
+  }
   if (issue.status === "ACTIVE") {
     const moments = [issue.started_at, issue.verified_at, issue.completed_at, links?.last_activity_at ?? ""].filter((t) => t !== "");
     const latest = moments.sort().at(-1);
@@ -320,6 +322,19 @@ export function codeFindings(issue: IssueFacts, links: IssueLinks | undefined, d
     }
   }
   return out;
+}
+
+const count = (n: number) => n.toLocaleString("en");
+
+/** The finding of a repository whose refs were read only in part (CommitGraph.refsListed), if they were. */
+export function refsFinding(graph: Pick<CommitGraph, "refs" | "refsListed"> | undefined): CodeFinding | undefined {
+  if (graph?.refsListed === undefined) return undefined;
+  return {
+    level: "WARN",
+    code: "too_many_refs",
+    subject: "refs",
+    message: `the repository has ${count(graph.refsListed)} refs under refs/heads and refs/remotes; the first ${count(REFS_READ_LIMIT)} (by name) were read and the rest is ignored, so links may be missing: delete the branches no one works on, or prune what a fetch brought (git fetch --prune)`,
+  };
 }
 
 function branchName(b: CodeBranch): string {

@@ -36,6 +36,8 @@ export const FINDING_CODES = [
   "merged_not_done",
   "done_with_open_branch",
   "stalled",
+  "too_many_refs",
+  "too_many_branches",
 ] as const;
 
 export type FindingCode = (typeof FINDING_CODES)[number];

@@ -161,6 +161,30 @@ export async function git(repo: string, args: readonly string[], options: GitCal
   return { status: codes[0], stdout: Buffer.concat(out), stderr };
 }
 
+/**
+ * Run git and hand its standard output to `onChunk` piece by piece, as it comes: git's pipe is
+ * paused while a piece is handled and resumed on a later turn of the event loop (setImmediate), so
+ * nothing of it is held here and other requests are answered meanwhile. Bounded in time as `git`
+ * is; a throw from `onChunk` stops git and rejects with it.
+ */
+export async function gitEach(repo: string, args: readonly string[], onChunk: (chunk: Buffer) => void, options: Omit<GitCallOptions, "maxBytes"> = {}): Promise<{ status: number; stderr: string }> {
+  const child = startGit(repo, args, environment(options.env), options.input === undefined ? "ignore" : "pipe", "pipe");
+  const { done, stop } = watchGit([child], args, options.timeoutMs ?? GIT_TIMEOUT_MS);
+  const out = child.stdout!;
+  out.on("data", (b: Buffer) => {
+    out.pause();
+    try {
+      onChunk(b);
+    } catch (e) {
+      return stop(e instanceof Error ? e : new Error(String(e)));
+    }
+    setImmediate(() => out.resume());
+  });
+  feed(child, options.input);
+  const { codes, stderr } = await done;
+  return { status: codes[0], stderr };
+}
+
 /** Git's standard output as text when it exits 0; undefined otherwise (the caller says what that means). */
 export async function gitText(repo: string, args: readonly string[], options?: GitCallOptions): Promise<string | undefined> {
   const r = await git(repo, args, options);
