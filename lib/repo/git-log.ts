@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { invalidInput } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { GIT_OUTPUT_LIMIT, git, gitPipe } from "./git-run";
@@ -86,6 +87,34 @@ export function parseLog(text: string): Parsed[] {
   return out;
 }
 
+/** Bytes of git's log parsed at once: a few milliseconds of work between two turns of the event loop. */
+const PARSE_CHUNK = 1024 * 1024;
+
+/** A log file in FORMAT, parsed a piece at a time, yielding to the event loop between pieces. */
+async function parseLogFile(file: string): Promise<Parsed[]> {
+  const out: Parsed[] = [];
+  const fd = openSync(file, "r");
+  const buffer = Buffer.alloc(PARSE_CHUNK);
+  const decoder = new StringDecoder("utf8");
+  let pending = "";
+  try {
+    for (;;) {
+      const n = readSync(fd, buffer, 0, PARSE_CHUNK, null);
+      pending += n > 0 ? decoder.write(buffer.subarray(0, n)) : decoder.end();
+      // The entries before the last one that starts are whole; that one may go on in the next piece.
+      const whole = n > 0 ? pending.lastIndexOf("\n\x1e\0") : pending.length;
+      if (whole > 0) {
+        for (const p of parseLog(pending.slice(0, whole))) out.push(p);
+        pending = pending.slice(whole + 1);
+      }
+      if (n === 0) return out;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Whether one of the changed paths lies outside the plan's `.ai/` folder. */
 export function touchesCode(paths: readonly string[], prefix: string): boolean {
   const plan = `${prefix}.ai/`;
@@ -139,7 +168,7 @@ export async function readLog(repo: string, walk: Walk, reading: Reading, meanwh
       throw invalidInput(`git log could not read this repository's commits: ${r.stderr.split("\n")[0] || `exit ${r.status}`}`);
     }
     if (statSync(file).size > GIT_OUTPUT_LIMIT) throw invalidInput(`git log printed more than ${Math.round(GIT_OUTPUT_LIMIT / (1024 * 1024))} MiB of commits; this history is too large to link`);
-    return parseLog(readFileSync(file, "utf8"));
+    return await parseLogFile(file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     logFolders.delete(dir);

@@ -3,7 +3,10 @@
 // command line, against a cold `cockpit plan model` plus 3x the time of the bare graph read
 // (`git log --branches --remotes --format='%H %P%x00%B'`), the ratio printed; and in a server
 // (the HTTP projection in this process), the time until plan.code answers with one new commit
-// (target <= 100 ms).
+// (target <= 100 ms). Then 1,000,000 remote-tracking branches naming one issue are written into
+// packed-refs (as a fetch from a hostile remote would bring them): plan.code's answer with its
+// finding, the latency of /api/v1/plan/status asked again and again meanwhile (target <= 200 ms
+// each) and this process's peak RSS over that time (target: less than 300 MB over its RSS before).
 //
 //   node scripts/bench.mjs --only code
 import { spawnSync } from "node:child_process";
@@ -12,6 +15,7 @@ import { join } from "node:path";
 import { BENCH_TMP, ROOT, environment, fmtMs, loadBundled, loadPlanFixtures, median, round, table, writeReport } from "./lib.mjs";
 
 const { ensurePlanFixture } = await loadPlanFixtures();
+const { addPackedRefs } = await loadBundled("tests/support/packed-refs.ts", "packed-refs");
 
 export const name = "code";
 export const description = "plan.code on 10,000 commits and 500 branches: cold vs cold model + 3x git log; one new commit in a server";
@@ -20,6 +24,7 @@ const COMMITS = 10_000;
 const BRANCHES = 500;
 const PER_BRANCH = 15;
 const RUNS = 5;
+const MANY_REFS = 1_000_000;
 const CLI = join(ROOT, "bin", "cockpit");
 const DIR = ".ai/repo/project";
 
@@ -110,6 +115,41 @@ function codeRepo() {
   return { repo, ids, commits: Number(git(repo, ["rev-list", "--count", "--branches", "--remotes"])), branches: git(repo, ["for-each-ref", "refs/heads"]).split("\n").length };
 }
 
+/**
+ * plan.code for `id` once `MANY_REFS` branches name it, with /api/v1/plan/status asked one after
+ * another until it answers: each status's latency, and this process's RSS sampled meanwhile.
+ */
+async function manyRefs(repo, id, ask) {
+  const tip = git(repo, ["rev-parse", "refs/heads/main"]);
+  addPackedRefs(repo, `refs/remotes/origin/${id.toLowerCase()}-`, MANY_REFS, tip);
+  // What this process held before (the bench's own repository and graph, the refs file it wrote):
+  // the target is on what the code read adds to it.
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  let done = false;
+  const code = ask(`/api/v1/plan/code?id=${encodeURIComponent(id)}`).finally(() => (done = true));
+  const status = [];
+  while (!done) status.push((await ask("/api/v1/plan/status")).ms);
+  const answer = await code;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const codes = answer.body.findings.map((f) => f.code);
+  const hasFindings = codes.includes("too_many_refs") && codes.includes("too_many_branches");
+  const worst = Math.max(...status);
+  const mb = peak / (1024 * 1024);
+  const grown = (peak - before) / (1024 * 1024);
+  const ok = hasFindings && worst <= 200 && grown < 300;
+  const rows = [
+    [`GET /api/v1/plan/code?id=${id}, refs read again`, fmtMs(answer.ms), "", hasFindings ? "findings" : "NO FINDING"],
+    [`GET /api/v1/plan/status meanwhile (${status.length}), median`, fmtMs(median(status)), "", ""],
+    ["  the slowest", fmtMs(worst), "<= 200 ms", worst <= 200 ? "met" : "MISSED"],
+    ["peak RSS of this process meanwhile", `${Math.round(mb)} MB`, "", ""],
+    ["  over its RSS before the code read", `+${Math.round(grown)} MB`, "< 300 MB", grown < 300 ? "met" : "MISSED"],
+  ];
+  return { ok, rows, report: { refs_added: MANY_REFS, code_ms: round(answer.ms), findings: codes, status_requests: status.length, status_median_ms: round(median(status)), status_max_ms: round(worst), peak_rss_mb: Math.round(mb), rss_before_mb: Math.round(before / (1024 * 1024)) } };
+}
+
 export async function run() {
   const env = environment();
   const { repo, ids, commits, branches } = codeRepo();
@@ -150,12 +190,14 @@ export async function run() {
     const after = await ask(`/api/v1/plan/code?id=${encodeURIComponent(id)}`);
     const sawIt = after.body.commits.some((c) => c.sha === fresh);
     const newCommitMs = after.ms;
-    const ok = ratio <= 1 && newCommitMs <= 100 && sawIt;
+    const many = await manyRefs(repo, ids[5], ask);
+    const ok = ratio <= 1 && newCommitMs <= 100 && sawIt && many.ok;
     const report = {
       environment: env,
       repository: { commits, branches, plan_issues: ids.length, linked_issues: linked },
       cold_cli_ms: { plan_code: round(codeMs), plan_model: round(modelMs), git_log: round(logMs), budget: round(budget), ratio: round(ratio, 3) },
       server_ms: { first: round(first.ms), warm: round(median(warm)), after_one_commit: round(newCommitMs), saw_the_commit: sawIt, target: 100 },
+      many_refs: many.report,
       ok,
     };
     writeReport(name, report);
@@ -174,6 +216,10 @@ export async function run() {
           ["after one new commit, until plan.code answers with it", fmtMs(newCommitMs), "<= 100 ms", newCommitMs <= 100 && sawIt ? "met" : "MISSED"],
         ],
       ),
+      "",
+      `with ${MANY_REFS.toLocaleString("en")} more remote-tracking branches naming ${ids[5]} (packed-refs):`,
+      "",
+      table(["measure", "value", "target", ""], many.rows),
     ].join("\n");
     return { name, text, report, ok };
   } finally {
