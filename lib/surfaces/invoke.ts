@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { AnyCapability, Capability, CapabilityContext } from "../capabilities/capability";
 import { CapabilityError, type ErrorCode } from "../plan/errors";
+import { describeInputError } from "../plan/input-words";
 import { ioSettled } from "../server/state";
 import { runOnce } from "../server/idempotency";
 import { followerOf, publishCommand, syncStatus } from "../server/follow";
@@ -8,23 +9,6 @@ import { followerOf, publishCommand, syncStatus } from "../server/follow";
 export type Invocation<T = unknown> =
   | { ok: true; value: T }
   | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> } };
-
-/** A zod error in words: what is wrong and where, one clause per problem. */
-export function describeInputError(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => {
-      const where = issue.path.length ? issue.path.join(".") : "input";
-      if (issue.code === "unrecognized_keys") {
-        return `${where}: unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `'${k}'`).join(", ")}`;
-      }
-      // A message that names its field already ("limit must be 0 or more") says the name once.
-      const name = issue.path.length ? String(issue.path[issue.path.length - 1]) : undefined;
-      if (name !== undefined && issue.message.startsWith(`${name} `)) return `${where}${issue.message.slice(name.length)}`;
-      return `${where}: ${issue.message}`;
-    })
-    .join("; ");
-}
 
 /**
  * Run one capability on one input: validate strictly, call the handler, and turn every failure

@@ -1,3 +1,4 @@
+import { repoFolderProblem } from "../repo/repo-folder";
 import type { CockpitConfig } from "../config";
 import { asksForHelp, commandHelp } from "./cli/command-help";
 import { terminalWidth } from "./cli/terminal-width";
@@ -48,6 +49,8 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
     config = configOfArgs(args);
     if (args.words.length) throw new UsageError(`cockpit mcp takes no argument, but was given '${args.words[0]}'`);
     repo = resolve(args.options.get("repo") ?? ".");
+    const problem = repoFolderProblem(repo);
+    if (problem) throw new UsageError(problem);
   } catch (error) {
     process.stderr.write(`cockpit mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;

@@ -6,7 +6,8 @@ import { PLAN_RESOURCE_URI, capabilities, mcpToolName } from "../capabilities/in
 import { RevisionSchema } from "../plan/history-shapes";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { COCKPIT_VERSION } from "../version";
-import { describeInputError, invoke } from "./invoke";
+import { invoke } from "./invoke";
+import { describeInputError } from "../plan/input-words";
 import { annotationsOf } from "./mcp-annotations";
 
 // The MCP projection: one tool per capability (input and output schema, structured content), and
@@ -108,7 +109,7 @@ export function rpcError(code: number, message: string): Error {
 /**
  * The SDK checks a request's params with its schemas before a handler runs, and answers a mismatch
  * as -32603 with the raw zod text. Every handler is wrapped so that a mismatch is -32602 (invalid
- * params) in words: `params.arguments: Invalid input: expected record, received array`.
+ * params) in words: `params.arguments must be an object, not array`.
  */
 function paramsRefusedInWords(server: McpServer): void {
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;

@@ -9,6 +9,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
+/** The one error body of every surface: HTTP's, MCP's structured error and `cockpit … --json`'s. */
+export function errorBody(code: string, message: string, details?: Record<string, unknown>): { error: { code: string; message: string } & Record<string, unknown> } {
+  return { error: { code, message, ...(details ?? {}) } };
+}
+
 export function errorResponse(
   code: ErrorCode | "method_not_allowed" | "unauthorized" | "forbidden" | "too_large" | "too_many_requests",
   status: number,
@@ -16,5 +21,5 @@ export function errorResponse(
   headers?: Record<string, string>,
   details?: Record<string, unknown>,
 ): Response {
-  return jsonResponse(status, { error: { code, message, ...(details ?? {}) } }, headers);
+  return jsonResponse(status, errorBody(code, message, details), headers);
 }

@@ -68,7 +68,7 @@ describe("cockpit plan … --at/--since/--until", () => {
   it("the regex search that stalled the server exits 2 at once, listing the accepted forms", async () => {
     const r = await spawnCli(["model", "--json", "--at", STALL, "--repo", repo]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(FORMS);
+    expect((JSON.parse(r.stdout) as { error: { message: string } }).error.message).toMatch(FORMS);
     // Within the 10 s every git call has: git's search was never run.
     expect(r.exitedAt - r.spawnedAt).toBeLessThan(10_000);
   });

@@ -194,7 +194,7 @@ describe("MCP to the letter", () => {
       (e: Error & { code?: number }) => e,
     );
     expect(error?.code).toBe(-32602);
-    expect(error?.message).toBe("MCP error -32602: invalid params of tools/call: params.arguments: Invalid input: expected record, received array");
+    expect(error?.message).toBe("MCP error -32602: invalid params of tools/call: params.arguments must be an object, not array");
   });
 
   it("an unknown tool is -32602, its message prefixed once", async () => {

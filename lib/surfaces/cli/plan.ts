@@ -6,7 +6,7 @@ import { CapabilityError } from "../../plan/errors";
 import { ISSUE_STATUSES } from "../../plan/constants";
 import { COCKPIT_VERSION } from "../../version";
 import { UsageError, optionForm, parseArgs, type VerbDoc } from "./args";
-import { EXIT, EXIT_FOR_ERROR } from "../exit-codes";
+import { EXIT } from "../exit-codes";
 import { DATABASE_ENV } from "../../config";
 import { closeDatabases } from "../../coordination/database";
 import type { Io } from "./io";
@@ -17,6 +17,8 @@ import { nearest } from "./nearest";
 import { asksForHelp } from "./command-help";
 import { ownValue } from "../../plan/own";
 import { SERVE_USAGE_LINE } from "../../server/serve-options";
+import { asksForJson, reportFailure, type Failure } from "./failure";
+import { repoFolderProblem } from "../../repo/repo-folder";
 
 export { EXIT };
 export type { Io };
@@ -74,11 +76,12 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
     io.out(usage());
     return verb === undefined ? EXIT.usage : EXIT.ok;
   }
+  const json = asksForJson(rest);
+  const fail = (failure: Failure) => reportFailure(failure, `cockpit plan ${verb}`, json, { answer: terminal.out, err: io.err });
   const spec = ownValue(VERBS, verb);
   if (!spec) {
     const near = nearest(verb, Object.keys(VERBS));
-    io.err(`cockpit plan: unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${Object.keys(VERBS).join(", ")}`);
-    return EXIT.usage;
+    return reportFailure({ code: "invalid_input", message: `unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${Object.keys(VERBS).join(", ")}` }, "cockpit plan", json, { answer: terminal.out, err: io.err });
   }
   if (asksForHelp(rest)) {
     io.out(verbUsage(verb));
@@ -93,19 +96,17 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
       throw new UsageError(`cockpit plan ${verb} takes no argument, but was given '${args.words[0]}'`);
     }
     const repo = resolve(cwd, args.options.get("repo") ?? ".");
+    const problem = repoFolderProblem(repo);
+    if (problem) throw new UsageError(problem);
     const result = await spec.run(repo, args);
     if (args.options.has("json")) terminal.out(JSON.stringify(result.value));
     else io.out(spec.raw ? result.text() : fitLines(result.text(), terminalWidth()));
     return result.exit ?? EXIT.ok;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`cockpit plan ${verb}: ${error.message}`);
-      return EXIT.usage;
-    }
-    if (error instanceof CapabilityError) {
-      io.err(`cockpit plan ${verb}: ${error.message}`);
-      return EXIT_FOR_ERROR[error.code];
-    }
+    if (error instanceof UsageError) return fail({ code: "invalid_input", message: error.message });
+    if (error instanceof CapabilityError) return fail({ code: error.code, message: error.message, details: error.details });
+    // The process reports it on stderr and exits 13; under --json stdout still carries an error.
+    if (json) fail({ code: "internal", message: "internal error; stderr has the details" });
     throw error;
   } finally {
     await closeDatabases();

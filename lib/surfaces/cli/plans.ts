@@ -15,7 +15,8 @@ import { closeDatabases } from "../../coordination/database";
 import { closeStores } from "../../execution/store";
 import { configOfArgs, parseArgs, UsageError, type ParsedArgs, type VerbDoc } from "./args";
 import { contextFor } from "../../server/state";
-import { EXIT_FOR_ERROR } from "../exit-codes";
+import { asksForJson, reportFailure, type Failure } from "./failure";
+import { repoFolderProblem } from "../../repo/repo-folder";
 import { invoke, type Invocation } from "../invoke";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
 import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
@@ -191,9 +192,12 @@ export async function runPlansCommand(argv: readonly string[], terminal: { out(s
   const io = { out: (text: string) => terminal.out(escapeForTerminal(text)), err: (text: string) => terminal.err(fitMessage(escapeForTerminal(text), argv.includes("--json"))) };
   const [verb, ...rest] = argv;
   const spec = verb === undefined ? undefined : ownValue(VERBS, verb);
+  const json = asksForJson(rest);
+  const fail = (failure: Failure, command = `cockpit plans ${verb}`) => reportFailure(failure, command, json, { answer: terminal.out, err: io.err });
   if (!spec) {
     if (verb !== undefined && verb !== "help" && verb !== "--help") {
       const near = nearest(verb, Object.keys(VERBS));
+      if (json) return fail({ code: "invalid_input", message: `unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${Object.keys(VERBS).join(", ")}` }, "cockpit plans");
       io.err(`cockpit plans: unknown verb '${verb}'${near ? `; did you mean ${near}?` : ""}`);
     }
     io.out(plansUsage());
@@ -204,19 +208,16 @@ export async function runPlansCommand(argv: readonly string[], terminal: { out(s
     if (spec.takesId && args.words.length !== 1) throw new UsageError(`cockpit plans ${verb} takes one ${spec.takesId}`);
     if (!spec.takesId && args.words.length) throw new UsageError(`cockpit plans ${verb} takes no argument, but was given '${args.words[0]}'`);
     const repo = resolve(args.options.get("repo") ?? ".");
+    const problem = repoFolderProblem(repo);
+    if (problem) throw new UsageError(problem);
     const result = await spec.run(contextFor(repo, undefined, configOfArgs(args)), args);
-    if (!result.ok) {
-      io.err(`cockpit plans ${verb}: ${result.error.message}`);
-      return EXIT_FOR_ERROR[result.error.code];
-    }
+    if (!result.ok) return fail(result.error);
     if (args.options.has("json")) terminal.out(JSON.stringify(result.value.value));
     else io.out(result.value.text());
     return 0;
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`cockpit plans ${verb}: ${error.message}`);
-      return 2;
-    }
+    if (error instanceof UsageError) return fail({ code: "invalid_input", message: error.message });
+    if (json) fail({ code: "internal", message: "internal error; stderr has the details" });
     throw error;
   } finally {
     closeStores();

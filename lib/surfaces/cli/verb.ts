@@ -73,7 +73,7 @@ export function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
       const config = configOfArgs(args);
       const ctx = { repo, config, ...leasedPlan(planNow, config) };
       const result = await invoke(capability, ctx, spec.input(args));
-      if (!result.ok) throw new CapabilityError(result.error.code, result.error.message);
+      if (!result.ok) throw new CapabilityError(result.error.code, result.error.message, result.error.details);
       const shown = () => escapeFields(result.value);
       return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow, repo, recordsNow)), exit: spec.exit?.(result.value) };
     },
