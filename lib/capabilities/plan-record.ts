@@ -6,11 +6,15 @@ import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { answerAt, planFor } from "./at";
 import { defineCapability } from "./capability";
 import { RecordInput } from "./inputs";
+import { AsWrittenMembers, recordAsWritten } from "./record-as-written";
 
-/** PlanRecordSchema's two shapes, each with the optional `at` member. */
+/**
+ * PlanRecordSchema's two shapes, each with the optional `at` member, and (for the files as they
+ * are now) the record as written and its evidence by name.
+ */
 export const PlanRecordAtSchema = z.xor([
-  z.object({ milestone: PlanMilestoneSchema, issues: z.array(PlanIssueSchema), at: RevisionSchema.optional() }),
-  z.object({ issue: PlanIssueSchema, depends_on: z.array(PlanIssueSchema), at: RevisionSchema.optional() }),
+  z.object({ milestone: PlanMilestoneSchema, issues: z.array(PlanIssueSchema), at: RevisionSchema.optional(), ...AsWrittenMembers }),
+  z.object({ issue: PlanIssueSchema, depends_on: z.array(PlanIssueSchema), at: RevisionSchema.optional(), ...AsWrittenMembers }),
 ]);
 
 export const planRecordCapability = defineCapability({
@@ -18,12 +22,15 @@ export const planRecordCapability = defineCapability({
   kind: "query",
   title: "One milestone or issue, with everything derived about it",
   description:
-    "A milestone with its issues, or an issue with the issues it depends on, all in full. Milestones are looked up first.",
+    "A milestone with its issues, or an issue with the issues it depends on, all in full, with the record's fields as written and its evidence required, covered and missing by name. Milestones are looked up first.",
   input: RecordInput,
   output: PlanRecordAtSchema,
   handler: async (ctx, input) => {
     const { plan, at } = await planFor(ctx, input.at);
-    return answerAt(planRecord(plan, input), at);
+    const answer = planRecord(plan, input);
+    // At a revision the answer is the derivation's alone: the file as written is the one of now.
+    if (at) return answerAt(answer, at);
+    return { ...answer, ...recordAsWritten(ctx.repo, "issue" in answer ? "issue" : "milestone", input.id) };
   },
   // A record read at a revision has no version an edit could carry back.
   version: (ctx, input) => (input.at === undefined ? currentVersion(ctx.repo, input.id) : undefined),

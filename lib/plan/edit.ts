@@ -105,7 +105,8 @@ function renderValue(v: YamlValue): string {
   return JSON.stringify(toPlain(v));
 }
 
-function toPlain(v: YamlValue): unknown {
+/** A YAML value as plain JSON: mappings become objects. */
+export function toPlain(v: YamlValue): unknown {
   if (v instanceof Map) return Object.fromEntries([...v.entries()].map(([k, x]) => [k, toPlain(x)]));
   if (Array.isArray(v)) return v.map(toPlain);
   return v;

@@ -9,6 +9,7 @@ import { COCKPIT_VERSION } from "../version";
 import { invoke } from "./invoke";
 import { describeInputError } from "../plan/input-words";
 import { annotationsOf } from "./mcp-annotations";
+import { AsWrittenMembers } from "../capabilities/record-as-written";
 
 // The MCP projection: one tool per capability (input and output schema, structured content), and
 // the whole plan as the resource majordomus://plan. A refusal is an `isError` result with the message.
@@ -20,6 +21,7 @@ const RecordOutputForMcp = z.object({
   issue: PlanIssueSchema.optional(),
   depends_on: z.array(PlanIssueSchema).optional(),
   at: RevisionSchema.optional(),
+  ...AsWrittenMembers,
 });
 
 async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: unknown, meta?: Record<string, unknown>) {
