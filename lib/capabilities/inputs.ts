@@ -42,6 +42,7 @@ export const IssueFilterInput = z.strictObject({
     .optional()
     .describe(`Only issues in this derived status: ${ISSUE_STATUSES.join(", ")}.`),
   wave: z.number().int().min(0, "wave must be 0 or more").max(4294967295, "wave is at most 4294967295").optional().describe("Only issues in this wave."),
+  limit: z.number().int().min(0, "limit must be 0 or more").max(4294967295, "limit is at most 4294967295").optional().describe("At most this many issues, the first in order; total still counts every match."),
   at: RevisionField.optional(),
 });
 

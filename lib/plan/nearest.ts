@@ -2,17 +2,34 @@ import { notFound } from "./errors";
 import type { Plan } from "./shapes";
 import { compareBytes } from "./text";
 
-/** Edit distance (insertions, deletions, substitutions), case folded: how far a typed id is from a known one. */
-function distance(a: string, b: string): number {
+// "Did you mean …?": the known words and ids nearest a mistyped one, for every surface.
+
+/** Edit distance (insert, delete, substitute, swap of neighbours), case folded. */
+export function distance(a: string, b: string): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
-  let row = Array.from({ length: y.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: x.length + 1 }, (_, i) => [i, ...Array<number>(y.length).fill(0)]);
+  for (let j = 1; j <= y.length; j++) d[0][j] = j;
   for (let i = 1; i <= x.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= y.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
-    row = next;
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
   }
-  return row[y.length];
+  return d[x.length][y.length];
+}
+
+/** The known word nearest `word`, or undefined when none is within a third of its length (at least 2). */
+export function nearest(word: string, known: readonly string[]): string | undefined {
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = k.startsWith(word) && word.length >= 3 ? 1 : distance(word, k);
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return bestDistance <= limit ? best : undefined;
 }
 
 /** The known ids nearest to a wanted one (at most `n`), nearest first, ties by id. */

@@ -4,6 +4,7 @@ import { capabilities, httpMethod, httpPath } from "../capabilities/index";
 import type { ErrorCode } from "../plan/errors";
 import { contextFor } from "../server/state";
 import { invoke } from "./invoke";
+import { nearestIds } from "../plan/nearest";
 import { errorResponse, jsonResponse } from "./responses";
 
 export { errorResponse, jsonResponse };
@@ -32,8 +33,26 @@ function ifMatchVersion(request: Request): string | undefined {
   return raw.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
 }
 
-function routeTable(): string {
-  return capabilities.map((c) => `${httpMethod(c)} ${httpPath(c)}`).join(", ");
+/** The routes under /api/ beside the capabilities' (docs/http-and-mcp.md, "Other routes"). */
+const OTHER_ROUTES: readonly (readonly [string, string])[] = [
+  ["GET", "/api/v1/openapi.json"],
+  ["GET", "/api/v1/events"],
+  ["GET POST", "/api/v1/sync"],
+  ["GET", "/api/palette"],
+  ["GET POST DELETE", "/api/mcp"],
+  ["POST", "/api/auth/signin"],
+  ["POST", "/api/auth/signout"],
+  ["GET", "/api/auth/session"],
+];
+
+/**
+ * A path no route answers, as a JSON 404 (never the HTML page), whatever the method: it names the
+ * three routes nearest to it, and where every one is listed.
+ */
+export function unknownRoute(path: string): Response {
+  const routes = new Map<string, string>([...capabilities.map((c) => [httpPath(c), httpMethod(c)] as const), ...OTHER_ROUTES.map(([m, p]) => [p, m] as const)]);
+  const near = nearestIds(path, [...routes.keys()]).map((p) => `${routes.get(p)} ${p}`);
+  return errorResponse("not_found", 404, `no route ${path}; the nearest: ${near.join(", ")} (GET /api/v1/openapi.json lists every one)`, undefined, { nearest: near });
 }
 
 /** The capability a path names, if any. */
@@ -129,7 +148,7 @@ async function bodyInput(request: Request): Promise<{ input?: unknown; problem?:
 /** Serve one request for a capability route (`/api/v1/plan…`). */
 export async function handleCapabilityRequest(request: Request, path: string, settings: HttpSettings = settingsFromEnv()): Promise<Response> {
   const capability = capabilityAt(path);
-  if (!capability) return errorResponse("not_found", 404, `no route ${path}; the routes are ${routeTable()}`);
+  if (!capability) return unknownRoute(path);
   const method = httpMethod(capability);
   const asked = request.method === "HEAD" ? "GET" : request.method;
   if (asked !== method) {

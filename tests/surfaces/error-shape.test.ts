@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { capabilities, findCapability, httpMethod, httpPath, mcpToolName } from "@/lib/capabilities/index";
 import { EXIT_FOR_ERROR } from "@/lib/surfaces/exit-codes";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
-import { createMcpServer } from "@/lib/surfaces/mcp";
 import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { runPlansCommand } from "@/lib/surfaces/cli/plans";
-import { contextFor } from "@/lib/server/state";
+import { mcpInMemory } from "../support/mcp-memory";
 import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
 
 // One error shape on every surface. Each capability of the registry is asked something it refuses,
@@ -64,10 +62,7 @@ let repo: PlanRepo;
 let mcp: Client;
 beforeAll(async () => {
   repo = makePlanRepo({ files: { ".gitignore": ".ai/local/\n" }, issues: [{ id: "I1" }, { id: "I2", depends_on: ["I1"] }], commit: true });
-  const [client, server] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(() => contextFor(repo.root)).connect(server);
-  mcp = new Client({ name: "error-shape", version: "1.0.0" });
-  await mcp.connect(client);
+  mcp = await mcpInMemory(repo.root, "error-shape");
 });
 afterAll(async () => {
   await mcp?.close();

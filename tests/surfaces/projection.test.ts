@@ -70,7 +70,7 @@ const TABLE: readonly Row[] = [
 const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.model": { at: "HEAD" },
   "plan.status": { milestone: "m", at: "HEAD~1" },
-  "plan.issues": { milestone: "m", status: "READY", wave: 1, at: "main" },
+  "plan.issues": { milestone: "m", status: "READY", wave: 1, limit: 2, at: "main" },
   "plan.waves": { milestone: "m", at: "2026-11-30" },
   "plan.next": { milestone: "m", at: "2026-11-30T09:00:00Z" },
   "plan.roadmap": { at: "v1.0" },

@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
-import { createMcpServer } from "@/lib/surfaces/mcp";
 import { openApiDocument } from "@/lib/surfaces/openapi";
 import { runPlanCommand } from "@/lib/surfaces/cli/plan";
-import { contextFor } from "@/lib/server/state";
 import { type OpenApiDocument, answersValidator } from "../support/openapi-check";
+import { mcpInMemory } from "../support/mcp-memory";
 import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
 
 // One call gives the whole issue: plan.record answers, beside the reference's members, the record
@@ -23,10 +21,7 @@ beforeAll(async () => {
     ],
     commit: true,
   });
-  const [client, server] = InMemoryTransport.createLinkedPair();
-  await createMcpServer(() => contextFor(repo.root)).connect(server);
-  mcp = new Client({ name: "record-whole", version: "1.0.0" });
-  await mcp.connect(client);
+  mcp = await mcpInMemory(repo.root, "record-whole");
 });
 afterAll(async () => {
   await mcp?.close();

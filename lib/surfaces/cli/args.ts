@@ -1,6 +1,6 @@
 import { parseArgs as parseNodeArgs } from "node:util";
 import { resolveConfig, type CockpitConfig } from "../../config";
-import { nearest } from "./nearest";
+import { nearest } from "../../plan/nearest";
 
 /**
  * A parsed command line: positional words, option values by name (flags map to "true"; a repeated

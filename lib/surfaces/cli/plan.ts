@@ -13,7 +13,7 @@ import type { Io } from "./io";
 import { runUsersCommand } from "./users";
 import { escapeForTerminal } from "./terminal-text";
 import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
-import { nearest } from "./nearest";
+import { nearest } from "../../plan/nearest";
 import { asksForHelp } from "./command-help";
 import { ownValue } from "../../plan/own";
 import { SERVE_USAGE_LINE } from "../../server/serve-options";

@@ -20,7 +20,7 @@ import { repoFolderProblem } from "../../repo/repo-folder";
 import { invoke, type Invocation } from "../invoke";
 import { escapeFields, escapeForTerminal } from "./terminal-text";
 import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
-import { nearest } from "./nearest";
+import { nearest } from "../../plan/nearest";
 import { ownValue } from "../../plan/own";
 
 // `cockpit plans <verb>`: the execution-plan capabilities on the command line, through the registry.

@@ -68,8 +68,8 @@ export const READ_VERBS: Record<string, Verb> = {
     options: { ...READ, milestone: "value", status: "value", wave: "value", limit: "value" },
     input: (a) => {
       const wave = a.options.get("wave");
-      limitOf(a);
-      return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}) };
+      const limit = limitOf(a);
+      return { ...fields(a, { milestone: "milestone", status: "status", at: "at" }), ...(wave !== undefined ? { wave: parseWave(wave) } : {}), ...(limit !== undefined ? { limit } : {}) };
     },
     text: (v, a, plan) => renderIssues(v, limitOf(a), atRevision(v) ? undefined : unsealedIssueIds(plan())),
   }),

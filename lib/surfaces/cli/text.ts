@@ -159,7 +159,7 @@ function more(total: number, limit: number | undefined, what: string): string[] 
 export function renderIssues(r: PlanIssueList, limit?: number, unsealed?: Unsealed): string {
   if (r.total === 0) return "no issue matches";
   const shown = limit === undefined ? r.issues : r.issues.slice(0, limit);
-  return [issueRows(shown, unsealed), ...more(r.issues.length, limit, "issue(s)"), "", `${r.total} issue(s)`].join("\n");
+  return [issueRows(shown, unsealed), ...more(r.total, limit, "issue(s)"), "", `${r.total} issue(s)`].join("\n");
 }
 
 export function renderWaves(r: PlanWaveReport, limit?: number): string {

@@ -4,7 +4,7 @@ import { writeFileAtomic } from "../../repo/write";
 import { UsageError, parseArgs } from "./args";
 import type { Io } from "./io";
 import { fitLines, fitMessage, helpList, terminalWidth } from "./terminal-width";
-import { nearest } from "./nearest";
+import { nearest } from "../../plan/nearest";
 import { EXIT } from "../exit-codes";
 import { hashToken, isEmailAddress, newToken, newUsersKey, parseUsersFile, tokenDigest, type User, type UsersFile } from "../../server/security";
 

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { GET as unknownApiGet, POST as unknownApiPost } from "@/app/api/[...path]/route";
+import { handleCapabilityRequest } from "@/lib/surfaces/http";
+import { runPlanCommand } from "@/lib/surfaces/cli/plan";
+import { mcpInMemory } from "../support/mcp-memory";
+import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
+
+// HTTP answers in words and in JSON: a path no route answers is a JSON 404 naming the nearest
+// routes, a body that fails its schema says what to fix, and a read's options on the command line
+// (--limit on issues) are accepted over HTTP and MCP too, with the same answer.
+
+let repo: PlanRepo;
+let mcp: Client;
+beforeAll(async () => {
+  repo = makePlanRepo({ issues: [{ id: "I1" }, { id: "I2" }, { id: "I3", depends_on: ["I1"] }], commit: true });
+  mcp = await mcpInMemory(repo.root, "http-words");
+});
+afterAll(async () => {
+  await mcp?.close();
+  cleanupRepos();
+});
+
+const http = async (path: string, init?: RequestInit) => {
+  const url = `http://127.0.0.1${path}`;
+  const response = await handleCapabilityRequest(new Request(url, init), new URL(url).pathname, { repo: repo.root });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; message: string; nearest?: string[] } } };
+};
+
+describe("a path no route answers", () => {
+  it.each([
+    ["GET", "/api/v1/nope", unknownApiGet],
+    ["POST", "/api/v1/plan/isues/x", unknownApiPost],
+  ] as const)("%s %s is a JSON 404 naming the nearest routes, even to Accept: application/json", async (method, path, handler) => {
+    const response = await handler(new Request(`http://127.0.0.1${path}`, { method, headers: { accept: "application/json" } }));
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await response.json()) as { error: { code: string; message: string; nearest: string[] } };
+    expect(body.error.code).toBe("not_found");
+    expect(body.error.message).toContain(`no route ${path}`);
+    expect(body.error.message).toContain("GET /api/v1/openapi.json lists every one");
+    expect(body.error.nearest).toHaveLength(3);
+  });
+
+  it("a mistyped capability names the one meant first", async () => {
+    const r = await http("/api/v1/plan/isues");
+    expect(r.status).toBe(404);
+    expect(r.body.error?.nearest?.[0]).toBe("GET /api/v1/plan/issues");
+    expect(r.body.error?.message).toMatch(/^no route \/api\/v1\/plan\/isues; the nearest: GET \/api\/v1\/plan\/issues, /);
+  });
+});
+
+describe("a body that fails its schema says what to fix", () => {
+  it.each([
+    ["/api/v1/plan/record", "GET", undefined, "id is required"],
+    ["/api/v1/plan/evidence", "POST", { record: "I1", covers: "proof", type: "unit", command: "true" }, "type must be one of test, build, ci, artifact, manual"],
+    ["/api/v1/plan/release", "POST", { issue: "I1", force: "yes" }, "force must be true or false, not string"],
+    ["/api/v1/plan/transition", "POST", { transition: "start" }, "issue is required"],
+  ])("%s %s %j: 400, %s", async (path, method, body, message) => {
+    const r = await http(path, method === "GET" ? undefined : { method, body: JSON.stringify(body) });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toEqual({ code: "invalid_input", message });
+  });
+});
+
+describe("a read's command-line options are accepted over HTTP and MCP", () => {
+  it("limit on issues: the first N, total counting every match, the same on every surface", async () => {
+    const overHttp = await http("/api/v1/plan/issues?limit=2");
+    expect(overHttp.status).toBe(200);
+    expect((overHttp.body.issues as { id: string }[]).map((i) => i.id)).toEqual(["I1", "I2"]);
+    expect(overHttp.body.total).toBe(3);
+    const overMcp = (await mcp.callTool({ name: "majordomus_plan_issues", arguments: { limit: 2 } })) as { structuredContent: unknown };
+    expect(overMcp.structuredContent).toEqual(overHttp.body);
+    const out: string[] = [];
+    expect(await runPlanCommand(["issues", "--limit", "2", "--json", "--repo", repo.root], { out: (t) => out.push(t), err: () => undefined })).toBe(0);
+    expect(JSON.parse(out.join(""))).toEqual(overHttp.body);
+  });
+
+  it("the command line's text still says how many were left out", async () => {
+    const out: string[] = [];
+    await runPlanCommand(["issues", "--limit", "1", "--repo", repo.root], { out: (t) => out.push(t), err: () => undefined });
+    expect(out.join("\n")).toContain("… and 2 more issue(s) (a larger --limit shows them)");
+    expect(out.join("\n")).toContain("3 issue(s)");
+  });
+});
