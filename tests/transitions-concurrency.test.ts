@@ -123,7 +123,7 @@ describe("the command line: exit codes and messages", () => {
     expect(c.code).toBe(0);
     expect(JSON.parse(c.stdout)).toMatchObject({ issue: "I0002", transition: "start", from: "READY", to: "ACTIVE" });
     const none = await cli("claim");
-    expect([none.code, none.stderr]).toEqual([15, "cockpit plan claim: no issue is READY; every one of them waits on a dependency or on its milestone's gate\n"]);
+    expect([none.code, none.stderr]).toEqual([15, "cockpit plan claim: no issue is READY: 1 taken, started and not done (I0002)\n"]);
     const unknown = await cli("claim", "--milestone", "M9");
     expect([unknown.code, unknown.stderr]).toEqual([12, "cockpit plan claim: no milestone 'M9'\n"]);
     const adopt = await cli("adopt", "--dry-run", "--json");
@@ -145,7 +145,7 @@ describe("races between real processes", () => {
     expect(losers).toHaveLength(49);
     for (const l of losers) {
       expect(l.code).toBe(15);
-      expect(l.stderr).toBe("cockpit plan start: I0001 is ACTIVE, not READY\n");
+      expect(JSON.parse(l.stdout)).toEqual({ error: { code: "refused", message: "I0001 is ACTIVE, not READY" } });
     }
     const result = JSON.parse(winners[0].stdout);
     expect(result).toMatchObject({ issue: "I0001", from: "READY", to: "ACTIVE", event: "plan_start" });

@@ -1,6 +1,8 @@
 import { codeFindingsOf } from "../code/answer";
 import { leaseWriteOptions } from "../coordination/plan-leases";
 import { claim } from "../repo/transition";
+import { refused } from "../plan/errors";
+import { hasPlanFolder, noPlanAt } from "../repo/repo-folder";
 import { configOf, defineCapability } from "./capability";
 import { ClaimInput } from "./inputs";
 import { ClaimResultSchema } from "../results/outputs";
@@ -14,6 +16,7 @@ export const planClaimCapability = defineCapability({
   input: ClaimInput,
   output: ClaimResultSchema,
   handler: async (ctx, input) => {
+    if (!hasPlanFolder(ctx.repo)) throw refused(noPlanAt(ctx.repo));
     // The code findings are of the issue as it stood before the claim: "never started, yet worked on".
     const before = ctx.plan();
     const result = await claim(ctx.repo, input.milestone, { by: ctx.by, cache: ctx.cache, ...ctx.moves, ...leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx)) });

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { codeFindingsOf } from "../code/answer";
 import { CodeFindingSchema } from "../code/shapes";
-import { planNext } from "../plan/queries";
+import { NOTHING_DECLARED, planNext } from "../plan/queries";
+import { hasPlanFolder, noPlanAt } from "../repo/repo-folder";
 import { unsealedWarning } from "../plan/unsealed";
 import { PlanNextIssueSchema } from "../plan/shapes";
 import { answerAt, planFor, withAtMember } from "./at";
@@ -26,7 +27,9 @@ export const planNextCapability = defineCapability({
   ),
   handler: async (ctx, input) => {
     const { plan, at } = await planFor(ctx, input.at);
-    const next = planNext(plan, input);
+    const derived = planNext(plan, input);
+    // An empty plan is an answer; a folder with no plan at all says so, not "nothing declared".
+    const next = derived.reason === NOTHING_DECLARED && at === undefined && !hasPlanFolder(ctx.repo) ? { ...derived, reason: noPlanAt(ctx.repo) } : derived;
     const warning = next.issue ? unsealedWarning(plan, next.issue.id) : undefined;
     return answerAt({ ...next, code_findings: await codeFindingsOf(ctx.repo, plan, next.issue?.id), ...(warning ? { warnings: [warning] } : {}) }, at);
   },

@@ -4,6 +4,7 @@ import { countStatuses } from "./derive";
 import { pickNextIssue } from "./next-issue";
 import { deriveRoadmap } from "./roadmap";
 import type {
+  PlanIssue,
   Plan,
   PlanIssueList,
   PlanNextIssue,
@@ -77,6 +78,26 @@ export function planWaves(plan: Plan, input: MilestoneFilter = {}): PlanWaveRepo
 
 export const NOTHING_READY = "no issue is READY; every one of them waits on a dependency or on its milestone's gate";
 export const NOTHING_DECLARED = "the plan declares no issue to hand out";
+
+/**
+ * Why a claim finds nothing to hand out among `issues` (a milestone's, or the plan's), kind by kind:
+ * taken (started, ACTIVE or VERIFY), blocked by an unfinished dependency, gated by a milestone.
+ */
+export function nothingToClaim(issues: readonly PlanIssue[]): string {
+  if (issues.length === 0) return NOTHING_DECLARED;
+  const some = (list: readonly PlanIssue[]) => list.slice(0, 5).map((i) => i.id).join(", ") + (list.length > 5 ? ", …" : "");
+  const taken = issues.filter((i) => i.status === "ACTIVE" || i.status === "VERIFY");
+  const blocked = issues.filter((i) => i.status === "BLOCKED");
+  const gated = blocked.filter((i) => i.blocked_by.some((b) => b.startsWith("milestone:")));
+  const waiting = blocked.filter((i) => !gated.includes(i));
+  const gates = [...new Set(gated.flatMap((i) => i.blocked_by.filter((b) => b.startsWith("milestone:")).map((b) => b.slice("milestone:".length))))];
+  const why = [
+    taken.length ? `${taken.length} taken, started and not done (${some(taken)})` : "",
+    waiting.length ? `${waiting.length} blocked by an unfinished dependency (${some(waiting)})` : "",
+    gated.length ? `${gated.length} gated: milestone ${gates.join(", ")} waits on an unfinished milestone (${some(gated)})` : "",
+  ].filter(Boolean);
+  return `no issue is READY: ${why.length ? why.join("; ") : "every one is DONE or CANCELLED"}`;
+}
 
 export function planNext(plan: Plan, input: MilestoneFilter = {}): PlanNextIssue {
   const issue = pickNextIssue(plan, input.milestone);

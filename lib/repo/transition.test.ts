@@ -20,7 +20,7 @@ import { CapabilityError } from "../plan/errors";
 import { SEALED_FROM } from "../plan/constants";
 import { loadPlan } from "./";
 import { loadRecords } from "./load";
-import { NOTHING_DECLARED, NOTHING_READY } from "../plan/queries";
+import { NOTHING_DECLARED } from "../plan/queries";
 import { sealOf, type Move } from "../plan/seal";
 import { yamlScalar } from "../plan/edit";
 import { derivePlan } from "../plan/derive";
@@ -343,13 +343,13 @@ describe("claim", () => {
     const r = await claim(repo.root, undefined, clock(AT));
     expect(r).toEqual({ issue: "I0002", transition: "start", from: "READY", to: "ACTIVE", field: "started_at", at: AT, event: "plan_start", ledger_id: 1, next_ready: "I0001" });
     expect((await claim(repo.root, undefined, clock(AT))).issue).toBe("I0001");
-    await refusedWithoutWriting(repo, () => claim(repo.root, undefined, clock(AT)), "refused", NOTHING_READY);
+    await refusedWithoutWriting(repo, () => claim(repo.root, undefined, clock(AT)), "refused", "no issue is READY: 2 taken, started and not done (I0001, I0002); 1 blocked by an unfinished dependency (I0003)");
   });
 
   it("with a milestone: only its issues; unknown milestone ⇒ not found; none declared ⇒ refused", async () => {
     const repo = makePlanRepo({ milestones: [{ id: "M1" }, { id: "M2" }, { id: "M3" }], issues: [{ id: "I0001" }, { id: "I0002", milestone: "M2" }] });
     expect((await claim(repo.root, "M2", clock(AT))).issue).toBe("I0002");
-    await refusedWithoutWriting(repo, () => claim(repo.root, "M2", clock(AT)), "refused", NOTHING_READY);
+    await refusedWithoutWriting(repo, () => claim(repo.root, "M2", clock(AT)), "refused", "no issue is READY: 1 taken, started and not done (I0002)");
     await refusedWithoutWriting(repo, () => claim(repo.root, "M9", clock(AT)), "not_found", "no milestone 'M9'");
     await refusedWithoutWriting(repo, () => claim(repo.root, "M3", clock(AT)), "refused", NOTHING_DECLARED);
   });

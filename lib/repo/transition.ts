@@ -14,7 +14,7 @@ import { missingEvidence } from "../plan/evidence-coverage";
 import { pickNextIssue } from "../plan/next-issue";
 import { CANONICAL_STAMP, claimOrder, evidenceProblem, findIssue, guardMove as guardMoveAt, planAfter, predatesSeals, statusProblem } from "../plan/guards";
 import { priorityRank } from "../plan/next-issue";
-import { NOTHING_DECLARED, NOTHING_READY } from "../plan/queries";
+import { nothingToClaim } from "../plan/queries";
 import type { IssueRecord, PlanRecords } from "../plan/records";
 import { MOVES, sealOf, type Move } from "../plan/seal";
 import type { Plan, PlanIssue } from "../plan/shapes";
@@ -282,19 +282,19 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
     if (o.choose) {
       if (milestone !== undefined && !plan.milestones.some((m) => m.id === milestone)) throw notFound(`no milestone '${milestone}'`);
       const candidates = claimOrder(plan, milestone);
-      if (candidates.length === 0) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
+      if (candidates.length === 0) throw refused(nothingToClaim(milestone === undefined ? plan.issues : plan.issues.filter((i) => i.milestone === milestone)));
       issue = await o.choose(candidates);
       if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another clone; cockpit plan next shows the holders`);
     } else if (milestone === undefined) {
       issue = pickNextIssue(plan);
-      if (!issue) throw refused(plan.issues.length ? NOTHING_READY : NOTHING_DECLARED);
+      if (!issue) throw refused(nothingToClaim(plan.issues));
     } else {
       if (!plan.milestones.some((m) => m.id === milestone)) throw notFound(`no milestone '${milestone}'`);
       const candidates = plan.issues.filter((i) => i.milestone === milestone);
       issue = candidates
         .filter((i) => i.status === "READY")
         .sort((a, b) => a.wave - b.wave || priorityRank(a.priority) - priorityRank(b.priority) || compareBytes(a.id, b.id))[0];
-      if (!issue) throw refused(candidates.length ? NOTHING_READY : NOTHING_DECLARED);
+      if (!issue) throw refused(nothingToClaim(candidates));
     }
     return applyMove(repo, records, issue, "start", o);
   });

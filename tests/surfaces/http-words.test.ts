@@ -1,3 +1,4 @@
+import { mkdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { GET as unknownApiGet, POST as unknownApiPost } from "@/app/api/[...path]/route";
@@ -81,5 +82,40 @@ describe("a read's command-line options are accepted over HTTP and MCP", () => {
     await runPlanCommand(["issues", "--limit", "1", "--repo", repo.root], { out: (t) => out.push(t), err: () => undefined });
     expect(out.join("\n")).toContain("… and 2 more issue(s) (a larger --limit shows them)");
     expect(out.join("\n")).toContain("3 issue(s)");
+  });
+});
+
+describe("no wrong input answers as a success", () => {
+  it("a claim with nothing to hand out says why, kind by kind", async () => {
+    const gated = makePlanRepo({
+      milestones: [{ id: "M1" }, { id: "M2", depends_on: ["M1"] }],
+      issues: [{ id: "A1" }, { id: "A2", depends_on: ["A1"] }, { id: "B1", milestone: "M2" }],
+    });
+    const run = async (argv: string[]) => {
+      const out: string[] = [];
+      const code = await runPlanCommand([...argv, "--repo", gated.root, "--json"], { out: (t) => out.push(t), err: () => undefined });
+      return { code, body: JSON.parse(out.join("")) as { error?: { code: string; message: string } } };
+    };
+    expect((await run(["claim"])).code).toBe(0);
+    const none = await run(["claim"]);
+    expect(none.code).toBe(15);
+    expect(none.body.error).toEqual({
+      code: "refused",
+      message: "no issue is READY: 1 taken, started and not done (A1); 1 blocked by an unfinished dependency (A2); 1 gated: milestone M2 waits on an unfinished milestone (B1)",
+    });
+  });
+
+  it("next and claim in a folder with no plan say that no plan was found there", async () => {
+    const empty = makePlanRepo({});
+    const bare = `${empty.root}/sub`;
+    mkdirSync(bare);
+    const out: string[] = [];
+    expect(await runPlanCommand(["next", "--repo", bare, "--json"], { out: (t) => out.push(t), err: () => undefined })).toBe(0);
+    expect((JSON.parse(out.pop()!) as { reason: string }).reason).toBe(`no plan found at ${bare}: it has no .ai/repo/project/ folder (--repo names the repository that holds it)`);
+    expect(await runPlanCommand(["claim", "--repo", bare, "--json"], { out: (t) => out.push(t), err: () => undefined })).toBe(15);
+    expect(JSON.parse(out.pop()!)).toEqual({ error: { code: "refused", message: `no plan found at ${bare}: it has no .ai/repo/project/ folder (--repo names the repository that holds it)` } });
+    // A plan with no issue is an answer, as before.
+    expect(await runPlanCommand(["next", "--repo", empty.root, "--json"], { out: (t) => out.push(t), err: () => undefined })).toBe(0);
+    expect((JSON.parse(out.pop()!) as { reason: string }).reason).toBe("the plan declares no issue to hand out");
   });
 });
