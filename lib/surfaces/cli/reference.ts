@@ -14,7 +14,7 @@ import { ISSUE_STATUSES } from "../../plan/constants";
 
 const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
   ok: "the answer was given",
-  usage: "usage or invalid input: the message says what is valid",
+  usage: "usage or invalid input (an unknown verb or option, a `--repo` that does not exist or is a file): the message says what is valid",
   contract: "`validate` found a failure (it still prints everything)",
   missing: "no such record",
   internal: "an internal error (logged on stderr); also a missing `dist/` bundle",
@@ -156,6 +156,11 @@ export function cliReference(): string {
     "| code | meaning |",
     "| --- | --- |",
     ...Object.entries(EXIT).map(([name, code]) => `| ${code} | ${cell(EXIT_MEANING[name as keyof typeof EXIT])} |`),
+    "",
+    "Under `--json` a command that fails prints the error HTTP and MCP answer, on stdout and nothing on",
+    "stderr: `{\"error\": {\"code\", \"message\", …}}`, with `code` one of `invalid_input` (exit 2), `not_found`",
+    "(12), `refused` and `conflict` (15), `internal` (13; stderr has the details), and the members HTTP adds",
+    "(a conflict's `version` and `record`). Without `--json` the message goes to stderr.",
     "",
   ];
   return lines.join("\n");
