@@ -119,3 +119,16 @@ describe("no wrong input answers as a success", () => {
     expect((JSON.parse(out.pop()!) as { reason: string }).reason).toBe("the plan declares no issue to hand out");
   });
 });
+
+describe("a refusal names an option as its surface spells it", () => {
+  it("allow_findings in JSON over HTTP, --allow-findings on the command line", async () => {
+    const edit = makePlanRepo({ issues: [{ id: "E1" }] });
+    const url = "http://127.0.0.1/api/v1/plan/edit";
+    const response = await handleCapabilityRequest(new Request(url, { method: "POST", body: JSON.stringify({ id: "E1", add: { depends_on: ["E9"] } }) }), "/api/v1/plan/edit", { repo: edit.root });
+    const overHttp = ((await response.json()) as { error: { message: string } }).error.message;
+    expect(overHttp).toMatch(/or pass allow_findings$/);
+    const out: string[] = [];
+    expect(await runPlanCommand(["edit", "E1", "--add", "depends_on=E9", "--repo", edit.root, "--json"], { out: (t) => out.push(t), err: () => undefined })).toBe(15);
+    expect(JSON.parse(out.join(""))).toEqual({ error: { code: "refused", message: overHttp.replace(/allow_findings$/, "--allow-findings") } });
+  });
+});

@@ -66,6 +66,17 @@ export function verbUsage(verb: string, width = terminalWidth()): string {
   );
 }
 
+/**
+ * A capability's message as the command line spells its fields: a field of two words or more that
+ * is one of the verb's options (`allow_findings`) is named as the option (`--allow-findings`).
+ */
+export function spelledAsOptions(message: string, options: Record<string, unknown>): string {
+  return message.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (field) => {
+    const option = field.replace(/_/g, "-");
+    return Object.hasOwn(options, option) ? `--${option}` : field;
+  });
+}
+
 /** Run `cockpit plan <verb> …` and return the exit code. */
 export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd = process.cwd()): Promise<number> {
   // Messages name record text (an id, a title): on stderr, and in every answer but --json, escaped.
@@ -104,7 +115,7 @@ export async function runPlanCommand(argv: readonly string[], terminal: Io, cwd 
     return result.exit ?? EXIT.ok;
   } catch (error) {
     if (error instanceof UsageError) return fail({ code: "invalid_input", message: error.message });
-    if (error instanceof CapabilityError) return fail({ code: error.code, message: error.message, details: error.details });
+    if (error instanceof CapabilityError) return fail({ code: error.code, message: spelledAsOptions(error.message, spec.options), details: error.details });
     // The process reports it on stderr and exits 13; under --json stdout still carries an error.
     if (json) fail({ code: "internal", message: "internal error; stderr has the details" });
     throw error;
