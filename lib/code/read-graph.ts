@@ -3,11 +3,11 @@ import { dirname, join, resolve } from "node:path";
 import { invalidInput } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { type GraphCommit, markCode, readCommits, readLog } from "../repo/git-log";
-import { type GraphRef, REFS_READ_LIMIT, readBranchRefs, readNamedRefs } from "../repo/git-refs";
+import { type GraphRef, readBranchRefs, readNamedRefs } from "../repo/git-refs";
 import { gitText } from "../repo/git-run";
 import type { CommitGraph } from "./links";
 
-// Reading the commit graph of the branches and remote-tracking branches (at most REFS_READ_LIMIT of
+// Reading the commit graph of the branches and remote-tracking branches (at most REFS_READ_LIMIT, in ../repo/git-refs.ts, of
 // them): the first read is one pass over the history (git rev-list into git diff-tree), a later one
 // a `git log` of the commits not read before; commits are kept by id for the life of the process (a
 // commit never changes), so after a fetch or a new commit only the new ones are read. Nothing is
