@@ -11,6 +11,11 @@ export function undoneText(u: NonNullable<SyncAnswer["undone"]>[number], where: 
   return `${u.command} was undone: ${where} already had ${u.record.split("/").pop()} changed, in ${u.remote_commit.slice(0, 7)} by ${u.author}`;
 }
 
+/** "origin/main removed 2 commits (a force-push): abc1234, def5678": this server pushes none of them again. */
+export function removedText(r: NonNullable<SyncAnswer["removed_by_remote"]>, where: string): string {
+  return `${where} removed ${r.count} commit${r.count === 1 ? "" : "s"} (a force-push): ${r.commits.join(", ")}${r.count > r.commits.length ? ", …" : ""}`;
+}
+
 /** How long ago, in a few words: `12 s`, `4 min`, `2 h`. */
 export function agoText(iso: string | null, now: number): string {
   if (!iso) return "never";
@@ -91,6 +96,11 @@ export function SyncBadge() {
         <span data-testid="sync-undone" title={sync.undone.map((u) => `${undoneText(u, where)} (${u.at})`).join("\n")} className="max-w-[26rem] truncate text-red-800 dark:text-red-300">
           {undoneText(sync.undone[0], where)}
           {sync.undone.length > 1 ? ` (+${sync.undone.length - 1} more)` : ""}
+        </span>
+      )}
+      {sync.removed_by_remote && (
+        <span data-testid="sync-removed" title={`${removedText(sync.removed_by_remote, where)}; seen ${sync.removed_by_remote.at}, not pushed again`} className="max-w-[22rem] truncate text-slate-600 dark:text-slate-300">
+          {removedText(sync.removed_by_remote, where)}
         </span>
       )}
       {sync.waiting > 0 && <span data-testid="sync-waiting" className="text-amber-800 dark:text-amber-300">{sync.waiting} waiting to push</span>}

@@ -6,7 +6,8 @@ import { stampNow } from "./transition";
 import { appendLedger, envelope } from "./ledger";
 import { readStateFile } from "./state-path";
 import { markUndone, readUndo } from "./undo-store";
-import { COMMAND_TRAILER, type Out, git, gitFolders, must, oneLine } from "./command-commit";
+import { type Out, dirtyRecords, git, gitFolders, must } from "./command-commit";
+import { type OwnCommit, blobAt, isAncestor, readOwn, removedBetween, waitingOwn, writeOwn } from "./own-commits";
 
 // A following server's commands, each one a commit on the remote: the records a command wrote are
 // committed at once (that file only, the move as its message, the person as its author), then
@@ -20,8 +21,8 @@ export interface FollowTarget {
 }
 
 export interface PushOutcome {
-  /** pushed: the remote has every commit; offline: the remote could not be reached (they wait); conflict: the remote changed a record a waiting commit changes. */
-  status: "pushed" | "offline" | "conflict" | "failed";
+  /** pushed: the remote has every commit; offline: the remote could not be reached (they wait); conflict: following is paused (or `own` lost); held: uncommitted changes hold the move to the remote's tip. */
+  status: "pushed" | "offline" | "conflict" | "failed" | "held";
   message: string;
   /** Commits the remote lacks after this try. */
   waiting: number;
@@ -31,17 +32,18 @@ export interface PushOutcome {
   conflict?: { local: string; remote_commit: string; remote_author: string; record: string; own?: boolean };
   /** failed: the remote's tip as last fetched, and its author (what the rejected pushes met). */
   remote?: { commit: string; author: string };
-  /** Waiting commands (commits with a Cockpit-Command trailer) the remote decided against: dropped from HEAD; their ledger lines are still to be undone (undoLedgerOf). */
+  /** This server's commands the remote decided against: out of HEAD; their ledger lines are still to be undone (undoLedgerRange). */
   undone?: UndoneCommit[];
+  /** What a force-push removed from the remote's branch since this server last saw it. */
+  removed?: RemovedByRemote;
 }
 
 /** A waiting command of this server undone because the remote changed its record first. */
 export interface UndoneCommit {
   /** Its commit's subject: `BK-020: start`. */
   command: string;
-  /** The command's trailer, and its commit's message (whose details name its ledger lines). */
-  trailer: string;
-  message: string;
+  /** The ledger bytes its lines took, as this server kept them when it made the commit. */
+  ledger: { from: number; to: number };
   record: string;
   remote_commit: string;
   remote_author: string;
@@ -79,7 +81,7 @@ export async function followTarget(repo: string, spec?: string): Promise<FollowT
  * A remote-tracking ref's commit, read from its own file when it has one (no git process for a
  * value git keeps in a file); else git's answer (packed refs, another ref store).
  */
-async function remoteTip(repo: string, t: FollowTarget): Promise<string | undefined> {
+export async function remoteTip(repo: string, t: FollowTarget): Promise<string | undefined> {
   const ref = remoteRef(t);
   if (/^[\w./-]+$/.test(ref) && !ref.split("/").some((part) => part === "" || part.startsWith(".") || part.endsWith(".lock"))) {
     try {
@@ -138,17 +140,10 @@ export async function revParse(repo: string, rev: string): Promise<string | unde
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
-/** Commits HEAD has that the remote branch (as last fetched) lacks, oldest first. */
-export async function waitingCommits(repo: string, t: FollowTarget): Promise<string[]> {
-  return waitingSince(repo, await revParse(repo, remoteRef(t)));
-}
-
-const waitingSince = async (repo: string, remote: string | undefined) => lines(await must(repo, ["rev-list", "--reverse", "HEAD", ...(remote ? ["--not", remote] : [])]));
-
 /** Behind and ahead counts of HEAD against the fetched remote branch. */
 export async function aheadBehind(repo: string, t: FollowTarget): Promise<{ ahead: number; behind: number }> {
   const remote = await revParse(repo, remoteRef(t));
-  if (!remote) return { ahead: (await waitingCommits(repo, t)).length, behind: 0 };
+  if (!remote) return { ahead: Number((await must(repo, ["rev-list", "--count", "HEAD"])).trim()), behind: 0 };
   const [ahead, behind] = (await must(repo, ["rev-list", "--left-right", "--count", `HEAD...${remote}`])).trim().split(/\s+/).map(Number);
   return { ahead, behind };
 }
@@ -196,39 +191,11 @@ async function replay(repo: string, commits: readonly string[], onto: string): P
   return tip;
 }
 
-/** The remote commit (after `base`) that last changed one of `files`, with its author. */
-async function remoteChange(repo: string, base: string | undefined, remote: string, files: readonly string[]): Promise<{ commit: string; author: string; file: string } | undefined> {
-  const range = base ? [`${base}..${remote}`] : [remote];
-  const changed = new Set(lines(await must(repo, ["diff", "--name-only", base ?? (await emptyTree(repo)), remote, "--", ...files])));
-  const file = files.find((f) => changed.has(f));
-  if (!file) return undefined;
-  const [commit, author] = (await must(repo, ["log", "-1", "--format=%H%x00%an <%ae>", ...range, "--", file])).trim().split("\0");
-  return { commit, author, file };
+/** The remote's last commit that changed `file`, and its author (what the answer names). */
+async function lastChange(repo: string, remote: string, file: string): Promise<Conflict> {
+  const [commit, author] = (await must(repo, ["log", "-1", "--format=%H%x00%an <%ae>", remote, "--", file])).trim().split("\0");
+  return { commit: commit || remote, author: author ?? "", file };
 }
-
-/** Each commit of `range` with its command's trailer (commits without one are left out). */
-async function commandsOf(repo: string, range: readonly string[]): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  const text = await must(repo, ["log", `--format=%H%x00%(trailers:key=${COMMAND_TRAILER},valueonly,separator=%x2C)%x01`, ...range]);
-  for (const entry of text.split("\x01")) {
-    const [commit, command] = entry.trim().split("\0");
-    if (commit && command?.trim()) out.set(commit, command.trim());
-  }
-  return out;
-}
-
-/**
- * Commits of HEAD the remote lacks by name but has as the same command, rebased (one trailer): a
- * push that landed after its server died. Another server's commit of the same change is not one.
- */
-async function landedCopies(repo: string, base: string | undefined, remote: string): Promise<Set<string>> {
-  const ours = await commandsOf(repo, ["HEAD", "--not", remote]);
-  if (ours.size === 0) return new Set();
-  const theirs = new Set((await commandsOf(repo, base ? [`${base}..${remote}`] : [remote])).values());
-  return new Set([...ours].filter(([, command]) => theirs.has(command)).map(([commit]) => commit));
-}
-
-const emptyTree = async (repo: string) => (await must(repo, ["hash-object", "-t", "tree", "/dev/null"])).trim();
 
 interface Conflict {
   commit: string;
@@ -237,73 +204,30 @@ interface Conflict {
 }
 
 /**
- * Which waiting commits the remote decided against (it changed one of their files since `base`):
- * the commands (a Cockpit-Command trailer, not `own`) to undo, with every later command that
- * touches a file of one undone (its copy holds the undone change); the first such commit made by
- * hand, which pauses following and undoes nothing; and whether `own`, the command being answered,
- * is one (its caller undoes and refuses it).
+ * Undo the ledger lines a command of this server wrote (the bytes [from, to) it kept when it made
+ * its commit): a `plan_undo` line for each, as plan.undo writes, so later lines keep their numbers
+ * (their ledger_id) and the history drops the move. Lines already undone are left; the lines undone.
  */
-async function decide(
-  repo: string,
-  waiting: readonly string[],
-  base: string | undefined,
-  remote: string,
-  own: string | undefined,
-): Promise<{ drop: { commit: string; theirs: Conflict; undone: UndoneCommit }[]; hand?: { commit: string; theirs: Conflict }; own?: Conflict }> {
-  const trailers = await commandsOf(repo, ["--no-walk", ...waiting]);
-  const drop: { commit: string; theirs: Conflict; undone: UndoneCommit; files: string[] }[] = [];
-  let ownConflict: Conflict | undefined;
-  for (const c of waiting) {
-    const files = await changedBy(repo, c);
-    const after = drop.find((d) => d.files.some((f) => files.includes(f)));
-    const theirs = (await remoteChange(repo, base, remote, files)) ?? after?.theirs;
-    if (!theirs) continue;
-    const trailer = trailers.get(c);
-    if (!trailer) return { drop: [], hand: { commit: c, theirs } };
-    if (trailer === own) {
-      ownConflict = theirs;
-      continue;
-    }
-    const message = await must(repo, ["log", "-1", "--format=%B", c]);
-    drop.push({ commit: c, theirs, files, undone: { command: message.split("\n")[0], trailer, message, record: theirs.file, remote_commit: theirs.commit, remote_author: theirs.author } });
-  }
-  return { drop, own: ownConflict };
-}
-
-const DETAIL = /^ {4}(\S+) at (\S+) by (.*)$/;
-const DETAIL_RECORD = /^ {6}(?:record|issue): (.*)$/;
-
-/**
- * Undo the ledger lines of a command whose commit was dropped (its message's details name them):
- * a `plan_undo` line for each, as plan.undo writes, so the later lines keep their numbers (their
- * ledger_id) and the history drops the move. Lines already undone are left; the lines undone.
- */
-export async function undoLedgerOf(repo: string, message: string, by = "cockpit/follow"): Promise<{ id: number; record: string; event: string }[]> {
-  const named: { event: string; ts: string; by: string; record: string }[] = [];
-  for (const line of message.split("\n")) {
-    const d = DETAIL.exec(line);
-    if (d) named.push({ event: d[1], ts: d[2], by: d[3], record: "" });
-    const r = DETAIL_RECORD.exec(line);
-    if (r && named.length && !named[named.length - 1].record) named[named.length - 1].record = r[1];
-  }
-  if (named.length === 0) return [];
+export async function undoLedgerRange(repo: string, range: { from: number; to: number }, by = "cockpit/follow"): Promise<{ id: number; record: string; event: string }[]> {
+  const bytes = readStateFile(repo, LEDGER_FILE) ?? Buffer.alloc(0);
   // A line's number is its place in the file (as appendLedger counts), not among the parsed ones.
-  const rows = (readStateFile(repo, LEDGER_FILE)?.toString("utf8") ?? "").split("\n").map((text, i) => {
+  const rows: { id: number; at: number; row: Record<string, unknown> }[] = [];
+  for (let at = 0, id = 1; at < bytes.length; id++) {
+    const end = bytes.indexOf(0x0a, at);
+    const stop = end === -1 ? bytes.length : end;
+    let row: Record<string, unknown> = {};
     try {
-      return { id: i + 1, row: JSON.parse(text) as Record<string, unknown> };
+      row = JSON.parse(bytes.toString("utf8", at, stop)) as Record<string, unknown>;
     } catch {
-      return { id: i + 1, row: {} as Record<string, unknown> };
+      /* a line that is not JSON undoes nothing */
     }
-  });
-  const done = new Set(rows.filter((r) => r.row.event === "plan_undo").map((r) => Number(r.row.undoes)));
-  const text = (v: unknown) => oneLine(typeof v === "string" ? v : "");
-  const found: { id: number; record: string; event: string }[] = [];
-  for (const n of named) {
-    const hit = rows.findLast(
-      (r) => !done.has(r.id) && !found.some((f) => f.id === r.id) && text(r.row.event) === n.event && text(r.row.ts) === n.ts && text(r.row.by) === n.by && text(r.row.record ?? r.row.issue) === n.record,
-    );
-    if (hit) found.push({ id: hit.id, record: String(hit.row.record ?? hit.row.issue), event: String(hit.row.event) });
+    rows.push({ id, at, row });
+    at = stop + 1;
   }
+  const done = new Set(rows.filter((r) => r.row.event === "plan_undo").map((r) => Number(r.row.undoes)));
+  const found = rows
+    .filter((r) => r.at >= range.from && r.at < range.to && typeof r.row.event === "string" && r.row.event !== "plan_undo" && !done.has(r.id))
+    .map((r) => ({ id: r.id, record: String(r.row.record ?? r.row.issue ?? ""), event: String(r.row.event) }));
   if (found.length === 0) return [];
   const env = await envelope(repo, stampNow(), by);
   const last = appendLedger(
@@ -325,10 +249,11 @@ const BEATEN = /\[(?:remote )?rejected\]|non-fast-forward|fetch first|stale info
  * (the remote cannot be reached, or refused for another reason than a moved branch: `waiting`
  * commits wait), or rejected because the remote's branch moved (fetch and try again).
  */
-async function pushTip(repo: string, t: FollowTarget, tip: string, waiting: number): Promise<{ outcome: PushOutcome; rejected?: undefined } | { outcome?: undefined; rejected: string }> {
+async function pushTip(repo: string, t: FollowTarget, tip: string, expected: string, waiting: number): Promise<{ outcome: PushOutcome; rejected?: undefined } | { outcome?: undefined; rejected: string }> {
   let pushed: Out;
   try {
-    pushed = await git(repo, ["push", "--porcelain", "--end-of-options", t.remote, `${tip}:refs/heads/${t.branch}`]);
+    // Only onto the tip it was built on: a remote moved back since (a force-push) is not fast-forwarded past.
+    pushed = await git(repo, ["push", "--porcelain", `--force-with-lease=refs/heads/${t.branch}:${expected}`, "--end-of-options", t.remote, `${tip}:refs/heads/${t.branch}`]);
   } catch (error) {
     if (!(error instanceof CapabilityError)) throw error;
     return { outcome: { status: "offline", message: `${error.message}; waiting to be pushed at the next sync`, waiting } };
@@ -345,77 +270,52 @@ async function pushTip(repo: string, t: FollowTarget, tip: string, waiting: numb
   return { rejected: said };
 }
 
+/** The commits `seen` had that `remote` lacks, when the remote's branch was moved back (a force-push). */
+export interface RemovedByRemote {
+  count: number;
+  commits: string[];
+  at: string;
+}
+
 /**
- * Push what waits: up to 3 tries of fetch, rebase (on a private index), push. A remote that
- * cannot be reached leaves the commits waiting; a remote that changed a record a waiting commit
- * changes is a conflict, and nothing is pushed. `made`: the commit a command just made on
- * `parent`; when the remote's branch, as last fetched, is that parent (nothing else waits), the
- * commit is pushed at once, without a fetch first: a remote that moved since refuses it (not a
- * fast-forward), and it is then fetched and decided as any other.
+ * Push this server's waiting commits (lib/repo/own-commits.ts keeps them): up to 3 tries of fetch,
+ * replay on the remote's tip (on a private index), push. Only those are pushed: a commit of HEAD
+ * this server did not make and the remote does not have pauses following, and what a force-push
+ * removed from the remote stays removed (HEAD moves to the remote's tip). A waiting command whose
+ * record the remote's tree changed since the command's parent is undone; `own`, the command being
+ * answered, is told back (its caller undoes and refuses it). `made`: the commit a command just made
+ * on `parent`, pushed at once when the remote's branch, as last fetched, is that parent (a remote
+ * that moved refuses it, and it is then fetched and decided as any other). `fetched`: the sync
+ * fetched just now, from the remote-tracking tip `before`.
  */
-export async function pushWaiting(repo: string, t: FollowTarget, own?: string, made?: { commit: string; parent: string }): Promise<PushOutcome> {
+export async function pushWaiting(repo: string, t: FollowTarget, own?: string, made?: { commit: string; parent: string }, fetched?: { before: string | undefined }): Promise<PushOutcome> {
   let last = "";
   const undone: UndoneCommit[] = [];
-  const told = (o: PushOutcome): PushOutcome => (undone.length ? { ...o, undone } : o);
+  let removed: RemovedByRemote | undefined;
+  const told = (o: PushOutcome): PushOutcome => ({ ...o, ...(undone.length ? { undone } : {}), ...(removed ? { removed } : {}) });
   let tries = 0;
   if (made && (await remoteTip(repo, t)) === made.parent) {
     tries = 1;
-    const pushed = await pushTip(repo, t, made.commit, 1);
+    const pushed = await pushTip(repo, t, made.commit, made.parent, 1);
+    if (pushed.outcome?.status === "pushed") await landed(repo, made.commit);
     if (pushed.outcome) return pushed.outcome;
     last = pushed.rejected;
   }
   // The push at once, when it was tried, is the first of the 3.
   for (let attempt = tries; attempt < 3; attempt++) {
-    const fetched = await fetchTarget(repo, t);
-    if (!fetched.ok) return told({ status: "offline", message: `${fetched.message}; waiting to be pushed at the next sync`, waiting: (await waitingCommits(repo, t)).length });
+    const before = fetched && attempt === tries ? fetched.before : await remoteTip(repo, t);
+    if (!(fetched && attempt === tries)) {
+      const fetch = await fetchTarget(repo, t);
+      if (!fetch.ok) return told({ status: "offline", message: `${fetch.message}; waiting to be pushed at the next sync`, waiting: (await waitingOwn(repo)).length });
+    }
     const remote = await revParse(repo, remoteRef(t));
-    let waiting = await waitingSince(repo, remote);
-    if (waiting.length === 0) return told({ status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 });
-    const head = (await revParse(repo, "HEAD"))!;
-    const base = remote ? (await git(repo, ["merge-base", "HEAD", remote])).stdout.trim() || undefined : undefined;
-    let tip = head;
-    if (remote && base !== remote) {
-      // A push that landed after its server died (killed mid-push) left its commit here, rebased there.
-      const landed = await landedCopies(repo, base, remote);
-      waiting = waiting.filter((c) => !landed.has(c));
-      if (waiting.length === 0) {
-        const moved = await moveHead(repo, remote);
-        return told({ status: "pushed", message: `${t.remote}/${t.branch} already has every change waiting here${moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`}`, waiting: 0 });
-      }
-      const verdict = await decide(repo, waiting, base, remote, own);
-      const conflictOf = (c: string, theirs: Conflict, note = ""): PushOutcome => ({
-        status: "conflict",
-        message: `${t.remote}/${t.branch} changed ${theirs.file} first, in ${theirs.commit.slice(0, 7)} by ${theirs.author}${note}`,
-        waiting: waiting.length,
-        conflict: { local: c, remote_commit: theirs.commit, remote_author: theirs.author, record: theirs.file },
-      });
-      // A commit made by hand is never resolved: following pauses, and nothing is undone.
-      if (verdict.hand) return told(conflictOf(verdict.hand.commit, verdict.hand.theirs));
-      if (verdict.drop.length) {
-        // The waiting commands the remote decided against leave HEAD: the others are replayed on
-        // the commit they started from, and the files follow (a hand edit of one holds it: paused).
-        const dropped = new Set(verdict.drop.map((d) => d.commit));
-        const kept = waiting.filter((c) => !dropped.has(c));
-        const moved = base ? await moveHead(repo, await replay(repo, kept, base)) : { ok: false, message: "this clone shares no commit with the remote" };
-        const first = verdict.drop[0];
-        if (!moved.ok) return told(conflictOf(first.commit, first.theirs, `; undoing this server's ${first.undone.command} is held: ${moved.message}`));
-        undone.push(...verdict.drop.map((d) => d.undone));
-        waiting = await waitingSince(repo, remote);
-        if (waiting.length === 0) return told({ status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0 });
-      }
-      if (verdict.own) {
-        const c = conflictOf(waiting[waiting.length - 1], verdict.own);
-        return told({ ...c, conflict: { ...c.conflict!, own: true } });
-      }
-      tip = await replay(repo, waiting, remote);
-    }
-    const pushed = await pushTip(repo, t, tip, waiting.length);
-    if (pushed.outcome?.status === "offline") return told(pushed.outcome);
-    if (pushed.outcome) {
-      const moved = tip === head ? { ok: true, message: "" } : await moveHead(repo, tip);
-      const note = moved.ok ? "" : ` (this clone stays on its own copy until its uncommitted changes are gone: ${moved.message})`;
-      return told({ ...pushed.outcome, message: `${pushed.outcome.message}${note}`, level: moved.ok });
-    }
+    if (!remote) return told({ status: "offline", message: `${t.remote} has no branch ${t.branch}; push it once by hand (git push ${t.remote} HEAD:${t.branch})`, waiting: (await waitingOwn(repo)).length });
+    const round = await reconcile(repo, t, remote, before, own, undone);
+    if (round.removed) removed = round.removed;
+    if (round.outcome) return told(round.outcome);
+    const pushed = await pushTip(repo, t, round.tip, remote, round.waiting);
+    if (pushed.outcome?.status === "pushed") await landed(repo, round.tip);
+    if (pushed.outcome) return told(pushed.outcome);
     last = pushed.rejected;
   }
   const tip = await revParse(repo, remoteRef(t));
@@ -423,7 +323,141 @@ export async function pushWaiting(repo: string, t: FollowTarget, own?: string, m
   return told({
     status: "failed",
     message: `the push to ${t.remote}/${t.branch} was rejected 3 times (${last})`,
-    waiting: (await waitingCommits(repo, t)).length,
+    waiting: (await waitingOwn(repo)).length,
     ...(tip ? { remote: { commit: tip, author } } : {}),
   });
+}
+
+/** `tip` is on the remote: every kept commit it holds has landed, and the remote was last seen there. */
+async function landed(repo: string, tip: string): Promise<void> {
+  const state = await readOwn(repo);
+  for (const c of state.commits) if (!c.landed && (await isAncestor(repo, c.commit, tip))) c.landed = true;
+  state.seen = tip;
+  await writeOwn(repo, state);
+}
+
+/** The command being answered lost to the remote: its caller takes `local` (HEAD, the command) back and refuses it. */
+const lostOwn = (t: FollowTarget, c: Conflict, local: string, waiting: number): PushOutcome => ({
+  status: "conflict",
+  message: `${t.remote}/${t.branch} changed ${c.file} first, in ${c.commit.slice(0, 7)} by ${c.author}`,
+  waiting,
+  conflict: { local, remote_commit: c.commit, remote_author: c.author, record: c.file, own: true },
+});
+
+/**
+ * One round against the remote's tip `remote` (fetched; `before`, the tip before that fetch): the
+ * waiting commits it already has land; the landed ones a force-push removed and whose change its
+ * tree no longer holds are undone; HEAD moves onto the remote with this server's waiting commits
+ * replayed on it. The tip to push, or an outcome that ends the push.
+ */
+async function reconcile(
+  repo: string,
+  t: FollowTarget,
+  remote: string,
+  before: string | undefined,
+  own: string | undefined,
+  undone: UndoneCommit[],
+): Promise<{ outcome: PushOutcome; removed?: RemovedByRemote } | { outcome?: undefined; tip: string; waiting: number; removed?: RemovedByRemote }> {
+  const state = await readOwn(repo);
+  const seen = state.seen ?? before;
+  for (const c of state.commits) {
+    if (c.landed) continue;
+    if ((c.copy && (await isAncestor(repo, c.copy, remote))) || (await isAncestor(repo, c.commit, remote))) c.landed = true;
+  }
+  let removed: RemovedByRemote | undefined;
+  const lost = new Set<OwnCommit>();
+  if (seen && !(await isAncestor(repo, seen, remote))) {
+    removed = { ...(await removedBetween(repo, seen, remote)), at: new Date().toISOString() };
+    // A command of this server the remote had and removed: undone here when the remote's tree no longer holds its change.
+    for (const c of state.commits.filter((x) => x.landed)) {
+      if ((await isAncestor(repo, c.commit, remote)) || (c.copy && (await isAncestor(repo, c.copy, remote)))) continue;
+      lost.add(c);
+      for (const f of c.files) {
+        if ((await blobAt(repo, c.copy ?? c.commit, f)) === (await blobAt(repo, remote, f))) continue;
+        const who = (await must(repo, ["log", "-1", "--format=%an <%ae>", remote])).trim();
+        undone.push({ command: c.subject, record: f, remote_commit: remote, remote_author: who, ledger: c.ledger });
+        break;
+      }
+    }
+  }
+  const head = await revParse(repo, "HEAD");
+  // HEAD's own part: this server's commits on top of it (what it made, as it made or replayed them).
+  const mine = new Set(state.commits.flatMap((c) => (c.copy ? [c.commit, c.copy] : [c.commit])));
+  let base = head;
+  for (let n = 0; base && mine.has(base) && n <= state.commits.length; n++) base = await revParse(repo, `${base}^`);
+  const waitingNow = () => state.commits.filter((c) => !c.landed && !lost.has(c)).length;
+  if (base && !(await isAncestor(repo, base, remote)) && !(seen && (await isAncestor(repo, base, seen)))) {
+    const subject = (await must(repo, ["log", "-1", "--format=%s", base])).trim();
+    undone.splice(0);
+    return {
+      removed,
+      outcome: {
+        status: "conflict",
+        message: `this clone has commits that this server did not make and ${t.remote}/${t.branch} does not have (${base.slice(0, 7)} ${subject}); a following server pushes only its own commits. Push them by hand (git push), or take them out of the branch (git reset), then sync`,
+        waiting: waitingNow(),
+      },
+    };
+  }
+  // Replayed on the remote's tip, oldest first: a command whose record the tree built so far
+  // holds otherwise than its parent did is undone (a later one on the same record goes with it).
+  const waiting = state.commits.filter((c) => !c.landed && !lost.has(c));
+  let tip = remote;
+  const dropped = new Map<OwnCommit, Conflict>();
+  const changedByDrop = new Map<string, Conflict>();
+  const copies = new Map<OwnCommit, string>();
+  let ownConflict: Conflict | undefined;
+  if (base === remote) tip = head!;
+  else {
+    for (const c of waiting) {
+      const parent = await revParse(repo, `${c.commit}^`);
+      const files = await changedBy(repo, c.commit);
+      let theirs: Conflict | undefined;
+      for (const f of files) {
+        if ((parent ? await blobAt(repo, parent, f) : "") === (await blobAt(repo, tip, f))) continue;
+        theirs = changedByDrop.get(f) ?? (await lastChange(repo, remote, f));
+        break;
+      }
+      if (theirs && c.command !== own) {
+        dropped.set(c, theirs);
+        for (const f of files) changedByDrop.set(f, theirs);
+        continue;
+      }
+      if (theirs) ownConflict = theirs;
+      tip = await replay(repo, [c.commit], tip);
+      copies.set(c, tip);
+    }
+  }
+  const kept = waiting.filter((c) => !dropped.has(c));
+  if (ownConflict && dropped.size === 0) {
+    // Only the command being answered lost: HEAD stays as it is, and its caller takes it back.
+    state.commits = state.commits.filter((c) => !lost.has(c));
+    await writeOwn(repo, state);
+    return { removed, outcome: lostOwn(t, ownConflict, head!, kept.length) };
+  }
+  if (head !== tip) {
+    // Kept before HEAD moves: a copy on the remote is known as this server's after a crash.
+    for (const [c, copy] of copies) c.copy = copy;
+    await writeOwn(repo, state);
+    const dirty = kept.length === 0 ? [...(await dirtyRecords(repo))] : [];
+    const moved = dirty.length ? { ok: false, message: `uncommitted changes (${dirty.slice(0, 3).join(", ")}${dirty.length > 3 ? ", …" : ""})` } : await moveHead(repo, tip);
+    if (!moved.ok) {
+      for (const c of copies.keys()) delete c.copy;
+      state.commits = state.commits.filter((c) => !lost.has(c));
+      await writeOwn(repo, state);
+      return { removed, outcome: { status: "held", message: `moving to ${t.remote}/${t.branch} is held: ${moved.message}; commit or discard them, then sync`, waiting: kept.length } };
+    }
+  }
+  for (const [c, copy] of copies) {
+    c.commit = copy;
+    delete c.copy;
+  }
+  for (const [c, theirs] of dropped) undone.push({ command: c.subject, record: theirs.file, remote_commit: theirs.commit, remote_author: theirs.author, ledger: c.ledger });
+  state.commits = state.commits.filter((c) => !lost.has(c) && !dropped.has(c));
+  state.seen = remote;
+  await writeOwn(repo, state);
+  if (ownConflict) {
+    return { removed, outcome: lostOwn(t, ownConflict, tip, kept.length) };
+  }
+  if (kept.length === 0) return { removed, outcome: { status: "pushed", message: `nothing waits; ${t.remote}/${t.branch} has every commit`, waiting: 0, level: true } };
+  return { removed, tip, waiting: kept.length };
 }

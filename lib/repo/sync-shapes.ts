@@ -22,7 +22,15 @@ export const SyncStatusSchema = z.object({
         at: z.string().describe("when it was undone here (ISO)"),
       }),
     )
-    .describe("commands answered offline (pushed: false) that a later push found the remote had decided against, undone here (record, ledger, commit); the newest first, at most 5"),
+    .describe("commands of this server the remote decided against (it changed their record first, or a force-push removed them), undone here (record, ledger, commit); the newest first, at most 5"),
+  removed_by_remote: z
+    .object({
+      count: z.number().int().min(0).describe("commits the remote's branch lost when it was last moved back (a force-push)"),
+      commits: z.array(z.string()).describe("their short ids, the newest first (at most 20)"),
+      at: z.string().describe("when this server saw it (ISO)"),
+    })
+    .nullable()
+    .describe("the last force-push this server saw: it moved to the remote's tip and pushes none of these commits again; null when it saw none"),
 });
 
 export type SyncStatus = z.infer<typeof SyncStatusSchema>;

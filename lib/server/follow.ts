@@ -11,16 +11,17 @@ import {
   followTarget,
   moveHead,
   pushWaiting,
+  remoteTip,
   revParse,
   tidy,
   undoCommit,
-  undoLedgerOf,
-  waitingCommits,
+  undoLedgerRange,
   type FollowTarget,
   type PushOutcome,
 } from "../repo/publish";
-import { dirtyRecords, ledgerSize, makeCommit, placeCommit, publishMessage, truncateLedger, handEdited } from "../repo/command-commit";
+import { ledgerSize, makeCommit, placeCommit, publishMessage, truncateLedger, handEdited } from "../repo/command-commit";
 import { gitWhere } from "../repo/git";
+import { updateOwn, waitingOwn } from "../repo/own-commits";
 import { journalWrites, writeFileAtomic, type WriteJournal } from "../repo/write";
 import { PROJECT_DIR } from "../plan/constants";
 import { readLedger } from "../repo/ledger";
@@ -101,6 +102,7 @@ const offStatus = (): SyncStatus => ({
   waiting: 0,
   message: "this server does not follow a remote (cockpit serve --follow)",
   undone: [],
+  removed_by_remote: null,
 });
 
 /** The follower of `repo` when this process follows it (cockpit serve --follow), started on first ask. */
@@ -158,21 +160,19 @@ async function targetOf(f: Follower): Promise<FollowTarget> {
   return f.target;
 }
 
+/** What waits is this server's own commits the remote lacks; behind, what the remote has beyond HEAD. */
 async function counts(f: Follower, t: FollowTarget): Promise<void> {
-  const { ahead, behind } = await aheadBehind(f.repo, t);
-  f.status.ahead = ahead;
+  const { behind } = await aheadBehind(f.repo, t);
   f.status.behind = behind;
-  f.status.waiting = ahead;
+  f.status.waiting = f.status.ahead = (await waitingOwn(f.repo)).length;
 }
 
 function outcomeState(f: Follower, outcome: PushOutcome): void {
   f.status.waiting = outcome.waiting;
-  if (outcome.status === "conflict") {
-    f.status.state = "conflict";
-    f.status.message = `following is paused: ${outcome.message}; a waiting commit of this server changes the same record. Resolve it by hand in the clone (git pull --rebase), then sync`;
-  } else if (outcome.status === "offline") {
-    f.status.state = "offline";
-    f.status.message = outcome.message;
+  if (outcome.removed) f.status.removed_by_remote = outcome.removed;
+  if (outcome.status === "conflict" || outcome.status === "held" || outcome.status === "offline") {
+    f.status.state = outcome.status;
+    f.status.message = outcome.status === "conflict" ? `following is paused: ${outcome.message}` : outcome.message;
   }
 }
 
@@ -188,7 +188,7 @@ async function settleUndone(f: Follower, outcome: PushOutcome, config?: CockpitC
   const at = new Date().toISOString();
   const starts: string[] = [];
   for (const u of outcome.undone) {
-    for (const line of await undoLedgerOf(f.repo, u.message)) if (line.event === "plan_start") starts.push(line.record);
+    for (const line of await undoLedgerRange(f.repo, u.ledger)) if (line.event === "plan_start") starts.push(line.record);
   }
   const told = outcome.undone.map((u) => ({ command: u.command, record: u.record, remote_commit: u.remote_commit, author: u.remote_author, at }));
   f.status.undone = [...told.reverse(), ...f.status.undone].slice(0, UNDONE_KEPT);
@@ -196,46 +196,27 @@ async function settleUndone(f: Follower, outcome: PushOutcome, config?: CockpitC
   await releaseUndoneStarts(f.repo, () => loadPlan(f.repo), starts, config);
 }
 
-/** One sync: fetch, push what waits, fast-forward when nothing uncommitted holds it. */
+/** One sync: fetch, then move onto the remote's tip with this server's waiting commits pushed (pushWaiting). */
 async function syncOnce(f: Follower): Promise<SyncStatus> {
   const t = await targetOf(f);
   f.fetches++;
+  const before = await remoteTip(f.repo, t);
   const fetched = await fetchTarget(f.repo, t);
   f.status.last_fetch_at = new Date().toISOString();
   f.status.last_fetch_ok = fetched.ok;
   if (!fetched.ok) {
     f.status.state = "offline";
     f.status.message = fetched.message;
-    f.status.waiting = (await waitingCommits(f.repo, t)).length;
+    f.status.waiting = (await waitingOwn(f.repo)).length;
     return f.status;
   }
-  // Said before the push is tried, so a state read meanwhile counts what waits.
-  f.status.waiting = (await waitingCommits(f.repo, t)).length;
-  if (f.status.waiting) {
-    const outcome = await pushWaiting(f.repo, t);
-    await settleUndone(f, outcome);
-    outcomeState(f, outcome);
-    if (outcome.status !== "pushed") return f.status;
-    noteWrite(f.repo);
-  }
+  const head = await revParse(f.repo, "HEAD");
+  const outcome = await pushWaiting(f.repo, t, undefined, undefined, { before });
+  await settleUndone(f, outcome);
+  outcomeState(f, outcome);
+  if ((await revParse(f.repo, "HEAD")) !== head) noteWrite(f.repo);
   await counts(f, t);
-  if (f.status.behind > 0 && f.status.ahead === 0) {
-    const dirty = [...(await dirtyRecords(f.repo))];
-    if (dirty.length) {
-      f.status.state = "held";
-      f.status.message = `uncommitted changes hold the fast-forward (${dirty.slice(0, 3).join(", ")}${dirty.length > 3 ? ", …" : ""}); commit or discard them`;
-      return f.status;
-    }
-    const remote = (await revParse(f.repo, `refs/remotes/${t.remote}/${t.branch}`))!;
-    const moved = await moveHead(f.repo, remote);
-    if (!moved.ok) {
-      f.status.state = "held";
-      f.status.message = `the fast-forward is held: ${moved.message}`;
-      return f.status;
-    }
-    noteWrite(f.repo);
-    await counts(f, t);
-  }
+  if (outcome.status !== "pushed") return f.status;
   f.status.state = "following";
   f.status.message = `synced with ${t.remote}/${t.branch}`;
   return f.status;
@@ -435,6 +416,8 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
       }
       // A commit git refuses (a locked index, no author) takes the command back: nothing is half done.
       const commit = await orTakeBack(placeCommit(f.repo, parent, made, files, message.split("\n")[0]));
+      const ledger = { from: ledgerBefore, to: ledgerSize(f.repo) };
+      await updateOwn(f.repo, (s) => void s.commits.push({ commit, command: trailer, subject: message.split("\n")[0], files, ledger }));
       const outcome = await pushWaiting(f.repo, t, trailer, parent ? { commit, parent } : undefined);
       outcomeState(f, outcome);
       const ours = outcome.status === "failed" || outcome.conflict?.own === true;
@@ -455,12 +438,13 @@ export function publishCommand<T>(repo: string, command: { id: string; by?: stri
       // so its ledger lines are cut before the older commands' plan_undo lines are written.
       const starts = startsSince(f.repo, ledgerBefore);
       await undoCommit(f.repo, head, before, files);
+      await updateOwn(f.repo, (s) => void (s.commits = s.commits.filter((c) => c.command !== trailer)));
       truncateLedger(f.repo, ledgerBefore);
       await settleUndone(f, outcome, command.config);
       noteWrite(f.repo);
       await releaseStarts(starts);
       if (f.status.state === "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
-      f.status.waiting = (await waitingCommits(f.repo, t)).length;
+      f.status.waiting = (await waitingOwn(f.repo)).length;
       const remote = await revParse(f.repo, `refs/remotes/${t.remote}/${t.branch}`);
       if (command.id === "plan.claim" && outcome.status === "conflict" && issue < 3 && remote && f.status.waiting === 0 && (await moveHead(f.repo, remote)).ok) {
         noteWrite(f.repo);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { planClaimCapability } from "@/lib/capabilities/plan-claim";
 import { planTransitionCapability } from "@/lib/capabilities/plan-transition";
 import { resolveConfig } from "@/lib/config";
-import { follow, unfollow } from "@/lib/server/follow";
+import { follow, followerOf, unfollow } from "@/lib/server/follow";
 import { contextFor } from "@/lib/server/state";
 import { invoke } from "@/lib/surfaces/invoke";
 import { cloneOf, holderIdOf, makeOrigin, usePostgresCluster } from "../coordination/clones";
@@ -26,20 +26,21 @@ async function teammateStarts(origin: ReturnType<typeof makeOrigin>, issue: stri
   git(b, "push", "-q", "origin", "HEAD:main");
 }
 
-/** A fresh database, an origin of 3 ready issues, and clone a following it with that database. */
-function followingWithDatabase() {
+/** A fresh database, an origin of 3 ready issues, and clone a following it with that database, its first sync done (before the teammate pushes). */
+async function followingWithDatabase() {
   const db = cluster.freshDatabase();
   const config = resolveConfig({ database: cluster.server.urlFor(db) });
   const origin = makeOrigin(3);
   const a = cloneOf(origin, "a");
   follow(a, { intervalMs: 600_000 });
   followed.push(a);
+  await followerOf(a)!.pending;
   return { db, config, origin, a };
 }
 
 describe("a following server's undone command and its lease", () => {
   it("a claim that lost the race releases the lease it took, and holds only the next issue's", async () => {
-    const { db, config, origin, a } = followingWithDatabase();
+    const { db, config, origin, a } = await followingWithDatabase();
     await teammateStarts(origin, "I0001");
     const r = await invoke(planClaimCapability, contextFor(a, "Alice", config), {});
     expect(r.ok && (r.value as { issue: string }).issue).toBe("I0002");
@@ -47,7 +48,7 @@ describe("a following server's undone command and its lease", () => {
   });
 
   it("a start refused after losing the race leaves no lease behind", async () => {
-    const { db, config, origin, a } = followingWithDatabase();
+    const { db, config, origin, a } = await followingWithDatabase();
     await teammateStarts(origin, "I0003");
     const r = await invoke(planTransitionCapability, contextFor(a, "Alice", config), { issue: "I0003", transition: "start" });
     expect(r.ok).toBe(false);

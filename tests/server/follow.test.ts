@@ -22,8 +22,8 @@ afterEach(async () => {
 });
 afterAll(cleanupRepos);
 
-function following(clone: string): string {
-  follow(clone, { intervalMs: 2000 });
+function following(clone: string, intervalMs = 2000): string {
+  follow(clone, { intervalMs });
   followed.push(clone);
   return clone;
 }
@@ -113,7 +113,9 @@ describe("a following server's commands", () => {
 
   it("undoes a move whose record the remote changed first, byte for byte, and refuses it naming the remote commit and author", async () => {
     const origin = makeOrigin(3);
-    const a = following(cloneOf(origin, "a"));
+    // No loop sync but the first (done before b pushes): b's push is met by the move's own push.
+    const a = following(cloneOf(origin, "a"), 600_000);
+    await followerOf(a)!.pending;
     const b = cloneOf(origin, "b");
     await teammatePushes(b, "I0002", "I0002: start by b");
     const head = git(a, "rev-parse", "HEAD");
@@ -172,7 +174,7 @@ describe("the follow loop", () => {
     expect(statusOf(a, "I0002")).toBe("READY");
   });
 
-  it("pauses on a conflict between a commit made by hand and the remote, and shows it; nothing is undone", async () => {
+  it("pauses on a commit made by hand in the clone (a following server pushes only its own), and shows it; nothing is undone or pushed", async () => {
     const origin = makeOrigin(3);
     const a = following(cloneOf(origin, "a"));
     // a's way to the origin is cut until b's commit is there, so its loop cannot push first.
@@ -183,8 +185,9 @@ describe("the follow loop", () => {
     await teammatePushes(b, "I0001", "start by b");
     git(a, "remote", "set-url", "origin", origin.bare);
     const s = await sync(followerOf(a)!);
-    expect(s).toMatchObject({ state: "conflict", waiting: 1, undone: [] });
-    expect(s.message).toContain("I0001.yaml");
+    expect(s).toMatchObject({ state: "conflict", waiting: 0, undone: [] });
+    expect(s.message).toContain(`${git(a, "rev-parse", "--short=7", "HEAD")} I0001: a note by hand`);
+    expect(originLog(origin.bare, "-1", "--format=%s")).toBe("start by b");
     expect(git(a, "status", "--porcelain")).toBe("");
     expect(git(a, "log", "-1", "--format=%s")).toBe("I0001: a note by hand");
   });
@@ -240,28 +243,26 @@ describe("a command answered offline (pushed: false)", () => {
   });
 });
 
-describe("a waiting commit the remote seems to have", () => {
-  it("is pushed already only when the remote has that very command (its trailer), rebased; the same change made by another is a conflict, and the command is undone", async () => {
+describe("a waiting command the remote seems to have", () => {
+  it("is landed only when the remote has that very commit; another's commit carrying its trailer is a change by another, and the command is undone", async () => {
     const origin = makeOrigin(3);
     const a = following(cloneOf(origin, "a"));
-    const b = cloneOf(origin, "b");
-    // The same bytes, the same author and date, in both clones: only the command trailer differs.
-    const edit = (clone: string, trailer: string) => {
-      writeFileSync(join(clone, ISSUES_DIR, "I0001.yaml"), readFileSync(join(clone, ISSUES_DIR, "I0001.yaml"), "utf8") + "# the same edit\n");
-      git(clone, "-c", "user.name=Same", "-c", "user.email=same@team.example", "commit", "-qam", `I0001: start\n\nCockpit-Command: ${trailer}`, "--date=2026-12-01T10:00:00Z");
-    };
-    // a's way to the origin is cut until b's commit is there, so its loop cannot push first.
     git(a, "remote", "set-url", "origin", `${origin.bare}.gone`);
-    edit(a, "aaaaaaaaaaaaaaaa");
-    edit(b, "bbbbbbbbbbbbbbbb");
+    const offline = await invoke(planTransitionCapability, contextFor(a, "Alice"), { issue: "I0001", transition: "start" });
+    expect(offline.ok && (offline.value as { pushed?: boolean }).pushed).toBe(false);
+    const message = git(a, "log", "-1", "--format=%B");
+    // b copies a's message (its details and its Cockpit-Command trailer) onto its own change of the record.
+    const b = cloneOf(origin, "b");
+    writeFileSync(join(b, ISSUES_DIR, "I0001.yaml"), readFileSync(join(b, ISSUES_DIR, "I0001.yaml"), "utf8") + "# b's edit\n");
+    git(b, "commit", "-qam", message);
     git(b, "push", "-q", "origin", "HEAD:main");
     git(a, "remote", "set-url", "origin", origin.bare);
     const s = await sync(followerOf(a)!);
-    // Not a's command landed: b's, so a's is undone as any command the remote decided against.
     expect(s).toMatchObject({ state: "following", waiting: 0 });
     expect(s.undone.map((u) => u.command)).toEqual(["I0001: start"]);
     expect(git(a, "rev-parse", "HEAD")).toBe(git(origin.bare, "rev-parse", "main"));
-    expect(originLog(origin.bare, "-1", "--format=%(trailers:key=Cockpit-Command,valueonly)")).toBe("bbbbbbbbbbbbbbbb");
+    expect(statusOf(a, "I0001")).toBe("READY");
+    expect(ledgerBytes(a).split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event).slice(-2)).toEqual(["plan_start", "plan_undo"]);
   });
 });
 
