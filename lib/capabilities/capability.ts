@@ -50,6 +50,13 @@ export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType
   output: O;
   handler(ctx: CapabilityContext, input: z.infer<I>): z.infer<O> | Promise<z.infer<O>>;
   /**
+   * How a following server (cockpit serve --follow) publishes a command: by default its commit is
+   * pushed before it is answered, once. `retry`: how many times in all it runs when the remote
+   * changed its record first (a claim then takes the next ready issue); false: the command commits
+   * and pushes by itself (plan.commit), so the server adds no commit of its own.
+   */
+  publish?: { retry: number } | false;
+  /**
    * The version of what a query answered about, kept outside its answer (HTTP `ETag`, MCP
    * `_meta["cockpit/version"]`): a later edit carries it back to refuse a lost update.
    */

@@ -10,6 +10,8 @@ import { ClaimResultSchema } from "../results/outputs";
 export const planClaimCapability = defineCapability({
   id: "plan.claim",
   kind: "command",
+  // Losing the issue to the remote is no answer: the next ready one is claimed, up to 3 issues.
+  publish: { retry: 3 },
   title: "Take the next ready issue",
   description:
     "Start the next ready issue in one locked step, so two agents never get the same one (across clones too, with a shared database: it skips leased issues); with a milestone, only its issues. Refused when nothing is ready; code_findings warns when commits already worked on it.",

@@ -5,6 +5,7 @@ import { CommitInput, CommitResultSchema } from "./edit-shapes";
 export const planCommitCapability = defineCapability({
   id: "plan.commit",
   kind: "command",
+  publish: false,
   title: "Commit the changed records",
   description:
     "Commits the records' folder only, with a message listing the moves and edits behind each change, then pushes when a remote is configured (a push that is behind says so). dry_run lists the uncommitted changes.",

@@ -5,7 +5,7 @@ import { refused } from "../plan/errors";
 import { LEDGER_FILE, PROJECT_DIR } from "../plan/constants";
 import { escapeControls } from "../plan/control-chars";
 import { processWide } from "../process-wide";
-import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
+import { type GitTextOutput, gitOut } from "./git-run";
 import { readLedger } from "./ledger";
 import { openStateFile, trackedStateKept, trackedStateStamp } from "./state-path";
 import { gitFailure, summarise } from "./commit";
@@ -17,21 +17,13 @@ import { isAlive } from "./lock";
 // a private index from HEAD's tree so nothing else staged or changed goes in. The git calls of
 // both files, each one bounded by git-run.
 
-export interface Out {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
+export type Out = GitTextOutput;
 
-const REMOTE_VERBS = new Set(["fetch", "push", "maintenance"]);
 /** Not while a command waits for its answer: commit and fetch would start `git maintenance` (tidy() runs it from the loop). */
 const NO_AUTO_MAINTENANCE = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "maintenance.auto", GIT_CONFIG_VALUE_0: "false" };
 
-export async function git(repo: string, args: string[], env: Record<string, string> = {}, input?: string | Buffer): Promise<Out> {
-  const r = await runGit(repo, args, { env: { ...NO_AUTO_MAINTENANCE, ...env }, input, ...(REMOTE_VERBS.has(args[0]) ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
-  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
-}
-
+/** lib/repo's git (git-run's gitOut), without git's automatic housekeeping. */
+export const git = (repo: string, args: string[], env: Record<string, string> = {}, input?: string | Buffer): Promise<Out> => gitOut(repo, args, { ...NO_AUTO_MAINTENANCE, ...env }, input);
 
 export async function must(repo: string, args: string[], env?: Record<string, string>, input?: string | Buffer): Promise<string> {
   const r = await git(repo, args, env, input);

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from "node:path";
 import { CapabilityError, invalidInput, refused } from "../plan/errors";
-import { GIT_REMOTE_TIMEOUT_MS, git as runGit } from "./git-run";
+import { type GitTextOutput as Git, gitOut as git } from "./git-run";
 import { PROJECT_DIR } from "../plan/constants";
 import { controlProblem, escapeControls } from "../plan/control-chars";
 import { readLedger } from "./ledger";
@@ -67,18 +67,6 @@ export interface CommitOptions {
   actor?: string;
 }
 
-interface Git {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Git, bounded (lib/repo/git-run.ts); a call that talks to a remote gets the remote's limit. */
-async function git(repo: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<Git> {
-  const remote = args[0] === "push" || args[0] === "pull";
-  const r = await runGit(repo, args, { env, input, ...(remote ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
-  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
-}
 
 const INDEX_LOCK = /Unable to create '([^']*index\.lock)': File exists/;
 

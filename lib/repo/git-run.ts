@@ -185,6 +185,22 @@ export async function gitEach(repo: string, args: readonly string[], onChunk: (c
   return { status: codes[0], stderr };
 }
 
+/** A git call's answer as text. */
+export interface GitTextOutput {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The verbs that talk to a remote (and the housekeeping that may follow one): they get GIT_REMOTE_TIMEOUT_MS. */
+const REMOTE_VERBS = new Set(["fetch", "push", "pull", "maintenance"]);
+
+/** Git's answer as text, its time limit by its verb (a remote's verbs get the remote's limit). */
+export async function gitOut(repo: string, args: readonly string[], env: Record<string, string> = {}, input?: string | Buffer): Promise<GitTextOutput> {
+  const r = await git(repo, args, { env, input, ...(REMOTE_VERBS.has(args[0]) ? { timeoutMs: GIT_REMOTE_TIMEOUT_MS } : {}) });
+  return { status: r.status, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
+}
+
 /** Git's standard output as text when it exits 0; undefined otherwise (the caller says what that means). */
 export async function gitText(repo: string, args: readonly string[], options?: GitCallOptions): Promise<string | undefined> {
   const r = await git(repo, args, options);

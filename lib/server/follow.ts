@@ -356,108 +356,135 @@ const startsSince = (repo: string, from: number) =>
     .entries.filter((e) => e.event === "plan_start" && typeof e.issue === "string")
     .map((e) => e.issue as string);
 
+/** A command's commit, made: what it answered, and what takes it back (none when it wrote no record). */
+interface MadeCommand<T> {
+  value: T;
+  commit?: string;
+  parent?: string;
+  trailer: string;
+  files: string[];
+  ledgerBefore: number;
+}
+
+/**
+ * Run the command and commit what it wrote (only its record files) on HEAD. A command that writes
+ * a record someone edited by hand (uncommitted) is taken back and refused: following never
+ * commits, nor takes back, a hand edit; a commit git refuses takes the command back too.
+ */
+async function commitCommand<T>(f: Follower, command: { by?: string; email?: string; config?: CockpitConfig }, run: () => Promise<T>): Promise<MadeCommand<T>> {
+  const email = command.email ?? emailOf(command.by);
+  const ledgerBefore = ledgerSize(f.repo);
+  const where = await gitWhere(f.repo);
+  const parent = where.head === "NONE" ? undefined : where.head;
+  const journal: WriteJournal = new Map();
+  const value = await journalWrites(journal, run);
+  // The command's own record files, as it wrote them (each one's bytes before, to tell a hand edit).
+  const written = [...journal]
+    .map(([abs, before]) => ({ path: relative(f.repo, abs).split(sep).join("/"), before }))
+    .filter((w) => w.path.startsWith(`${PROJECT_DIR}/`) && changedSince(join(f.repo, w.path), w.before))
+    .sort((a, b) => a.path.localeCompare(b.path));
+  const files = written.map((w) => w.path);
+  const trailer = randomBytes(8).toString("hex");
+  if (written.length === 0) return { value, trailer, files, ledgerBefore };
+  // The command taken back whole: every file it wrote as it was, its ledger lines and leases gone.
+  const takeBack = async () => {
+    for (const w of written) {
+      if (w.before === null) rmSync(join(f.repo, w.path), { force: true });
+      else writeFileAtomic(join(f.repo, w.path), w.before);
+    }
+    const starts = startsSince(f.repo, ledgerBefore);
+    truncateLedger(f.repo, ledgerBefore);
+    noteWrite(f.repo);
+    await releaseUndoneStarts(f.repo, () => loadPlan(f.repo), starts, command.config);
+  };
+  const orTakeBack = <V>(step: Promise<V>) =>
+    step.catch(async (error: unknown) => {
+      await takeBack();
+      throw error;
+    });
+  // The commit is made (not placed) while git says whether the files were the command's alone.
+  const message = publishMessage(f.repo, ledgerBefore, files, trailer);
+  const made = makeCommit(f.repo, parent, files, message, authorEnv(command.by, email));
+  made.catch(() => undefined);
+  const names = await orTakeBack(handEdited(f.repo, written));
+  if (names.length) {
+    // Its change would be mixed with the hand edit in one file: neither can be committed alone.
+    await made.catch(() => undefined);
+    await takeBack();
+    throw new CapabilityError(
+      "refused",
+      `${names.join(", ")} ${names.length === 1 ? "has" : "have"} uncommitted changes made by hand, and this command writes ${names.length === 1 ? "it" : "them"}; a following server commits only what a command writes and never a hand edit, so nothing was written. Commit or discard the hand edit, then try again`,
+      { records: names },
+    );
+  }
+  const subject = message.split("\n")[0];
+  const commit = await orTakeBack(placeCommit(f.repo, parent, made, files, subject));
+  const ledger = { from: ledgerBefore, to: ledgerSize(f.repo) };
+  await updateOwn(f.repo, (s) => void s.commits.push({ commit, command: trailer, subject, files, ledger }));
+  return { value, commit, parent, trailer, files, ledgerBefore };
+}
+
+/** The answer of a command whose push was decided: pushed, or waiting (offline) with why. */
+async function answerPushed<T>(f: Follower, t: FollowTarget, value: T, outcome: PushOutcome, config?: CockpitConfig): Promise<T> {
+  await settleUndone(f, outcome, config);
+  if (outcome.status !== "pushed") return withPushed(value, false, outcome.status === "offline" ? `${outcome.message}; written here, it will be pushed at the next sync` : outcome.message);
+  if (outcome.level) Object.assign(f.status, { ahead: 0, behind: 0 });
+  else await counts(f, t).catch(() => undefined);
+  if (f.status.state !== "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
+  return withPushed(value, true, outcome.message);
+}
+
+/** The refusal of a command the remote decided against (its record changed first, or 3 rejected pushes). */
+function lostRefusal(t: FollowTarget, outcome: PushOutcome): CapabilityError {
+  const where = `${t.remote}/${t.branch}`;
+  if (outcome.conflict) {
+    const c = outcome.conflict;
+    return new CapabilityError("refused", `${where} changed ${c.record} first, in ${c.remote_commit.slice(0, 7)} by ${c.remote_author}; this command was undone and nothing was written`, {
+      remote_commit: c.remote_commit,
+      remote_author: c.remote_author,
+      record: c.record,
+    });
+  }
+  const r = outcome.remote;
+  return new CapabilityError("refused", `${outcome.message}${r ? `; ${where} is at ${r.commit.slice(0, 7)} by ${r.author}` : ""}; this command was undone and nothing was written`, r ? { remote_commit: r.commit, remote_author: r.author } : undefined);
+}
+
 /**
  * Run a command on a following server: what it writes is committed (only those files) and pushed
- * before it is answered. When the remote changed the same record first, the command is undone
- * (record, ledger, commit) and refused; a claim then takes the next ready issue, up to 3 issues.
- * A command that writes a record someone edited by hand (uncommitted) is undone and refused too:
- * following never commits, nor takes back, a hand edit.
+ * before it is answered. When the remote changed the same record first (or rejects the push 3
+ * times), the command is undone (record, ledger, commit) and refused; a capability that declares
+ * `publish.retry` runs again on the remote's tip instead, up to that many times in all.
  */
-export function publishCommand<T>(repo: string, command: { id: string; by?: string; email?: string; config?: CockpitConfig }, run: () => Promise<T>): Promise<T> {
+export function publishCommand<T>(repo: string, command: { tries: number; by?: string; email?: string; config?: CockpitConfig }, run: () => Promise<T>): Promise<T> {
   const f = followerOf(repo)!;
-  const email = command.email ?? emailOf(command.by);
-  const releaseStarts = (issues: string[]) => releaseUndoneStarts(f.repo, () => loadPlan(f.repo), issues, command.config);
   return serial(f.repo, async () => {
     const t = await targetOf(f);
-    for (let issue = 1; ; issue++) {
-      const ledgerBefore = ledgerSize(f.repo);
-      const where = await gitWhere(f.repo);
-      const parent = where.head === "NONE" ? undefined : where.head;
-      const journal: WriteJournal = new Map();
-      const value = await journalWrites(journal, run);
-      // The command's own record files, as it wrote them (each one's bytes before, to tell a hand edit).
-      const written = [...journal]
-        .map(([abs, before]) => ({ path: relative(f.repo, abs).split(sep).join("/"), before }))
-        .filter((w) => w.path.startsWith(`${PROJECT_DIR}/`) && changedSince(join(f.repo, w.path), w.before))
-        .sort((a, b) => a.path.localeCompare(b.path));
-      if (written.length === 0) return value;
-      // The command taken back whole: every file it wrote as it was, its ledger lines and leases gone.
-      const takeBack = async () => {
-        for (const w of written) {
-          if (w.before === null) rmSync(join(f.repo, w.path), { force: true });
-          else writeFileAtomic(join(f.repo, w.path), w.before);
-        }
-        const starts = startsSince(f.repo, ledgerBefore);
-        truncateLedger(f.repo, ledgerBefore);
-        noteWrite(f.repo);
-        await releaseStarts(starts);
-      };
-      const orTakeBack = <V>(step: Promise<V>) =>
-        step.catch(async (error: unknown) => {
-          await takeBack();
-          throw error;
-        });
-      // The commit is made (not placed) while git says whether the files were the command's alone.
-      const files = written.map((w) => w.path);
-      const trailer = randomBytes(8).toString("hex");
-      const message = publishMessage(f.repo, ledgerBefore, files, trailer);
-      const made = makeCommit(f.repo, parent, files, message, authorEnv(command.by, email));
-      made.catch(() => undefined);
-      const names = await orTakeBack(handEdited(f.repo, written));
-      if (names.length) {
-        // Its change would be mixed with the hand edit in one file: neither can be committed alone.
-        await made.catch(() => undefined);
-        await takeBack();
-        throw new CapabilityError(
-          "refused",
-          `${names.join(", ")} ${names.length === 1 ? "has" : "have"} uncommitted changes made by hand, and this command writes ${names.length === 1 ? "it" : "them"}; a following server commits only what a command writes and never a hand edit, so nothing was written. Commit or discard the hand edit, then try again`,
-          { records: names },
-        );
-      }
-      // A commit git refuses (a locked index, no author) takes the command back: nothing is half done.
-      const commit = await orTakeBack(placeCommit(f.repo, parent, made, files, message.split("\n")[0]));
-      const ledger = { from: ledgerBefore, to: ledgerSize(f.repo) };
-      await updateOwn(f.repo, (s) => void s.commits.push({ commit, command: trailer, subject: message.split("\n")[0], files, ledger }));
-      const outcome = await pushWaiting(f.repo, t, trailer, parent ? { commit, parent } : undefined);
+    for (let tries = 1; ; tries++) {
+      const made = await commitCommand(f, command, run);
+      if (!made.commit) return made.value;
+      const outcome = await pushWaiting(f.repo, t, made.trailer, made.parent ? { commit: made.commit, parent: made.parent } : undefined);
       outcomeState(f, outcome);
-      const ours = outcome.status === "failed" || outcome.conflict?.own === true;
-      const head = ours ? await revParse(f.repo, "HEAD") : undefined;
+      const lost = outcome.status === "failed" || outcome.conflict?.own === true;
+      const head = lost && made.parent ? await revParse(f.repo, "HEAD") : undefined;
       const before = head ? await revParse(f.repo, `${head}^`) : undefined;
-      if (!ours || !parent || !head || !before) {
-        await settleUndone(f, outcome, command.config);
-        if (outcome.status === "pushed") {
-          if (outcome.level) Object.assign(f.status, { ahead: 0, behind: 0 });
-          else await counts(f, t).catch(() => undefined);
-          if (f.status.state !== "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
-          return withPushed(value, true, outcome.message);
-        }
-        if (outcome.status === "offline") return withPushed(value, false, `${outcome.message}; written here, it will be pushed at the next sync`);
-        return withPushed(value, false, outcome.message);
-      }
-      // The command is HEAD (rebased, when older commands were undone below it): undone first,
+      if (!head || !before) return answerPushed(f, t, made.value, outcome, command.config);
+      // The command is HEAD (replayed, when older commands were undone below it): undone first,
       // so its ledger lines are cut before the older commands' plan_undo lines are written.
-      const starts = startsSince(f.repo, ledgerBefore);
-      await undoCommit(f.repo, head, before, files);
-      await updateOwn(f.repo, (s) => void (s.commits = s.commits.filter((c) => c.command !== trailer)));
-      truncateLedger(f.repo, ledgerBefore);
+      const starts = startsSince(f.repo, made.ledgerBefore);
+      await undoCommit(f.repo, head, before, made.files);
+      await updateOwn(f.repo, (s) => void (s.commits = s.commits.filter((c) => c.command !== made.trailer)));
+      truncateLedger(f.repo, made.ledgerBefore);
       await settleUndone(f, outcome, command.config);
       noteWrite(f.repo);
-      await releaseStarts(starts);
+      await releaseUndoneStarts(f.repo, () => loadPlan(f.repo), starts, command.config);
       if (f.status.state === "conflict") Object.assign(f.status, { state: "following", message: `synced with ${t.remote}/${t.branch}` });
       f.status.waiting = (await waitingOwn(f.repo)).length;
       const remote = await revParse(f.repo, `refs/remotes/${t.remote}/${t.branch}`);
-      if (command.id === "plan.claim" && outcome.status === "conflict" && issue < 3 && remote && f.status.waiting === 0 && (await moveHead(f.repo, remote)).ok) {
+      if (outcome.status === "conflict" && tries < command.tries && remote && f.status.waiting === 0 && (await moveHead(f.repo, remote)).ok) {
         noteWrite(f.repo);
-        continue; // the issue is started on the remote now: the claim takes the next ready one
+        continue; // what it took is taken on the remote now: it runs again there (a claim takes the next ready issue)
       }
-      const c = outcome.conflict ?? (outcome.remote ? { record: "", remote_commit: outcome.remote.commit, remote_author: outcome.remote.author } : undefined);
-      throw new CapabilityError(
-        "refused",
-        outcome.conflict
-          ? `${t.remote}/${t.branch} changed ${outcome.conflict.record} first, in ${outcome.conflict.remote_commit.slice(0, 7)} by ${outcome.conflict.remote_author}; this command was undone and nothing was written`
-          : `${outcome.message}${c ? `; ${t.remote}/${t.branch} is at ${c.remote_commit.slice(0, 7)} by ${c.remote_author}` : ""}; this command was undone and nothing was written`,
-        c ? { remote_commit: c.remote_commit, remote_author: c.remote_author, ...(c.record ? { record: c.record } : {}) } : undefined,
-      );
+      throw lostRefusal(t, outcome);
     }
   });
 }

@@ -39,8 +39,9 @@ async function run(capability: AnyCapability, ctx: CapabilityContext, data: unkn
     const lent: CapabilityContext = ctx.sync ? ctx : { ...ctx, sync: () => syncStatus(ctx.repo) };
     const handle = async () => capability.handler(lent, data);
     // A following server commits and pushes what a command wrote before answering (lib/server/follow.ts).
-    const follows = capability.kind === "command" && capability.id !== "plan.commit" && followerOf(ctx.repo);
-    return { ok: true, value: follows ? await publishCommand(ctx.repo, { id: capability.id, by: ctx.by, config: ctx.config }, handle) : await handle() };
+    const follows = capability.kind === "command" && capability.publish !== false && followerOf(ctx.repo);
+    const tries = capability.publish ? capability.publish.retry : 1;
+    return { ok: true, value: follows ? await publishCommand(ctx.repo, { tries, by: ctx.by, config: ctx.config }, handle) : await handle() };
   } catch (error) {
     if (error instanceof CapabilityError) {
       return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
