@@ -144,8 +144,8 @@ describe("a following server killed mid-push", () => {
   it("when the orphaned push lands after the server died: the next start finds its copy on the origin, and nothing is pushed twice or paused", async () => {
     const { origin, clone } = await crashMidPush(false);
     await poll(() => git(origin.bare, "log", "main", "--format=%s").split("\n"), (s) => s.includes("I0001: start"), 30_000);
-    // The origin has the rebased copy; the clone still stands on its own commit.
-    expect(git(clone, "rev-parse", "HEAD")).not.toBe(git(origin.bare, "rev-parse", "main"));
+    // The origin has the replayed copy: the clone was moved onto it, and the server recorded it, before the push began.
+    expect(git(clone, "rev-parse", "HEAD")).toBe(git(origin.bare, "rev-parse", "main"));
     await expectConsistent(origin, clone, await serve(clone));
   }, 300_000);
 });
