@@ -429,11 +429,22 @@ async function viaCli(c: Case, sideNotes: Notes): Promise<Outcome> {
     if (c.capability === "plan.validate" && r.code !== (value.valid ? 0 : 10)) sideNotes.push(`${c.name}: validate exited ${r.code} with valid=${value.valid}`);
     return { ok: true, value };
   }
-  const prefix = `cockpit plan ${words[0]}: `;
-  const line = r.stderr.replace(/\n$/, "");
-  if (!line.startsWith(prefix)) sideNotes.push(`${c.name}: stderr does not start with '${prefix}': ${r.stderr}`);
-  if (r.stdout !== "") sideNotes.push(`${c.name}: cockpit plan wrote to stdout on failure: ${r.stdout}`);
-  return { ok: false, code: CODE_OF_EXIT[r.code] ?? "internal", message: line.startsWith(prefix) ? line.slice(prefix.length) : line };
+  // Under --json a refusal is HTTP's error body on stdout, and nothing on stderr; the exit code says its kind.
+  if (r.stderr !== "") sideNotes.push(`${c.name}: cockpit plan --json wrote to stderr on failure: ${r.stderr}`);
+  let body: { error?: { code?: string; message?: string } } = {};
+  try {
+    body = JSON.parse(r.stdout) as typeof body;
+  } catch {
+    sideNotes.push(`${c.name}: a refusal under --json is not JSON on stdout: ${r.stdout}`);
+  }
+  const code = (body.error?.code ?? CODE_OF_EXIT[r.code] ?? "internal") as ErrorCode;
+  const exitKind = code === "conflict" ? "refused" : code;
+  if (CODE_OF_EXIT[r.code] !== exitKind) sideNotes.push(`${c.name}: exit ${r.code} does not match the error code ${code}`);
+  // The command line names a field as its option (--allow-findings), JSON as the field (allow_findings):
+  // compared in JSON's spelling, once it is seen that the option's is the one given.
+  const message = body.error?.message ?? r.stdout;
+  if (/\ballow_findings\b/.test(message)) sideNotes.push(`${c.name}: the command line names allow_findings, not --allow-findings: ${message}`);
+  return { ok: false, code, message: message.replace(/--([a-z]+(?:-[a-z]+)+)\b/g, (_m, option: string) => option.replaceAll("-", "_")) };
 }
 
 async function via(surface: Surface, c: Case, notes: Notes): Promise<Outcome> {
