@@ -66,7 +66,10 @@ async function viaCli(input: Record<string, unknown>, dir = repo.dir) {
   if (input.default_branch !== undefined) words.push("--default-branch", String(input.default_branch));
   if (input.stale_days !== undefined) words.push("--stale-days", String(input.stale_days));
   const r = await runCli([...words, "--repo", dir, "--json"]);
-  return r.code === 0 ? { ok: true as const, value: JSON.parse(r.stdout) as unknown } : { ok: false as const, exit: r.code, message: r.stderr.trim() };
+  if (r.code === 0) return { ok: true as const, value: JSON.parse(r.stdout) as unknown };
+  // Under --json a refusal is HTTP's error body on stdout.
+  const body = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+  return { ok: false as const, exit: r.code, code: body.error.code, message: body.error.message, stderr: r.stderr };
 }
 
 /** The answer of every surface, which must all be the same JSON; the registry's is returned. */
@@ -180,7 +183,7 @@ describe("plan.code on a known history, the same on every surface", () => {
     expect(action).toMatchObject({ ok: false, code: "not_found", message: "no issue 'NO-SUCH-1'" });
     expect(http).toMatchObject({ ok: false, status: 404, message: "no issue 'NO-SUCH-1'" });
     expect(mcp).toMatchObject({ ok: false, message: "no issue 'NO-SUCH-1'" });
-    expect(cli).toMatchObject({ ok: false, exit: 12, message: "cockpit plan code: no issue 'NO-SUCH-1'" });
+    expect(cli).toMatchObject({ ok: false, exit: 12, code: "not_found", message: "no issue 'NO-SUCH-1'", stderr: "" });
     const bad = { id: "BK-020", default_branch: "no-such-branch" };
     expect(await viaAction(bad)).toMatchObject({ ok: false, code: "invalid_input" });
     expect(await viaHttp(bad)).toMatchObject({ ok: false, status: 400 });

@@ -138,7 +138,8 @@ describe("reads never write", () => {
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual({ plans: [] });
     const get = await runCli(["plans", "get", NO_PLAN, "--repo", repo, "--json"]);
-    expect(get.stderr).toContain(`no execution plan '${NO_PLAN}'`);
+    expect(get.code).toBe(12);
+    expect(JSON.parse(get.stdout)).toMatchObject({ error: { code: "not_found", message: expect.stringContaining(`no execution plan '${NO_PLAN}'`) } });
     for (const c of QUERIES) {
       for (const input of inputsOf(c)) await runCli([...cliWords(c, input), "--repo", repo, "--json"]);
     }
