@@ -10,7 +10,7 @@ import { withPlanLock } from "@/lib/repo/lock";
 import { sealOf } from "@/lib/plan/seal";
 import { transition } from "@/lib/repo/transition";
 import { parseYaml } from "@/lib/plan/yaml";
-import { bundleScript, deadPid, ensureCliBuilt, libPath, spawnCli, type CliRun } from "./support/processes";
+import { bundleScript, deadPid, ensureCliBuilt, libPath, spawnCli, type CliRun, refusalOf } from "./support/processes";
 import { LOCK, cleanupRepos, issueYaml, makePlanRepo, seededRandom, yamlNames, type PlanRepo } from "./support/repo";
 
 beforeAll(() => {
@@ -76,7 +76,7 @@ describe("the command line: exit codes and messages", () => {
     expect([missing.code, missing.stderr]).toEqual([12, "cockpit plan start: no issue 'I9999'; cockpit plan issues lists every one\n"]);
     invalid.forEach((r, i) => {
       expect(r.code, bads[i]).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`^cockpit plan start: '${bads[i].replace(/[./]/g, "\\$&")}' is not an id`));
+      expect(refusalOf(r)).toMatch(new RegExp(`^cockpit plan start: '${bads[i].replace(/[./]/g, "\\$&")}' is not an id`));
     });
     expect(repo.snapshot()).toEqual(snap);
   });
@@ -223,7 +223,7 @@ describe("the lock across processes", () => {
       const t = Date.now();
       const r = await spawnCli(["start", "I0001", "--repo", repo.root], { env: { COCKPIT_LOCK_WAIT_MS: "500" } });
       expect(r.code).toBe(15);
-      expect(r.stderr).toMatch(
+      expect(refusalOf(r)).toMatch(
         new RegExp(
           `^cockpit plan start: the repository is busy: holder-script/1 \\(pid ${holder.pid} on ${hostname().replace(/[.]/g, "\\.")}\\) has held the plan lock since \\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z; waited \\d+ s\\n$`,
         ),

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { database, migrate, MIGRATIONS, redactUrl, SCHEMA_VERSION } from "../../lib/coordination/database";
-import { spawnCli } from "../support/processes";
+import { spawnCli, refusalOf } from "../support/processes";
 import { freePort } from "../support/postgres-server";
 import { cloneOf, makeOrigin, usePostgresCluster } from "./clones";
 
@@ -19,18 +19,18 @@ describe("the coordination database", () => {
     const url = `postgres://cockpit:hunter2@127.0.0.1:${await freePort()}/plan`;
     const start = await spawnCli(["start", "I0001", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
     expect(start.code).toBe(15);
-    expect(start.stderr).toContain("the coordination database postgres://cockpit:***@127.0.0.1:");
-    expect(start.stderr).toContain("ECONNREFUSED");
-    expect(start.stderr).not.toContain("hunter2");
+    expect(refusalOf(start)).toContain("the coordination database postgres://cockpit:***@127.0.0.1:");
+    expect(refusalOf(start)).toContain("ECONNREFUSED");
+    expect(refusalOf(start)).not.toContain("hunter2");
     const claim = await spawnCli(["claim", "--repo", clone, "--database", url]);
     expect(claim.code).toBe(15);
-    expect(claim.stderr).toContain("postgres://cockpit:***@");
+    expect(refusalOf(claim)).toContain("postgres://cockpit:***@");
     // Nothing was written: both issues are still READY.
     const issues = await spawnCli(["issues", "--json", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
     expect(issues.code).toBe(0);
     expect(JSON.parse(issues.stdout).issues.map((i: { status: string }) => i.status)).toEqual(["READY", "READY"]);
-    expect(issues.stderr).toContain("answering from the files alone");
-    expect(issues.stderr).not.toContain("hunter2");
+    expect(refusalOf(issues)).toContain("answering from the files alone");
+    expect(refusalOf(issues)).not.toContain("hunter2");
   }, 60_000);
 
   it("a wrong password is refused, naming the URL without it", async () => {
@@ -38,9 +38,9 @@ describe("the coordination database", () => {
     const url = cluster.server.urlFor("postgres", "not-the-password");
     const start = await spawnCli(["start", "I0001", "--repo", clone], { env: { COCKPIT_DATABASE_URL: url } });
     expect(start.code).toBe(15);
-    expect(start.stderr).toContain(`postgres://postgres:***@127.0.0.1:${cluster.server.port}/postgres`);
-    expect(start.stderr).toContain("password authentication failed");
-    expect(start.stderr).not.toContain("not-the-password");
+    expect(refusalOf(start)).toContain(`postgres://postgres:***@127.0.0.1:${cluster.server.port}/postgres`);
+    expect(refusalOf(start)).toContain("password authentication failed");
+    expect(refusalOf(start)).not.toContain("not-the-password");
   }, 60_000);
 
   it("a database with an older schema is migrated on first use", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { renewActiveLeases } from "../../lib/coordination/plan-leases";
 import { SCHEMA_VERSION } from "../../lib/coordination/database";
 import { loadPlan } from "../../lib/repo";
-import { jsonOf, spawnCli } from "../support/processes";
+import { jsonOf, spawnCli, refusalOf } from "../support/processes";
 import { git } from "../support/repo";
 import { cloneOf, holderIdOf, makeOrigin, usePostgresCluster } from "./clones";
 
@@ -61,7 +61,7 @@ describe("leases across clones", () => {
     // A start in clone b of an issue clone a holds is refused, naming the holder and since when.
     const refusedStart = await plan(clones[1], url, "start", ofA[0]);
     expect(refusedStart.code).toBe(15);
-    expect(refusedStart.stderr).toContain(`${ofA[0]} is held by ${holders[0]} since 20`);
+    expect(refusalOf(refusedStart)).toContain(`${ofA[0]} is held by ${holders[0]} since 20`);
     expect(jsonOf(await plan(clones[1], undefined, "record", ofA[0], "--json")).issue.status).toBe("READY");
 
     // Every clone commits and pulls with rebase, then pushes: no conflict.
@@ -96,7 +96,7 @@ describe("leases across clones", () => {
 
     const notMine = await plan(b, url, "release", "I0002");
     expect(notMine.code).toBe(15);
-    expect(notMine.stderr).toContain(`I0002 is held by ${holderIdOf(a)}`);
+    expect(refusalOf(notMine)).toContain(`I0002 is held by ${holderIdOf(a)}`);
     const forced = jsonOf(await plan(b, url, "release", "I0002", "--force", "--json"));
     expect(forced).toEqual({ issue: "I0002", released: true, holder: holderIdOf(a) });
     expect(jsonOf(await plan(b, url, "release", "I0002", "--json"))).toEqual({ issue: "I0002", released: false });
@@ -116,7 +116,7 @@ describe("leases across clones", () => {
 
     const noDb = await plan(b, undefined, "release", "I0001");
     expect(noDb.code).toBe(15);
-    expect(noDb.stderr).toContain("COCKPIT_DATABASE_URL");
+    expect(refusalOf(noDb)).toContain("COCKPIT_DATABASE_URL");
   }, 120_000);
 
   it("an expired lease is taken by another clone", async () => {
@@ -176,8 +176,10 @@ describe("leases across clones", () => {
     expect(ok.length).toBeGreaterThanOrEqual(3);
     expect(failed.length).toBeGreaterThan(0); // the kill did land among the claims
     for (const f of failed) {
-      expect(f.r.code, f.r.stderr).toBe(15);
-      expect(f.r.stderr).toContain("the coordination database postgres://postgres:***@");
+      // Under --json a refusal is HTTP's error body on stdout, nothing on stderr.
+      expect(f.r.code, f.r.stdout).toBe(15);
+      expect(f.r.stderr).toBe("");
+      expect(JSON.parse(f.r.stdout).error.message).toContain("the coordination database postgres://postgres:***@");
     }
     const rows = cluster.server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n").filter(Boolean);
     const completedIssues: string[] = [];

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SCHEMA_VERSION } from "../../lib/coordination/database";
-import { jsonOf, spawnCli, type CliRun } from "../support/processes";
+import { jsonOf, spawnCli, type CliRun, refusalOf } from "../support/processes";
 import { freePort } from "../support/postgres-server";
 import { cloneOf, holderIdOf, ISSUES_DIR, makeOrigin, usePostgresCluster } from "./clones";
 
@@ -64,7 +64,7 @@ describe("ids reserved in the shared database", () => {
     expect(minted).toBe("I0003");
     const clash = await newIssue(b, url, "Taken by hand in b", "--id", minted);
     expect(clash.code).toBe(15);
-    expect(clash.stderr).toContain(`'I0003' is reserved by ${holderIdOf(a)}`);
+    expect(refusalOf(clash)).toContain(`'I0003' is reserved by ${holderIdOf(a)}`);
     expect(existsSync(join(b, ISSUES_DIR, "I0003.yaml"))).toBe(false);
 
     // A given id nobody holds is reserved for its clone: the other clone's mint goes past it.
@@ -99,8 +99,8 @@ describe("ids reserved in the shared database", () => {
     const url = `postgres://cockpit:s3cret-pw@127.0.0.1:${await freePort()}/nowhere`;
     const r = await newIssue(a, url, "Nowhere");
     expect(r.code).toBe(15);
-    expect(r.stderr).toContain("postgres://cockpit:***@127.0.0.1");
-    expect(r.stderr).not.toContain("s3cret-pw");
+    expect(refusalOf(r)).toContain("postgres://cockpit:***@127.0.0.1");
+    expect(refusalOf(r)).not.toContain("s3cret-pw");
     expect(existsSync(join(a, ISSUES_DIR, "I0003.yaml"))).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
+import { ensureCliBuilt, spawnCli, type CliRun, refusalOf } from "../support/processes";
 import { LEDGER, cleanupRepos, makePlanRepo, tempDir, type PlanRepo } from "../support/repo";
 
 // A disk that fills up mid-write, as the real `cockpit` command meets it: the command runs under
@@ -49,7 +49,7 @@ describe("a ledger append that fails", () => {
 
     const r = await limitedCli(blocks, ["start", "I0001", "--repo", repo.root]);
     expect(r.code, r.stderr).toBe(15);
-    expect(r.stderr).toMatch(/the record was written but its ledger line was not \(EFBIG/);
+    expect(refusalOf(r)).toMatch(/the record was written but its ledger line was not \(EFBIG/);
     expect(repo.bytes(LEDGER)!.equals(before)).toBe(true);
     expect(repo.read("I0001")).toMatch(/^started_at: /m);
 
@@ -77,12 +77,12 @@ describe("a ledger torn by an earlier failure", () => {
     expect(history.code, history.stderr).toBe(0);
     const entries = (JSON.parse(history.stdout) as { entries: { uncommitted: boolean; event: string | null }[] }).entries;
     expect(entries.filter((e) => e.uncommitted).map((e) => e.event)).toEqual(["plan_start"]);
-    expect(history.stderr).toContain(`${LEDGER}, line 1, is not a whole JSON line; it is skipped`);
+    expect(refusalOf(history)).toContain(`${LEDGER}, line 1, is not a whole JSON line; it is skipped`);
 
     const commit = await spawnCli(["commit", "--dry-run", "--json", "--repo", repo.root]);
     expect(commit.code, commit.stderr).toBe(0);
     expect((JSON.parse(commit.stdout) as { message: string }).message).toMatch(/^- I0001: start \[cockpit\/[^\]]+\]$/m);
-    expect(commit.stderr).toContain(`${LEDGER}, line 1, is not a whole JSON line; it is skipped`);
+    expect(refusalOf(commit)).toContain(`${LEDGER}, line 1, is not a whole JSON line; it is skipped`);
   });
 });
 
@@ -93,7 +93,7 @@ describe("temporary files go with their failure", () => {
     const r = await limitedCli(0, ["start", "I0001", "--repo", repo.root]);
     expect(stateFiles(repo)).toEqual([]);
     expect(r.code, r.stderr).toBe(15);
-    expect(r.stderr).toContain("the plan lock cannot be taken (EFBIG); is the disk full?");
+    expect(refusalOf(r)).toContain("the plan lock cannot be taken (EFBIG); is the disk full?");
     expect(repo.read("I0001")).toBe(before);
   });
 
@@ -108,7 +108,7 @@ describe("temporary files go with their failure", () => {
     const files = issueFolder(repo);
     const r = await limitedCli(blocks, ["start", "I0001", "--repo", repo.root]);
     expect(r.code, r.stderr).toBe(15);
-    expect(r.stderr).toContain("a record could not be written (EFBIG: file too large, write); is the disk full?");
+    expect(refusalOf(r)).toContain("a record could not be written (EFBIG: file too large, write); is the disk full?");
     expect(repo.read("I0001")).toBe(before);
     expect(issueFolder(repo)).toEqual(files);
     expect(stateFiles(repo)).toEqual([]);
@@ -128,7 +128,7 @@ describe("an import whose records do not fit", () => {
     const files = issueFolder(repo);
     const r = await limitedCli(blocks, ["import", "beads", source, "--repo", repo.root]);
     expect(r.code, r.stderr).toBe(15);
-    expect(r.stderr).toContain("EFBIG");
+    expect(refusalOf(r)).toContain("EFBIG");
     expect(issueFolder(repo)).toEqual(files);
     expect(stateFiles(repo)).toEqual([]);
   });

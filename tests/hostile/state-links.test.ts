@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, readlinkSy
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COCKPIT_VERSION } from "@/lib/version";
-import { ensureCliBuilt, spawnCli, type CliRun } from "../support/processes";
+import { ensureCliBuilt, spawnCli, type CliRun, refusalOf } from "../support/processes";
 import { LEDGER, LOCK, cleanupRepos, makePlanRepo, tempDir, type PlanRepo } from "../support/repo";
 import { cleanup as cleanupServed, ensureBuild, mcpHttp, mcpStdio, startServer, type RunningServer } from "../surfaces/helpers";
 
@@ -93,8 +93,8 @@ const LINKS: { name: string; rel: string; to: "file" | "folder"; named: string }
 
 function expectRefused(r: CliRun, named: string, fix: RegExp): void {
   expect(r.code, r.stderr).toBe(15);
-  expect(r.stderr).toContain(named);
-  expect(r.stderr).toMatch(fix);
+  expect(refusalOf(r)).toContain(named);
+  expect(refusalOf(r)).toMatch(fix);
 }
 
 describe("the command line refuses every write through a committed link, and writes nothing anywhere", () => {
@@ -123,7 +123,7 @@ describe("the command line refuses every write through a committed link, and wri
     const before = h.state();
     const r = await cli(h, ["start", "I0001"]);
     expectRefused(r, ".ai/local is a symbolic link", /remove the link \.ai\/local \(the Cockpit makes its state again\)$/m);
-    expect(r.stderr).not.toContain("git rm");
+    expect(refusalOf(r)).not.toContain("git rm");
     expect(h.state()).toEqual(before);
   });
 
@@ -150,7 +150,7 @@ describe("the command line refuses every write through a committed link, and wri
     // A read answers as if there were no store.
     const list = await cli(h, ["list"], "plans");
     expect(list.code, list.stderr).toBe(0);
-    expect(list.stderr).toContain(`${STORE} is a symbolic link`);
+    expect(refusalOf(list)).toContain(`${STORE} is a symbolic link`);
     expect(h.state()).toEqual(before);
   });
 
@@ -189,8 +189,8 @@ describe("a committed undo file never writes outside the repository", () => {
     h.repo.git("rm", "-q", "-r", "--cached", "--", UNDO);
     const again = await cli(h, ["undo", "1"]);
     expect(again.code, again.stderr).toBe(15);
-    expect(again.stderr).toContain(`${UNDO}/1.json names the file ${JSON.stringify(forged.path)}, not the record file of issue "I0001"`);
-    expect(again.stderr).toContain(`remove ${UNDO}/1.json`);
+    expect(refusalOf(again)).toContain(`${UNDO}/1.json names the file ${JSON.stringify(forged.path)}, not the record file of issue "I0001"`);
+    expect(refusalOf(again)).toContain(`remove ${UNDO}/1.json`);
     expect(readFileSync(victim, "utf8")).toBe(text);
   });
 

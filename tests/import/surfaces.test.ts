@@ -5,7 +5,7 @@ import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { loadPlan } from "@/lib/repo";
 import { hashRepo, mcpStdio } from "../surfaces/helpers";
 import { newRepo, removeTempDirs } from "../support/history";
-import { ensureCliBuilt, jsonOf, spawnCli } from "../support/processes";
+import { ensureCliBuilt, jsonOf, spawnCli, refusalOf } from "../support/processes";
 
 // plan.import through the real command (`node bin/cockpit plan import …`, a process), over HTTP
 // (the route handler the server mounts) and over MCP (`cockpit mcp`, a real client), each on a real
@@ -43,10 +43,10 @@ describe("cockpit plan import (the process)", () => {
     expect(loadPlan(repo).issues.find((i) => i.id === "WEB-12")?.depends_on).toEqual(["WEB-7"]);
     const bad = await spawnCli(["import", "jira", "x", "--repo", repo]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/'jira' is not a format; the formats are beads, backlog, taskmaster, github/);
+    expect(refusalOf(bad)).toMatch(/'jira' is not a format; the formats are beads, backlog, taskmaster, github/);
     const prefixed = await spawnCli(["import", "beads", join(FIXTURES, "beads", "issues.jsonl"), "--prefix", "X", "--repo", repo]);
     expect(prefixed.code).toBe(2);
-    expect(prefixed.stderr).toMatch(/kept as the source writes them/);
+    expect(refusalOf(prefixed)).toMatch(/kept as the source writes them/);
     const missing = await spawnCli(["import", "beads", join(FIXTURES, "nothing-here.jsonl"), "--repo", repo]);
     expect(missing.code).toBe(12);
   });

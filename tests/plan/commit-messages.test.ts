@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitRecords } from "@/lib/repo/commit";
-import { CLI, ensureCliBuilt, spawnCli } from "../support/processes";
+import { CLI, ensureCliBuilt, spawnCli, refusalOf } from "../support/processes";
 import { AT, LEDGER, cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
 
 beforeAll(ensureCliBuilt);
@@ -91,7 +91,7 @@ describe("the commit message is built from data", () => {
     for (const message of ["plan\n\nSigned-off-by: Mallory <m@evil.invalid>", "plan \u001b[31mred"]) {
       const r = await cockpit("commit", "--message", message, "--repo", repo.root);
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/\bmessage\b/);
+      expect(refusalOf(r)).toMatch(/\bmessage\b/);
     }
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
   });
@@ -105,8 +105,8 @@ describe("a leftover index.lock", () => {
     const head = repo.git("rev-parse", "HEAD");
     const r = spawnSync(process.execPath, [CLI, "plan", "commit", "--repo", repo.root], { encoding: "utf8" });
     expect(r.status).toBe(15);
-    expect(r.stderr).toContain("check that no git process is running in this repository (ps), then remove .git/index.lock");
-    expect(r.stderr).not.toMatch(/fatal:|Another git process seems/);
+    expect(refusalOf(r)).toContain("check that no git process is running in this repository (ps), then remove .git/index.lock");
+    expect(refusalOf(r)).not.toMatch(/fatal:|Another git process seems/);
     expect(repo.git("rev-parse", "HEAD")).toBe(head);
     expect(readFileSync(repo.path(".git/index.lock"), "utf8")).toBe("");
   });

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { ensureCliBuilt, spawnCli } from "../support/processes";
+import { ensureCliBuilt, spawnCli, refusalOf } from "../support/processes";
 import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
 
 beforeAll(ensureCliBuilt);
@@ -31,11 +31,11 @@ describe("control characters in edited values", () => {
     for (const [field, value] of cases) {
       const r = await cockpit(repo, "edit", "I0001", "--set", `${field}=${value}`);
       expect(r.code, `${field}=${JSON.stringify(value)}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(field);
+      expect(refusalOf(r)).toContain(field);
     }
     const list = await cockpit(repo, "edit", "I0001", "--add", "scope=src/a\nsrc/b");
     expect(list.code).toBe(2);
-    expect(list.stderr).toContain("scope");
+    expect(refusalOf(list)).toContain("scope");
     expect(repo.snapshot()).toEqual(before);
   });
 
@@ -55,7 +55,7 @@ describe("control characters in edited values", () => {
     for (const title of ["New\nissue", "New \u001b]0;owned\u0007issue"]) {
       const r = await cockpit(repo, "new", "issue", "--milestone", "M1", "--title", title, "--add", "acceptance_criteria=ok", "--add", "validation=true");
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain("title");
+      expect(refusalOf(r)).toContain("title");
     }
     expect(repo.snapshot()).toEqual(before);
   });
@@ -76,7 +76,7 @@ describe("control characters in edited values", () => {
       if (args.some((a) => a.includes("\u0000"))) continue;
       const r = await cockpit(repo, "evidence", "I0001", "--type", "test", ...withCovers);
       expect(r.code, `${field}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toContain(field);
+      expect(refusalOf(r)).toContain(field);
     }
     expect(repo.snapshot()).toEqual(before);
   });

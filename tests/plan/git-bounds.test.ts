@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitRecords } from "@/lib/repo/commit";
-import { ensureCliBuilt, spawnCli } from "../support/processes";
+import { ensureCliBuilt, spawnCli, refusalOf } from "../support/processes";
 import { cleanupRepos, gatedRemote, makePlanRepo } from "../support/repo";
 
 beforeAll(ensureCliBuilt);
@@ -21,7 +21,7 @@ describe("bounded git", () => {
     const r = await spawnCli(["start", "I0001", "--repo", repo.root]);
     expect(r.code).toBe(15);
     // Whichever git the move asks first (the state check's ls-files, the ledger's rev-parse) meets the FIFO.
-    expect(r.stderr).toMatch(/git (ls-files|rev-parse) took longer than 10 s and was stopped/);
+    expect(refusalOf(r)).toMatch(/git (ls-files|rev-parse) took longer than 10 s and was stopped/);
     expect(repo.snapshot()).toEqual(before);
   }, 60_000);
 

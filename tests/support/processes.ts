@@ -25,6 +25,20 @@ export function jsonOf(r: CliRun): any {
   return JSON.parse(r.stdout);
 }
 
+/**
+ * What a command said when it refused: its stderr, or under --json (where a refusal is HTTP's error
+ * body on stdout and stderr stays empty) the error's message.
+ */
+export function refusalOf(r: { stdout: string; stderr: string }): string {
+  if (r.stderr !== "") return r.stderr;
+  try {
+    const body = JSON.parse(r.stdout) as { error?: { message?: unknown } } | null;
+    return typeof body?.error?.message === "string" ? body.error.message : r.stderr;
+  } catch {
+    return r.stderr;
+  }
+}
+
 /** Make sure dist/cli.js exists and is not older than the sources (builds once when it is). */
 export function ensureCliBuilt(): void {
   const bundle = join(ROOT, "dist", "cli.js");

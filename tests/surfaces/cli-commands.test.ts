@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { hashToken, parseUsers, parseUsersFile, tokenDigest, tokenMatchesHash } from "@/lib/server/security";
 import { CLI, ROOT, runCliSync } from "./helpers";
 import { spawnSync } from "node:child_process";
+import { refusalOf } from "../support/processes";
 
 const dir = mkdtempSync(join(tmpdir(), "cockpit-cli-commands-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +36,7 @@ describe("cockpit users", () => {
     expect(r.code).toBe(0);
     const token = r.stdout.trim();
     expect(token).toMatch(/^ck_[A-Za-z0-9_-]{43}$/);
-    expect(r.stderr).toMatch(/added ada/);
+    expect(refusalOf(r)).toMatch(/added ada/);
     const users = parseUsers(readFileSync(file, "utf8"));
     expect(users.map((u) => u.name)).toEqual(["ada"]);
     expect(readFileSync(file, "utf8")).not.toContain(token);
@@ -83,8 +84,8 @@ describe("cockpit users", () => {
       expect(runUnwrapped(["users", "list", "--users", f])).toMatchObject({ code: 0, stdout: "\n" });
       // serve reads the users file before the repository: past it, the missing folder is what stops it.
       const serve = spawnSync(process.execPath, [CLI, "serve", "--users", f, "--repo", join(dir, "no-such-folder")], { cwd: ROOT, encoding: "utf8" });
-      expect(serve.stderr).toMatch(/--repo .*no-such-folder is not a folder/);
-      expect(serve.stderr).not.toMatch(/users/);
+      expect(refusalOf(serve)).toMatch(/--repo .*no-such-folder is not a folder/);
+      expect(refusalOf(serve)).not.toMatch(/users/);
     }
     for (const f of [own, empty]) expect(runUnwrapped(["users", "add", "bob", "--users", f]).code).toBe(0);
     expect(runUnwrapped(["users", "list", "--users", empty]).stdout.trim()).toBe("bob");
@@ -102,7 +103,7 @@ describe("cockpit users", () => {
     writeFileSync(older, `- name: old\n  token_hash: "${await hashToken("the-old-token")}"\n`);
     const list = runUnwrapped(["users", "list", "--users", older]);
     expect(list.stdout.trim()).toBe("old");
-    expect(list.stderr).toMatch(/old: listed without a token digest/);
+    expect(refusalOf(list)).toMatch(/old: listed without a token digest/);
     const fresh = runUnwrapped(["users", "add", "new", "--users", older]).stdout.trim();
     const upgraded = parseUsersFile(readFileSync(older, "utf8"));
     expect(upgraded.users.map((u) => [u.name, Boolean(u.token_digest)])).toEqual([["old", false], ["new", true]]);

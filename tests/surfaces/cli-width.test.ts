@@ -7,6 +7,7 @@ import { terminalWidth, wrapText } from "@/lib/surfaces/cli/terminal-width";
 import { table } from "@/lib/surfaces/cli/text";
 import { loadPlan } from "@/lib/repo";
 import { roadmapOrder } from "@/lib/plan/roadmap";
+import { refusalOf } from "../support/processes";
 
 // The command line fits the terminal: help and tables are laid out to COLUMNS (else the tty's
 // width, else 80), long cells wrap in their column, and nothing is padded past the width. Run on
@@ -164,9 +165,9 @@ describe("the command line fits the terminal", () => {
   it("a mistyped verb or option gets the nearest one", async () => {
     const verb = await cockpit(["plan", "staus", "--repo", repo]);
     expect(verb.code).toBe(2);
-    expect(verb.stderr).toMatch(/^cockpit plan: unknown verb 'staus'; did you mean status\? /);
+    expect(refusalOf(verb)).toMatch(/^cockpit plan: unknown verb 'staus'; did you mean status\? /);
     const option = await cockpit(["plan", "issues", "--milestne", "x", "--repo", repo]);
     expect(option.code).toBe(2);
-    expect(option.stderr).toMatch(/unknown option '--milestne'; did you mean --milestone\? /);
+    expect(refusalOf(option)).toMatch(/unknown option '--milestne'; did you mean --milestone\? /);
   });
 });

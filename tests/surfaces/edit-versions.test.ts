@@ -10,6 +10,7 @@ import { ISSUES_DIR, loadPlan, planNext } from "@/lib/repo";
 import { recordVersion } from "@/lib/plan/records-with";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { type McpConnection, cleanup, copyRepo, hashRepo, mcpStdio, runCli } from "./helpers";
+import { refusalOf } from "../support/processes";
 
 let repo: string;
 let mcp: McpConnection;
@@ -98,7 +99,7 @@ describe("on the command line, with real processes", () => {
     const before = hashRepo(repo);
     const stale = await runCli(["plan", "edit", id, "--set", "priority=p3", "--if-version", "0000000000000000", "--repo", repo]);
     expect(stale.code).toBe(15);
-    expect(stale.stderr).toMatch(/^cockpit plan edit: .* changed since version 0000000000000000/);
+    expect(refusalOf(stale)).toMatch(/^cockpit plan edit: .* changed since version 0000000000000000/);
     expect(hashRepo(repo)).toBe(before);
   });
 
@@ -113,7 +114,7 @@ describe("on the command line, with real processes", () => {
       expect([a.code, b.code].sort()).toEqual([0, 15]);
       const winner = a.code === 0 ? "p0" : "p3";
       const loser = a.code === 0 ? b : a;
-      expect(loser.stderr).toMatch(/changed since version/);
+      expect(refusalOf(loser)).toMatch(/changed since version/);
       const text = fileOf(repo, id);
       expect(text).toMatch(new RegExp(`priority: ${winner}\\n`));
       expect(text).toMatch(new RegExp(`owner: ${winner}-writer-${round}\\n`));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
-import { ensureCliBuilt, spawnCli } from "../support/processes";
+import { ensureCliBuilt, spawnCli, refusalOf } from "../support/processes";
 import { type McpConnection, mcpStdio } from "./helpers";
 
 // A negative count (`--limit -5`, `?wave=-5`) is refused in the same words on every surface:
@@ -31,7 +31,7 @@ describe("a negative count on the command line", () => {
     const r = await spawnCli([...args, "--repo", repo.root]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(`cockpit plan ${args[0]}: ${message}`);
-    expect(r.stderr).not.toContain("\u0000");
+    expect(refusalOf(r)).not.toContain("\u0000");
   });
 
   it("--limit 0 answers no entry and says that some were left out", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cleanupRepos, issueYaml, makePlanRepo, milestoneYaml, type PlanRepo } from "../support/repo";
-import { ensureCliBuilt, spawnCli } from "../support/processes";
+import { ensureCliBuilt, spawnCli, refusalOf } from "../support/processes";
 
 // Record text reaches a person's terminal escaped: a title cannot clear the screen, recolour the
 // prompt or set the window's title. `--json` stays exact.
@@ -78,8 +78,8 @@ describe("control characters in record text, at the terminal", () => {
   it("a refusal that names what was asked for names it escaped, on stderr", async () => {
     const r = await spawnCli(["record", "X\u001b[2J\u009b", "--repo", repo.root]);
     expect(r.code).toBe(12);
-    expect(r.stderr).toContain("X\\x1b[2J\\x9b");
-    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    expect(refusalOf(r)).toContain("X\\x1b[2J\\x9b");
+    expect(refusalOf(r)).not.toMatch(RAW_CONTROL);
   });
 });
 

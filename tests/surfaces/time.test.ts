@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkout, generateHistory, removeTempDirs, tempDir } from "@/tests/support/history";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { runCliSync } from "./helpers";
+import { refusalOf } from "../support/processes";
 
 // `at` and the time verbs on the command line (the built CLI, as a user runs it) and over HTTP:
 // the rule that a revision's model is a checkout's model, and the refusals by name.
@@ -38,7 +39,7 @@ describe("cockpit plan … --at", () => {
     const plain = checkout(repo, commits[7].sha);
     const g = runCliSync(["plan", "graph", "--at", "HEAD", "--repo", plain]);
     expect(g.code).toBe(2);
-    expect(g.stderr).toMatch(/not a git repository/);
+    expect(refusalOf(g)).toMatch(/not a git repository/);
     expect(runCliSync(["plan", "status", "--repo", plain]).code).toBe(0);
   });
 
