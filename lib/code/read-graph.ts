@@ -152,7 +152,7 @@ async function refsOf(repo: string): Promise<RefsRead> {
   const read: RefsRead = { where, refs: listing?.refs ?? [], originHead: listing?.originHead };
   // Past the limit, the branches the default is chosen from are read by name: no ref a fetch
   // brought in before them by name hides them.
-  if (listing && listing.total > listing.refs.length) {
+  if (listing?.cut) {
     const named = await readNamedRefs(repo, ["refs/remotes/origin/HEAD", ...(where?.head ? [where.head] : [])]);
     Object.assign(read, { refs: withRefs(read.refs, named.refs), originHead: named.originHead ?? read.originHead, total: listing.total });
   }

@@ -27,6 +27,8 @@ export interface RefsListing {
   originHead?: string;
   /** Every ref listed under refs/heads and refs/remotes, `<remote>/HEAD` included. */
   total: number;
+  /** Some listed refs were counted and not read (past the limit, or a line too long to be a ref). */
+  cut: boolean;
 }
 
 /** One line of FORMAT as a branch, with the symbolic ref it names; undefined for `<remote>/HEAD` and what is no branch. */
@@ -46,7 +48,7 @@ function refOfLine(line: string): { ref?: GraphRef; full: string; symref: string
  * git's output is read as it comes: the lines past the limit are only counted.
  */
 export async function readBranchRefs(repo: string, limit = REFS_READ_LIMIT): Promise<RefsListing | undefined> {
-  const out: RefsListing = { refs: [], total: 0 };
+  const out: RefsListing = { refs: [], total: 0, cut: false };
   // The start of a line the chunk before ended in; "long" when it is past LINE_LIMIT (counted, not read).
   let carry: Buffer | "long" | undefined;
   const take = (line: string) => {
@@ -59,6 +61,7 @@ export async function readBranchRefs(repo: string, limit = REFS_READ_LIMIT): Pro
     for (let nl = chunk.indexOf(10); nl >= 0; start = nl + 1, nl = chunk.indexOf(10, start)) {
       out.total++;
       if (out.refs.length < limit && carry !== "long") take((carry ? Buffer.concat([carry, chunk.subarray(start, nl)]) : chunk.subarray(start, nl)).toString("utf8"));
+      else out.cut = true;
       carry = undefined;
     }
     if (start === chunk.length || carry === "long") return;

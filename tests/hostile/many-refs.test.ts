@@ -71,3 +71,26 @@ describe("a repository with 100,000 branches naming one issue", () => {
     expect(findings.filter((f) => f.code === "too_many_branches").map((f) => f.subject)).toEqual(["BK-020"]);
   }, 120_000);
 });
+
+describe("a clone with a few branches and its origin/HEAD", () => {
+  it("has no too_many_refs: origin/HEAD is listed and is no branch, and nothing was left unread", async () => {
+    const small = mkdtempSync(join(tmpdir(), "cockpit-few-refs-"));
+    try {
+      const origin = join(small, "origin");
+      const r = spawnSync(process.execPath, [join(ROOT, "scripts", "demo-history.mjs"), origin], { encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`demo-history: ${r.stderr}`);
+      const clone = join(small, "clone");
+      runGit(small, ["clone", "-q", origin, clone]);
+      expect(runGit(clone, ["symbolic-ref", "refs/remotes/origin/HEAD"])).toBe("refs/remotes/origin/main");
+      const url = new URL("http://127.0.0.1/api/v1/plan/code");
+      const res = await handleCapabilityRequest(new Request(url), url.pathname, { repo: clone });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { findings: { code: string }[]; issues: IssueCode[] };
+      expect(body.findings.map((f) => f.code)).not.toContain("too_many_refs");
+      // The branches were read: the demo's feature branch, fetched, links its issue.
+      expect(body.issues.find((i) => i.id === "BK-020")?.branches.map((b) => `${b.remote}/${b.name}`)).toContain("origin/bk-020-ics-feed");
+    } finally {
+      rmSync(small, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
