@@ -120,7 +120,7 @@ test("an uncommitted hand edit holds the fast-forward, and the header says so", 
   appendFileSync(issueFile(server, "BK-027"), "# a note made by hand on the server\n");
   teammatePushes("BK-024");
   const badge = page.getByTestId("sync-status");
-  await expect(badge).toContainText(/held: uncommitted changes hold the fast-forward \(.*BK-027\.yaml/, { timeout: 15_000 });
+  await expect(badge).toContainText(/held: uncommitted changes hold the fast-forward to origin\/main \(.*BK-027\.yaml/, { timeout: 15_000 });
   await expect(page.getByTestId("issue-status")).toHaveText("READY");
   await shoot(page, "held");
   // The hand edit gone, following goes on: the teammate's move arrives.
@@ -181,7 +181,7 @@ test("a move answered offline that the remote decided against is undone, and the
   expect(git(server, "status", "--porcelain", "--", ".ai/repo")).toBe("");
 });
 
-test("a commit made by hand that conflicts pauses following and the header shows the state", async ({ page }) => {
+test("a commit made by hand on the server is never pushed: following pauses naming it, and the header shows the state", async ({ page }) => {
   await page.goto(`${base}/issues/BK-028`);
   const file = ".ai/repo/project/issues/BK-028.yaml";
   // The server's way to the origin is cut while someone commits a note by hand on the server.
@@ -195,8 +195,10 @@ test("a commit made by hand that conflicts pauses following and the header shows
   git(teammate, "push", "-q", "origin", "HEAD:main");
   git(server, "remote", "set-url", "origin", bare);
   const badge = page.getByTestId("sync-status");
-  await expect(badge).toContainText(/conflict: following is paused: origin\/main changed \.ai\/repo\/project\/issues\/BK-028\.yaml first, in [0-9a-f]{7} by Tess Teammate/, { timeout: 15_000 });
-  await expect(page.getByTestId("sync-waiting")).toHaveText("1 waiting to push");
+  // A following server pushes only the commits it made itself: the hand commit stops it, named.
+  await expect(badge).toContainText(/conflict: following is paused: this clone has commits that this server did not make and origin\/main does not have \([0-9a-f]{7} BK-028: a note by hand\)/, { timeout: 15_000 });
+  await expect(badge).toContainText("Push them by hand (git push), or take them out of the branch (git reset)");
+  await expect(page.getByTestId("sync-waiting")).toHaveCount(0);
   await shoot(page, "conflict");
   // Nothing was resolved for anyone: the origin keeps the teammate's note, the server its own commit.
   expect(git(bare, "log", "-1", "--format=%an%n%s", "main")).toBe("Tess Teammate\nBK-028: a teammate's note");

@@ -439,12 +439,16 @@ async function reconcile(
     for (const [c, copy] of copies) c.copy = copy;
     await writeOwn(repo, state);
     const dirty = kept.length === 0 ? [...(await dirtyRecords(repo))] : [];
-    const moved = dirty.length ? { ok: false, message: `uncommitted changes (${dirty.slice(0, 3).join(", ")}${dirty.length > 3 ? ", …" : ""})` } : await moveHead(repo, tip);
+    const files = `${dirty.slice(0, 3).join(", ")}${dirty.length > 3 ? ", …" : ""}`;
+    const moved = dirty.length
+      ? { ok: false, message: `uncommitted changes hold the fast-forward to ${t.remote}/${t.branch} (${files}); commit or discard them, then sync` }
+      : await moveHead(repo, tip);
     if (!moved.ok) {
       for (const c of copies.keys()) delete c.copy;
       state.commits = state.commits.filter((c) => !lost.has(c));
       await writeOwn(repo, state);
-      return { removed, outcome: { status: "held", message: `moving to ${t.remote}/${t.branch} is held: ${moved.message}; commit or discard them, then sync`, waiting: kept.length } };
+      const message = dirty.length ? moved.message : `the fast-forward to ${t.remote}/${t.branch} is held: ${moved.message}`;
+      return { removed, outcome: { status: "held", message, waiting: kept.length } };
     }
   }
   for (const [c, copy] of copies) {
