@@ -34,6 +34,8 @@ const ANY_OWN_SPEC = /[\\/](plans|doors|follow)\.spec\.ts$/;
 /** The shared token and the users of the doors project's server (bound beyond loopback). */
 export const DOORS_TOKEN = "e2e-doors-shared-token";
 export const DOORS_USERS = ["ada", "bob"] as const;
+/** A coding agent of the doors project's users file (`cockpit users add NAME --agent`). */
+export const DOORS_AGENT = "builder-1";
 
 export type RepoName = keyof typeof REPOS;
 
@@ -78,8 +80,9 @@ if (!process.env.COCKPIT_E2E_ROOT) {
   }
   // The doors project's users, made as a lead would: `cockpit users add NAME --users FILE`.
   const tokens: Record<string, string> = {};
-  for (const name of DOORS_USERS) {
-    tokens[name] = execFileSync(process.execPath, [join(ROOT, "bin", "cockpit"), "users", "add", name, "--users", join(root, "doors-users.yaml")], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+  for (const name of [...DOORS_USERS, DOORS_AGENT]) {
+    const kind = name === DOORS_AGENT ? ["--agent"] : [];
+    tokens[name] = execFileSync(process.execPath, [join(ROOT, "bin", "cockpit"), "users", "add", name, ...kind, "--users", join(root, "doors-users.yaml")], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
   }
   process.env.COCKPIT_E2E_DOORS_TOKENS = JSON.stringify(tokens);
   process.env.COCKPIT_E2E_ROOT = root;

@@ -104,6 +104,40 @@ test("bob's token over the API is bob in the ledger", async ({ page, repo }) => 
   repo.restore(repo.issue("BK-020"));
 });
 
+test("an agent's token signs its moves with its name, and /people marks it an agent", async ({ page, repo, shot }) => {
+  const r = await page.request.post("/api/v1/plan/claim", {
+    headers: { authorization: `Bearer ${tokens()["builder-1"]}`, "content-type": "application/json" },
+    data: {},
+  });
+  expect(r.status(), await r.text()).toBe(200);
+  const { issue } = (await r.json()) as { issue: string };
+  try {
+    expect(ledgerLines(repo.dir).at(-1)).toMatchObject({ event: "plan_start", by: "builder-1", issue });
+    await page.goto("/signin");
+    await page.getByLabel("Token").fill(tokens().ada);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByText("Signed in as ada")).toBeVisible();
+    await page.goto("/people");
+    await settle(page);
+    await expect(page.getByTestId("people-row-builder-1")).toBeVisible();
+    await expect(page.getByTestId("people-kind-builder-1")).toHaveText("agent");
+    // A person is not marked.
+    await expect(page.getByTestId("people-row-ada")).toBeVisible();
+    await expect(page.getByTestId("people-kind-ada")).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot("people-agent-light");
+    await page.emulateMedia({ colorScheme: "dark" });
+    await settle(page);
+    await shot("people-agent-dark");
+  } finally {
+    repo.restore(repo.issue(issue));
+    // The context is the worker's: ada's session would follow the next test to its own server.
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto("about:blank");
+    await page.context().clearCookies();
+  }
+});
+
 test.describe("on loopback with a token", () => {
   const TOKEN = "e2e-loopback-shared-token";
   let dir: string;

@@ -64,6 +64,11 @@ export function defaultBranch(env: Env = process.env): string | undefined {
   return given(env.COCKPIT_DEFAULT_BRANCH);
 }
 
+/** Who acts for a command that names nobody (`--as` wins): COCKPIT_ACTOR, as given (docs/agents.md). */
+export function actorFromEnv(env: Env = process.env): string | undefined {
+  return env.COCKPIT_ACTOR === "" ? undefined : env.COCKPIT_ACTOR;
+}
+
 /** The users file a server reads (cockpit serve --users), when it has one. */
 export function usersFile(env: Env = process.env): string | undefined {
   return env.COCKPIT_USERS;

@@ -1,6 +1,7 @@
 import Link from "@/components/Link";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
+import { kindsOf } from "@/lib/server/security/kinds";
 import { call, servedRepo } from "@/lib/surfaces/pages";
 import { personHref } from "@/app/standup/PeopleView";
 
@@ -14,11 +15,12 @@ export default async function PeoplePage() {
   const plan = await call(planModelCapability);
   const facts = await readPeopleFacts(servedRepo(), plan);
   const people = peopleOf(plan.issues, facts);
+  const kinds = kindsOf(people.keys());
   return (
     <main className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">People</h1>
       <p className="text-sm text-slate-700 dark:text-slate-300">
-        Issue owners, the signed-in users of the ledger and the commit authors, mapped to one handle each (by .mailmap, the email, or the first name).
+        Issue owners, whoever acted in the ledger (people and agents) and the commit authors, mapped to one handle each (by .mailmap, the email, or the first name).
       </p>
       <table className="w-full max-w-3xl text-left text-sm" data-testid="people-table">
         <thead>
@@ -35,6 +37,11 @@ export default async function PeoplePage() {
             <tr key={person} className="border-b border-slate-200 dark:border-slate-800" data-testid={`people-row-${person}`}>
               <td className="py-1 pr-4">
                 <Link href={personHref(person)} className="text-blue-700 underline dark:text-blue-300">{person}</Link>
+                {kinds.get(person) === "agent" ? (
+                  <span className="ml-2 rounded border border-violet-400 px-1 text-xs text-violet-800 dark:border-violet-500 dark:text-violet-200" data-testid={`people-kind-${person}`} title="a coding agent">
+                    agent
+                  </span>
+                ) : null}
               </td>
               {STATUSES.map((s) => (
                 <td key={s} className="py-1 pr-4 text-right tabular-nums">{issues.filter((i) => i.status === s).length}</td>

@@ -11,8 +11,10 @@ export interface CapabilityContext {
   repo: string;
   /** The plan as the files say now (parsed files may be cached, derived answers never outlive a change). */
   plan(): Plan;
-  /** Who writes, for the ledger (`cockpit/<version>` unless a surface says otherwise). */
+  /** Who acts, for the ledger and a following server's commit: the surface's actor, else the repository's git identity (lib/repo/identity.ts). */
   by?: string;
+  /** The actor's address when known (git's user.email, the users file): a following server's commit author. */
+  email?: string;
   /** The parsed files a long-running surface keeps (writes re-read what changed through it). */
   cache?: RecordCache;
   /** Awaited before a query (the surfaces call it): fetches what is laid over the plan (leases). */

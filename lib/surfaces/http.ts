@@ -8,6 +8,7 @@ import { nearestIds } from "../plan/nearest";
 import { errorResponse, jsonResponse } from "./responses";
 
 export { errorResponse, jsonResponse };
+import { actorNameProblem } from "../repo/identity";
 import { byOf, identify, isSecureRequest, requestHost, securityFromEnv, tooManyGuesses, type ServerSecurity } from "../server/security";
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
@@ -88,7 +89,8 @@ export async function admit(request: Request, security: ServerSecurity, kind: "q
   }
   const hasCredentials = Boolean(security.token || security.usersFile);
   const { actor, invalid, retryAfterMs } = await identify(request.headers, security);
-  if (actor) return { by: byOf(actor) };
+  // Only a command is signed: a query's header is not read.
+  if (actor) return kind === "command" ? requestActor(request.headers, byOf(actor), security) : { by: byOf(actor) };
   if (retryAfterMs !== undefined) {
     const refusal = tooManyGuesses(retryAfterMs);
     return { denied: new Response(refusal.body, { status: refusal.status, headers: refusal.headers }) };
@@ -101,7 +103,30 @@ export async function admit(request: Request, security: ServerSecurity, kind: "q
     });
     return { denied };
   }
-  return {};
+  return kind === "command" ? requestActor(request.headers, undefined, security) : {};
+}
+
+/** The header a caller names who acts with, where no users file names them (lib/repo/identity.ts). */
+export const ACTOR_HEADER = "x-cockpit-actor";
+
+/**
+ * Who acts for a request: a user of the users file (proved by a token or a session) is always
+ * themself, and a header naming someone else is refused; without a users file, the header names
+ * the actor (a loopback caller, or the holder of the shared token); else nobody, and the
+ * repository's git identity signs the command (lib/surfaces/invoke.ts).
+ */
+function requestActor(headers: Headers, user: string | undefined, security: ServerSecurity): { by?: string; denied?: Response } {
+  const named = headers.get(ACTOR_HEADER);
+  if (named === null) return { by: user };
+  const problem = actorNameProblem(named, "the header X-Cockpit-Actor");
+  if (problem) return { denied: errorResponse("invalid_input", 400, problem) };
+  if (user !== undefined && named !== user) {
+    return { denied: errorResponse("forbidden", 403, `the header X-Cockpit-Actor names '${named}', but the caller is ${user} (their token or session): a user acts under their own name; drop the header`) };
+  }
+  if (user === undefined && security.usersFile) {
+    return { denied: errorResponse("forbidden", 403, `the header X-Cockpit-Actor names '${named}', but this server has a users file: a user is named by their own token (cockpit users add ${named}), not by a header`) };
+  }
+  return { by: named };
 }
 
 /** Numeric fields of a query input, which arrive as text in the query string. */

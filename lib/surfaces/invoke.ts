@@ -4,6 +4,7 @@ import { CapabilityError, type ErrorCode } from "../plan/errors";
 import { describeInputError } from "../plan/input-words";
 import { ioSettled } from "../server/state";
 import { runOnce } from "../server/idempotency";
+import { resolveActor } from "../repo/identity";
 import { followerOf, publishCommand, syncStatus } from "../server/follow";
 
 export type Invocation<T = unknown> =
@@ -20,6 +21,11 @@ export async function invoke<I extends z.ZodType, O extends z.ZodType>(capabilit
   const parsed = capability.input.safeParse(input ?? {});
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_input", message: describeInputError(parsed.error) } };
+  }
+  // A command nobody named is the clone's: signed with the repository's git identity (never the program's name).
+  if (capability.kind === "command" && ctx.by === undefined) {
+    const actor = await resolveActor(ctx.repo);
+    ctx = { ...ctx, by: actor.name, email: actor.email };
   }
   const key = capability.kind === "command" ? (parsed.data as { idempotency_key?: unknown }).idempotency_key : undefined;
   if (typeof key !== "string") return (await run(capability as unknown as AnyCapability, ctx, parsed.data)) as Invocation<z.infer<O>>;
@@ -41,7 +47,7 @@ async function run(capability: AnyCapability, ctx: CapabilityContext, data: unkn
     // A following server commits and pushes what a command wrote before answering (lib/server/follow.ts).
     const follows = capability.kind === "command" && capability.publish !== false && followerOf(ctx.repo);
     const tries = capability.publish ? capability.publish.retry : 1;
-    return { ok: true, value: follows ? await publishCommand(ctx.repo, { tries, by: ctx.by, config: ctx.config }, handle) : await handle() };
+    return { ok: true, value: follows ? await publishCommand(ctx.repo, { tries, by: ctx.by, email: ctx.email, config: ctx.config }, handle) : await handle() };
   } catch (error) {
     if (error instanceof CapabilityError) {
       return { ok: false, error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };

@@ -9,6 +9,8 @@ import { startLeaseRenewal } from "../coordination/plan-leases";
 import { parseArgs, UsageError, type OptionKind } from "./cli/args";
 import { contextFor } from "../server/state";
 import { createMcpServer } from "./mcp";
+import { actorNameProblem } from "../repo/identity";
+import { actorFromEnv } from "../config";
 
 /** The options of `cockpit mcp` (docs/cli.md lists them from here). */
 export const MCP_OPTIONS = { repo: "value", database: "value" } as const satisfies Record<string, OptionKind>;
@@ -44,6 +46,8 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   }
   let repo: string;
   let config: CockpitConfig;
+  // Who acts: COCKPIT_ACTOR when whoever started this server named it, else the client (lib/surfaces/mcp.ts).
+  let actor: string | undefined;
   try {
     const args = parseArgs(argv, MCP_OPTIONS);
     config = configOfArgs(args);
@@ -51,11 +55,14 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
     repo = resolve(args.options.get("repo") ?? ".");
     const problem = repoFolderProblem(repo);
     if (problem) throw new UsageError(problem);
+    actor = actorFromEnv();
+    const badName = actor === undefined ? undefined : actorNameProblem(actor, "COCKPIT_ACTOR");
+    if (badName) throw new UsageError(badName);
   } catch (error) {
     process.stderr.write(`cockpit mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const server = createMcpServer(() => contextFor(repo, undefined, config));
+  const server = createMcpServer(() => contextFor(repo, actor, config));
   const transport = new StdioServerTransport();
   await server.connect(transport);
   answerUnreadableLines(transport);

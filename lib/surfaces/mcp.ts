@@ -5,6 +5,8 @@ import type { AnyCapability, CapabilityContext } from "../capabilities/capabilit
 import { PLAN_RESOURCE_URI, capabilities, mcpToolName } from "../capabilities/index";
 import { RevisionSchema } from "../plan/history-shapes";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
+import { randomBytes } from "node:crypto";
+import { actorNameProblem } from "../repo/identity";
 import { COCKPIT_VERSION } from "../version";
 import { invoke } from "./invoke";
 import { describeInputError } from "../plan/input-words";
@@ -67,8 +69,17 @@ function unionAsOneObject(schema: z.ZodType): z.ZodObject {
  * calls are validated and answered by the same `invoke` as every other surface, so a bad input
  * gets the same words here as over HTTP. An error's code travels in `_meta`.
  */
-export function createMcpServer(context: () => CapabilityContext): McpServer {
+export function createMcpServer(surfaceContext: () => CapabilityContext): McpServer {
   const server = new McpServer({ name: "cockpit", version: COCKPIT_VERSION }, { capabilities: { logging: {} } });
+  // A caller nobody named is its client (`clientInfo.name` of the initialize), with this session's suffix.
+  const session = randomBytes(2).toString("hex");
+  const context = (): CapabilityContext => {
+    const ctx = surfaceContext();
+    if (ctx.by !== undefined) return ctx;
+    const client = server.server.getClientVersion()?.name;
+    const by = client === undefined ? undefined : `${client}#${session}`;
+    return by !== undefined && actorNameProblem(by, "clientInfo.name") === undefined ? { ...ctx, by } : ctx;
+  };
   for (const c of capabilities) {
     server.registerTool(
       mcpToolName(c),

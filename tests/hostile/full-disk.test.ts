@@ -81,7 +81,8 @@ describe("a ledger torn by an earlier failure", () => {
 
     const commit = await spawnCli(["commit", "--dry-run", "--json", "--repo", repo.root]);
     expect(commit.code, commit.stderr).toBe(0);
-    expect((JSON.parse(commit.stdout) as { message: string }).message).toMatch(/^- I0001: start \[cockpit\/[^\]]+\]$/m);
+    // The move is signed by who acted (the clone's git identity), never the program's name.
+    expect((JSON.parse(commit.stdout) as { message: string }).message).toMatch(/^- I0001: start \[(?!cockpit\/)[^\]]+\]$/m);
     expect(refusalOf(commit)).toContain(`${LEDGER}, line 1, is not a whole JSON line; it is skipped`);
   });
 });

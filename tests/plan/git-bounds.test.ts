@@ -20,8 +20,8 @@ describe("bounded git", () => {
     expect(spawnSync("mkfifo", [repo.path(".git/HEAD")]).status).toBe(0);
     const r = await spawnCli(["start", "I0001", "--repo", repo.root]);
     expect(r.code).toBe(15);
-    // Whichever git the move asks first (the state check's ls-files, the ledger's rev-parse) meets the FIFO.
-    expect(refusalOf(r)).toMatch(/git (ls-files|rev-parse) took longer than 10 s and was stopped/);
+    // Whichever git the move asks first (who acts: git config; the state check's ls-files; the ledger's rev-parse) meets the FIFO.
+    expect(refusalOf(r)).toMatch(/git (config|ls-files|rev-parse) took longer than 10 s and was stopped/);
     expect(repo.snapshot()).toEqual(before);
   }, 60_000);
 

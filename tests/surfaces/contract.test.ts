@@ -528,6 +528,12 @@ function effect(repo: string, outcome: Outcome): Record<string, string> {
       if (value.event && value.issue) text = text.split(sealOf(value.event, value.issue, value.at)).join("<seal>");
       text = text.split(value.at).join("<at>");
     }
+    // Who acts is each surface's own (docs/agents.md: a client's name, a header, git's identity):
+    // masked here, and never the program's name.
+    text = text.replace(/"by":"((?:[^"\\]|\\.)*)"/g, (_, by: string) => {
+      expect(by, `${f} signs a move with the program's name`).not.toMatch(/^cockpit\//);
+      return '"by":"<by>"';
+    });
     out[f] = text;
   }
   return out;

@@ -357,7 +357,7 @@ describe("beyond loopback, every request needs a caller", () => {
     expect(r.status).toBe(403);
   });
 
-  it("each user's moves are attributed to them, by token and by session; the shared token keeps the default", async () => {
+  it("each user's moves are attributed to them, by token and by session; the shared token is the server's git identity", async () => {
     const claim = (headers: Record<string, string>) => send(`${url}/api/v1/plan/claim`, { method: "POST", headers: { ...json, ...headers }, body: "{}" });
     const byBob = await claim({ authorization: `Bearer ${tokens.bob}` });
     expect(byBob.status, byBob.text).toBe(200);
@@ -373,7 +373,8 @@ describe("beyond loopback, every request needs a caller", () => {
 
     const shared = await claim({ authorization: `Bearer ${TOKEN}` });
     expect(shared.status, shared.text).toBe(200);
-    expect(lastLedgerLine(repo).by).toMatch(/^cockpit\//);
+    // The shared token names nobody: the server's git identity signs the move, never the program's name.
+    expect(lastLedgerLine(repo).by).toBe("Cockpit server");
 
     // bob commits the moves: he is the commit's author, the server's identity its committer.
     const commit = await send(`${url}/api/v1/plan/commit`, { method: "POST", headers: { ...json, authorization: `Bearer ${tokens.bob}` }, body: JSON.stringify({ push: false }) });

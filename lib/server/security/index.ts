@@ -9,3 +9,4 @@ export * from "./sessions";
 export * from "./settings";
 export * from "./users";
 export * from "./webhooks";
+export * from "./kinds";

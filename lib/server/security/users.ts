@@ -13,6 +13,8 @@ export interface User {
   token_digest?: string;
   /** The address a following server's commits of this person's moves are authored with. */
   email?: string;
+  /** `agent` for a coding agent (`cockpit users add NAME --agent`); a person otherwise. */
+  kind?: "agent";
 }
 
 /** A users file: its users and the key of their digests (none in a file written before digests). */
@@ -94,9 +96,10 @@ export function parseUsersFile(text: string): UsersFile {
     }
     if (e.token_digest !== undefined && typeof e.token_digest !== "string") throw new Error(`entry ${i + 1}: token_digest is text, as \`cockpit users add\` writes it`);
     if (e.email !== undefined && (typeof e.email !== "string" || !isEmailAddress(e.email))) throw new Error(`entry ${i + 1}: email is an address (name@example.com), as \`cockpit users add NAME --email ADDR\` writes it`);
+    if (e.kind !== undefined && e.kind !== "agent" && e.kind !== "person") throw new Error(`entry ${i + 1}: kind is agent or person (a person when absent), not ${JSON.stringify(e.kind)}`);
     if (seen.has(e.name)) throw new Error(`the name '${e.name}' is listed twice`);
     seen.add(e.name);
-    return { name: e.name, token_hash: e.token_hash, ...(key && e.token_digest ? { token_digest: e.token_digest } : {}), ...(e.email ? { email: e.email } : {}) };
+    return { name: e.name, token_hash: e.token_hash, ...(key && e.token_digest ? { token_digest: e.token_digest } : {}), ...(e.email ? { email: e.email } : {}), ...(e.kind === "agent" ? { kind: "agent" as const } : {}) };
   });
   return { ...(key ? { key } : {}), users };
 }

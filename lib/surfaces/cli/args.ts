@@ -26,6 +26,8 @@ export type OptionKind = "flag" | "value" | "values";
 export const COMMON = { repo: "value", json: "flag", database: "value" } as const;
 /** A read's options: COMMON and a revision. */
 export const READ = { ...COMMON, at: "value" } as const;
+/** A write's options: COMMON and who acts (`--as NAME`, else COCKPIT_ACTOR, else git's user.name). */
+export const WRITE = { ...COMMON, as: "value" } as const;
 
 /**
  * Parse `argv` against the options a command accepts, with Node's own `util.parseArgs` (strict).

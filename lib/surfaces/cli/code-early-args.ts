@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
-import { COMMON, READ, parseArgs, type OptionKind } from "./args";
+import { COMMON, READ, WRITE, parseArgs, type OptionKind } from "./args";
 
 /** The options of `cockpit plan code`. */
 export const CODE_OPTIONS = { ...COMMON, "default-branch": "value", "stale-days": "value" } as const;
 /** The options of `cockpit plan next`. */
 export const NEXT_OPTIONS = { ...READ, milestone: "value" } as const;
 /** The options of `cockpit plan claim`. */
-export const CLAIM_OPTIONS = { ...COMMON, milestone: "value" } as const;
+export const CLAIM_OPTIONS = { ...WRITE, milestone: "value" } as const;
 
 /** The plan verbs whose answer reads the commit graph (their code findings), with their options. */
 export const EARLY_VERBS: Readonly<Record<string, Record<string, OptionKind>>> = { code: CODE_OPTIONS, next: NEXT_OPTIONS, claim: CLAIM_OPTIONS };

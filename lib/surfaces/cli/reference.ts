@@ -30,6 +30,7 @@ export const ENVIRONMENT: Record<string, string> = {
   COCKPIT_USERS: "the users file, when `--users` is not given",
   COCKPIT_DATABASE_URL: "the shared PostgreSQL, when `--database` is not given ([many-machines.md](many-machines.md))",
   COCKPIT_WEBHOOK_SECRET: "the secret a GitHub or GitLab push webhook is checked with on `POST /api/v1/sync` ([team-server.md](team-server.md))",
+  COCKPIT_ACTOR: "who acts: the name a command's moves are signed with, when `--as` is not given (else git's `user.name`; [agents.md](agents.md#who-acts))",
   COCKPIT_AUTHOR: "`Name <email>`: the author of `cockpit plan commit`'s commits, when `--author` is not given",
   COCKPIT_DEFAULT_BRANCH: "the branch `cockpit plan code` measures merges on, when `--default-branch` is not given",
   COCKPIT_LOCK_WAIT_MS: "how long a writer waits for the plan lock before it is refused (default 60000)",

@@ -16,14 +16,14 @@ import { hashToken, isEmailAddress, newToken, newUsersKey, parseUsersFile, token
 export function usersUsage(width = terminalWidth()): string {
   return fitLines(
     [
-      "usage: cockpit users <verb> [NAME] [--email ADDR] [--users FILE]",
+      "usage: cockpit users <verb> [NAME] [--email ADDR] [--agent] [--users FILE]",
       "",
       helpList(
         [
-          ["add NAME [--email ADDR]", "make a token for NAME; the token is printed once, its hash is added to the file"],
+          ["add NAME [--email ADDR] [--agent]", "make a token for NAME (--agent: a coding agent, not a person); the token is printed once, its hash is added to the file"],
           ["set NAME --email ADDR", "give NAME an email address (--email '' takes it away); the token stays"],
           ["remove NAME", "take NAME out of the file: their token stops working at their next request"],
-          ["list", "the names in the file, each with its email address when it has one"],
+          ["list", "the names in the file, each with its email address when it has one, and (agent) for an agent"],
         ],
         width,
         "",
@@ -51,6 +51,7 @@ function render(file: Required<UsersFile>): string {
     lines.push(`  - name: ${u.name}`, `    token_hash: "${u.token_hash}"`);
     if (u.token_digest) lines.push(`    token_digest: "${u.token_digest}"`);
     if (u.email) lines.push(`    email: ${JSON.stringify(u.email)}`);
+    if (u.kind) lines.push(`    kind: ${u.kind}`);
   }
   return lines.join("\n") + "\n";
 }
@@ -87,8 +88,10 @@ export async function runUsersCommand(argv: readonly string[], io: Io, env = pro
       const near = nearest(verb, VERBS);
       throw new UsageError(`unknown verb '${verb}'; ${near ? `did you mean ${near}? ` : ""}the verbs are ${VERBS.join(", ")}`);
     }
-    const args = parseArgs(rest, { users: "value", email: "value" });
+    const args = parseArgs(rest, { users: "value", email: "value", agent: "flag" });
     const email = args.options.get("email");
+    const agent = args.options.has("agent");
+    if (agent && verb !== "add") throw new UsageError(`--agent goes with add, not ${verb}`);
     if (email !== undefined && verb !== "add" && verb !== "set") throw new UsageError(`--email goes with add or set, not ${verb}`);
     if (email && !isEmailAddress(email)) throw new UsageError(`--email takes an address (ada@example.com), not '${email}'`);
     const given = args.options.get("users") ?? env.COCKPIT_USERS;
@@ -97,7 +100,7 @@ export async function runUsersCommand(argv: readonly string[], io: Io, env = pro
     const { key = newUsersKey(), users } = readUsers(file);
     if (verb === "list") {
       if (args.words.length) throw new UsageError("cockpit users list takes no argument");
-      io.out(users.map((u) => (u.email ? `${u.name} <${u.email}>` : u.name)).join("\n"));
+      io.out(users.map((u) => `${u.email ? `${u.name} <${u.email}>` : u.name}${u.kind === "agent" ? " (agent)" : ""}`).join("\n"));
       const old = users.filter((u) => !u.token_digest).map((u) => u.name);
       if (old.length) io.err(`${old.join(", ")}: listed without a token digest (an older file); each unknown token costs a scrypt per such user until they get new tokens (remove, then add)`);
       return EXIT.ok;
@@ -121,8 +124,8 @@ export async function runUsersCommand(argv: readonly string[], io: Io, env = pro
     }
     if (users.some((u) => u.name === name)) throw new UsageError(`${file} already has a user '${name}'; remove it first to give a new token`);
     const token = newToken();
-    writeUsers(file, [...users, withEmail({ name, token_hash: await hashToken(token), token_digest: tokenDigest(token, key) }, email)], key);
-    io.err(`added ${name} to ${file}; give them this token (it is shown only now):`);
+    writeUsers(file, [...users, withEmail({ name, token_hash: await hashToken(token), token_digest: tokenDigest(token, key), ...(agent ? { kind: "agent" as const } : {}) }, email)], key);
+    io.err(`added ${agent ? "the agent " : ""}${name} to ${file}; give ${agent ? "it" : "them"} this token (it is shown only now):`);
     io.out(token);
     return EXIT.ok;
   } catch (error) {

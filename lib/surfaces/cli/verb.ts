@@ -5,9 +5,11 @@ import type { PlanRecords } from "../../plan/records";
 import { loadRecordsWithParseCache } from "../../repo/parse-cache";
 import type { Plan } from "../../plan/shapes";
 import type { z } from "zod";
-import { COMMON, UsageError, configOfArgs, type OptionKind, type ParsedArgs } from "./args";
+import { COMMON, UsageError, WRITE, configOfArgs, type OptionKind, type ParsedArgs } from "./args";
+import { actorFromEnv } from "../../config";
+import { ActorNameError, resolveActor, type Actor } from "../../repo/identity";
 
-export { COMMON };
+export { COMMON, WRITE };
 import { leasedPlan } from "../../coordination/plan-leases";
 import { invoke } from "../invoke";
 import { RevisionField } from "../../capabilities/inputs";
@@ -71,13 +73,24 @@ export function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
       const recordsNow = () => (records ??= loadRecordsWithParseCache(repo));
       const planNow = () => (plan ??= derivePlan(recordsNow()));
       const config = configOfArgs(args);
-      const ctx = { repo, config, ...leasedPlan(planNow, config) };
+      const actor = capability.kind === "command" ? await commandActor(repo, args) : undefined;
+      const ctx = { repo, config, by: actor?.name, email: actor?.email, ...leasedPlan(planNow, config) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message, result.error.details);
       const shown = () => escapeFields(result.value);
       return { value: result.value, text: () => withRevisionLine(shown(), spec.text(shown(), args, planNow, repo, recordsNow)), exit: spec.exit?.(result.value) };
     },
   };
+}
+
+/** Who acts for a command on the command line: `--as NAME`, else COCKPIT_ACTOR, else the repository's git identity. */
+export async function commandActor(repo: string, args: ParsedArgs): Promise<Actor> {
+  try {
+    return await resolveActor(repo, { as: args.options.get("as"), envActor: actorFromEnv() });
+  } catch (error) {
+    if (error instanceof ActorNameError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** The plan at a revision for a verb outside the registry (graph), refused as every read refuses. */

@@ -1,5 +1,5 @@
 import { CLAIM_OPTIONS } from "./code-early-args";
-import { COMMON, capabilityVerb, fields, parseCount, withCodeFindings, type Verb } from "./verb";
+import { WRITE, capabilityVerb, fields, parseCount, withCodeFindings, type Verb } from "./verb";
 import { planClaimCapability } from "../../capabilities/plan-claim";
 import { planCommitCapability } from "../../capabilities/plan-commit";
 import { planSyncStatusCapability } from "../../capabilities/plan-sync-status";
@@ -11,7 +11,7 @@ import { planReleaseCapability } from "../../capabilities/plan-release";
 import { planTransitionCapability } from "../../capabilities/plan-transition";
 import type { Move } from "../../plan/seal";
 import { adoptLegacyStamps, type AdoptResult, type TransitionResult } from "../../repo/transition";
-import { UsageError } from "./args";
+import { COMMON, UsageError } from "./args";
 import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
 import { importInput, renderImport } from "./import";
 import { EXIT } from "../exit-codes";
@@ -22,7 +22,7 @@ import { escapeFields } from "./terminal-text";
 
 const NEW_VERB: Verb = {
   summary: "create an issue (--milestone M --title T) or a milestone (--title T), with the preview",
-  options: { ...COMMON, id: "value", title: "value", milestone: "value", set: "values", add: "values", "dry-run": "flag", "allow-findings": "flag" },
+  options: { ...WRITE, id: "value", title: "value", milestone: "value", set: "values", add: "values", "dry-run": "flag", "allow-findings": "flag" },
   usage: "issue|milestone --title T [--milestone M] [--id ID] [--set FIELD=VALUE]… [--add FIELD=VALUE]… [--dry-run] [--allow-findings]",
   run: (repo, args) => {
     if (args.words.length !== 1 || (args.words[0] !== "issue" && args.words[0] !== "milestone")) {
@@ -40,7 +40,7 @@ const NEW_VERB: Verb = {
 export const WRITE_VERBS: Record<string, Verb> = {
   transition: {
     summary: "move an issue (the same as start, verify and done)",
-    options: { ...COMMON },
+    options: { ...WRITE },
     usage: "ID start|verify|done",
     run: (repo, args) => {
       if (args.words.length !== 2) throw new UsageError("cockpit plan transition takes an ID and a move (start, verify or done)");
@@ -57,7 +57,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   done: moveVerb("done", "finish an ACTIVE or VERIFY issue whose evidence is complete"),
   evidence: capabilityVerb(planEvidenceCapability, {
     summary: "record evidence on an issue or a milestone",
-    options: { ...COMMON, covers: "value", type: "value", command: "value", artifact: "value", result: "value" },
+    options: { ...WRITE, covers: "value", type: "value", command: "value", artifact: "value", result: "value" },
     takesId: true,
     input: (a) => {
       for (const required of ["covers", "type"]) {
@@ -80,7 +80,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   }),
   release: capabilityVerb(planReleaseCapability, {
     summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
-    options: { ...COMMON, force: "flag" },
+    options: { ...WRITE, force: "flag" },
     takesId: true,
     input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
     text: (v) => {
@@ -93,7 +93,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   edit: capabilityVerb(planEditCapability, {
     summary: "change a milestone's or an issue's fields, with the preview of what it changes",
     options: {
-      ...COMMON,
+      ...WRITE,
       set: "values",
       unset: "values",
       add: "values",
@@ -108,7 +108,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   }),
   undo: capabilityVerb(planUndoCapability, {
     summary: "put a record back as it was before one of your moves or edits (its ledger id, from the move's answer)",
-    options: { ...COMMON },
+    options: { ...WRITE },
     usage: "LEDGER_ID",
     input: (a) => {
       if (a.words.length !== 1) throw new UsageError("cockpit plan undo takes one ledger id (the number a move's answer gave)");
@@ -121,7 +121,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   }),
   import: capabilityVerb(planImportCapability, {
     summary: "import a plan from beads, Backlog.md, Task Master or GitHub Issues (--dry-run: the answer, nothing written)",
-    options: { ...COMMON, prefix: "value", dependencies: "value", "dry-run": "flag" },
+    options: { ...WRITE, prefix: "value", dependencies: "value", "dry-run": "flag" },
     usage: "beads|backlog|taskmaster|github SOURCE [--prefix P] [--dependencies FILE] [--dry-run]",
     input: importInput,
     text: (v) => renderImport(v),
@@ -135,7 +135,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   }),
   commit: capabilityVerb(planCommitCapability, {
     summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",
-    options: { ...COMMON, message: "value", "no-push": "flag", "pull-rebase": "flag", "dry-run": "flag" },
+    options: { ...WRITE, message: "value", "no-push": "flag", "pull-rebase": "flag", "dry-run": "flag" },
     input: (a) => ({
       ...fields(a, { message: "message" }),
       ...(a.options.has("no-push") ? { push: false } : {}),
@@ -158,7 +158,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
 function moveVerb(move: Move, summary: string): Verb {
   return capabilityVerb(planTransitionCapability, {
     summary,
-    options: { ...COMMON },
+    options: { ...WRITE },
     takesId: true,
     input: (a) => ({ issue: a.words[0], transition: move }),
     text: (v) => renderTransition(v),

@@ -1,0 +1,82 @@
+// Who acts on the plan: the name a move is signed with in the ledger (`by`), the author of the
+// commit a following server makes of it, the person /people and the standup show. A command names
+// its actor (`--as`, the environment, a request's token or header); failing that, the repository's
+// own git identity speaks for it, as it does for the commits made in that clone.
+import { userInfo } from "node:os";
+import { controlProblem } from "../plan/control-chars";
+import { gitText } from "./git-run";
+
+/** The longest actor name: a person's or an agent's name, never a paragraph. */
+export const ACTOR_NAME_MAX = 100;
+
+/** Why `name` cannot sign a move (empty, too long, a control or a bidirectional character), naming where it came from; undefined when it can. */
+export function actorNameProblem(name: string, from: string): string | undefined {
+  if (name.trim() === "") return `${from} is empty: give the name of who acts (a person or an agent)`;
+  if (name !== name.trim()) return `${from} has spaces around it: give the name alone ('${name.trim()}')`;
+  if (name.length > ACTOR_NAME_MAX) return `${from} is ${name.length} characters long; an actor's name has at most ${ACTOR_NAME_MAX}`;
+  return controlProblem(from, name, false);
+}
+
+export interface GitIdentity {
+  name?: string;
+  email?: string;
+}
+
+/** `git config user.name` and `user.email` as the repository sees them (its own config, then the user's); a value that could not sign a move is left out. */
+export async function gitIdentity(repo: string): Promise<GitIdentity> {
+  // One git process: `user.name Ada Lovelace` and `user.email ada@…` lines, the last of each winning (as git's own --get).
+  const out = (await gitText(repo, ["config", "--get-regexp", "^user\\.(name|email)$"], { maxBytes: 64 * 1024 })) ?? "";
+  let name: string | undefined;
+  let email: string | undefined;
+  for (const line of out.split("\n")) {
+    const space = line.indexOf(" ");
+    if (space < 0) continue;
+    const [key, value] = [line.slice(0, space), line.slice(space + 1)];
+    if (key === "user.name") name = value;
+    else if (key === "user.email") email = value;
+  }
+  const usable = (v: string | undefined, field: string) => (v !== undefined && actorNameProblem(v, field) === undefined ? v : undefined);
+  return { name: usable(name, "user.name"), email: usable(email, "user.email") };
+}
+
+/** The login name of this process's user, when it has a usable one. */
+function loginName(): string | undefined {
+  try {
+    const name = userInfo().username;
+    return actorNameProblem(name, "login") === undefined ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Actor {
+  name: string;
+  email?: string;
+  /** Where the name came from: an option, the environment, a request, git, the login. */
+  source: "as" | "env" | "request" | "git" | "login";
+}
+
+/** Thrown when a given name cannot sign a move: the surface answers it as bad input. */
+export class ActorNameError extends Error {}
+
+/**
+ * Who acts for a command: the name given (`--as`, a request's actor), else `COCKPIT_ACTOR` when
+ * the caller passes it (lib/config.ts's actorFromEnv), else the repository's git identity, else the login name.
+ * A given name that cannot sign a move is refused (ActorNameError), never replaced.
+ */
+export async function resolveActor(repo: string, given: { as?: string; asFrom?: string; envActor?: string } = {}): Promise<Actor> {
+  if (given.as !== undefined) {
+    const problem = actorNameProblem(given.as, given.asFrom ?? "--as");
+    if (problem) throw new ActorNameError(problem);
+    return { name: given.as, source: given.asFrom === undefined || given.asFrom === "--as" ? "as" : "request" };
+  }
+  const fromEnv = given.envActor;
+  if (fromEnv !== undefined && fromEnv !== "") {
+    const problem = actorNameProblem(fromEnv, "COCKPIT_ACTOR");
+    if (problem) throw new ActorNameError(problem);
+    return { name: fromEnv, source: "env" };
+  }
+  const git = await gitIdentity(repo);
+  if (git.name) return { name: git.name, email: git.email, source: "git" };
+  return { name: loginName() ?? "unknown", source: "login" };
+}
