@@ -1,9 +1,10 @@
 import type { AnyCapability } from "./capability";
 
 // The one rule that names a capability on every surface: `plan.next` is GET /api/v1/plan/next, the
-// MCP tool majordomus_plan_next and `cockpit plan next`; a trailing `.model` is the bare noun
-// (`plan.model` is GET /api/v1/plan and majordomus_plan, plus the resource majordomus://plan);
-// the command line spells an underscore as a hyphen.
+// MCP tool plan_next and `cockpit plan next`; a trailing `.model` is the bare noun (`plan.model`
+// is GET /api/v1/plan and the tool plan, plus the resource cockpit://plan); the command line
+// spells an underscore as a hyphen. For clients written for the reference, MCP also serves its
+// names (`--reference-names`): majordomus_plan_next, majordomus_plan, majordomus://plan.
 
 function segments(id: string): string[] {
   const parts = id.split(".");
@@ -18,8 +19,12 @@ export function httpMethod(c: Pick<AnyCapability, "kind">): "GET" | "POST" {
   return c.kind === "command" ? "POST" : "GET";
 }
 
-export function mcpToolName(c: Pick<AnyCapability, "id">): string {
-  return `majordomus_${segments(c.id).join("_")}`;
+/** Which names an MCP server gives its tools: its own (`plan_next`), or the reference's (`majordomus_plan_next`). */
+export type McpNames = "cockpit" | "reference";
+
+export function mcpToolName(c: Pick<AnyCapability, "id">, names: McpNames = "cockpit"): string {
+  const name = segments(c.id).join("_");
+  return names === "reference" ? `majordomus_${name}` : name;
 }
 
 /** Command-line words are kebab-case: `plan.critical_path` is `cockpit plan critical-path`. */
@@ -28,4 +33,10 @@ export function cliCommand(c: Pick<AnyCapability, "id">): string {
 }
 
 /** MCP resources: the whole plan, readable as a document. */
-export const PLAN_RESOURCE_URI = "majordomus://plan";
+export const PLAN_RESOURCE_URI = "cockpit://plan";
+/** The same resource under the reference's names. */
+export const REFERENCE_PLAN_RESOURCE_URI = "majordomus://plan";
+
+export function planResourceUri(names: McpNames = "cockpit"): string {
+  return names === "reference" ? REFERENCE_PLAN_RESOURCE_URI : PLAN_RESOURCE_URI;
+}

@@ -87,7 +87,7 @@ export function fieldProblem(kind: EditableKind, name: string): string | undefin
       name === "id"
         ? "the id names the file; it is not edited"
         : name === "evidence"
-          ? "evidence is recorded with cockpit plan evidence (POST /api/v1/plan/evidence, majordomus_plan_evidence)"
+          ? "evidence is recorded with cockpit plan evidence (POST /api/v1/plan/evidence, plan_evidence)"
           : name === "created_at" || name === "updated_at"
             ? "the edit writes it itself"
             : "stamps and seals are written only by the transitions (start, verify, done)";

@@ -5,7 +5,8 @@ import { admit, errorResponse, isSameOrigin, settingsFromEnv } from "./http";
 import { securityFromEnv } from "../server/security";
 import { createMcpServer } from "./mcp";
 
-const COMMAND_TOOLS = new Set(capabilities.filter((c) => c.kind === "command").map(mcpToolName));
+// A command tool under either name: a request's doors do not depend on which names it asked for.
+const COMMAND_TOOLS = new Set(capabilities.filter((c) => c.kind === "command").flatMap((c) => [mcpToolName(c), mcpToolName(c, "reference")]));
 const MAX_BODY_BYTES = 1_000_000;
 
 /**
@@ -45,7 +46,9 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   }
   const { by, denied } = await admit(request, security, callsCommandTool(body) ? "command" : "query");
   if (denied) return denied;
-  const server = createMcpServer(() => contextFor(settings.repo, by));
+  // `/api/mcp?reference_names` serves the reference's tool names (majordomus_plan_next), as `cockpit mcp --reference-names`.
+  const names = new URL(request.url).searchParams.has("reference_names") ? "reference" : "cockpit";
+  const server = createMcpServer(() => contextFor(settings.repo, by), { names });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -11,9 +11,10 @@ import { contextFor } from "../server/state";
 import { createMcpServer } from "./mcp";
 import { actorNameProblem } from "../repo/identity";
 import { actorFromEnv } from "../config";
+import type { McpNames } from "../capabilities/index";
 
 /** The options of `cockpit mcp` (docs/cli.md lists them from here). */
-export const MCP_OPTIONS = { repo: "value", database: "value" } as const satisfies Record<string, OptionKind>;
+export const MCP_OPTIONS = { repo: "value", database: "value", "reference-names": "flag" } as const satisfies Record<string, OptionKind>;
 
 /**
  * A line that is not JSON is answered -32700 (parse error), one that is JSON but no JSON-RPC
@@ -37,6 +38,7 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
 export const MCP_HELP: Record<keyof typeof MCP_OPTIONS, string> = {
   repo: "the repository to serve (default: the current folder)",
   database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
+  "reference-names": "name the tools as the reference does (`majordomus_plan_next`, not `plan_next`), for clients written for it",
 };
 
 export async function runMcpStdio(argv: readonly string[]): Promise<number> {
@@ -48,6 +50,7 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   let config: CockpitConfig;
   // Who acts: COCKPIT_ACTOR when whoever started this server named it, else the client (lib/surfaces/mcp.ts).
   let actor: string | undefined;
+  let names: McpNames = "cockpit";
   try {
     const args = parseArgs(argv, MCP_OPTIONS);
     config = configOfArgs(args);
@@ -56,13 +59,14 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
     const problem = repoFolderProblem(repo);
     if (problem) throw new UsageError(problem);
     actor = actorFromEnv();
+    if (args.options.has("reference-names")) names = "reference";
     const badName = actor === undefined ? undefined : actorNameProblem(actor, "COCKPIT_ACTOR");
     if (badName) throw new UsageError(badName);
   } catch (error) {
     process.stderr.write(`cockpit mcp: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const server = createMcpServer(() => contextFor(repo, actor, config));
+  const server = createMcpServer(() => contextFor(repo, actor, config), { names });
   const transport = new StdioServerTransport();
   await server.connect(transport);
   answerUnreadableLines(transport);

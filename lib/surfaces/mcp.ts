@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
-import { PLAN_RESOURCE_URI, capabilities, mcpToolName } from "../capabilities/index";
+import { capabilities, mcpToolName, planResourceUri, type McpNames } from "../capabilities/index";
 import { RevisionSchema } from "../plan/history-shapes";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { randomBytes } from "node:crypto";
@@ -69,8 +69,18 @@ function unionAsOneObject(schema: z.ZodType): z.ZodObject {
  * calls are validated and answered by the same `invoke` as every other surface, so a bad input
  * gets the same words here as over HTTP. An error's code travels in `_meta`.
  */
-export function createMcpServer(surfaceContext: () => CapabilityContext): McpServer {
-  const server = new McpServer({ name: "cockpit", version: COCKPIT_VERSION }, { capabilities: { logging: {} } });
+/** What `initialize` tells a client: the loop an agent follows, in a few lines (docs/agents.md). */
+export function mcpInstructions(names: McpNames = "cockpit"): string {
+  const t = (id: string) => mcpToolName({ id }, names);
+  return [
+    "Cockpit serves a plan kept as YAML records in a git repository; every status is derived from the records, never written.",
+    `The loop of an agent: ${t("plan.next")} (the issue to take), ${t("plan.claim")} (start it, in one locked step: its answer names the issue), ${t("plan.record")} (the whole issue: objective, acceptance criteria, validation, the evidence still missing), do the work, ${t("plan.evidence")} (once per required token), then ${t("plan.transition")} with transition verify (or done when its evidence is complete).`,
+    `A refused call says what is in the way; its code is in _meta["cockpit/error_code"]. ${t("plan.undo")} puts back your own last move; ${t("plan.release")} gives an issue back.`,
+  ].join("\n");
+}
+
+export function createMcpServer(surfaceContext: () => CapabilityContext, { names = "cockpit" }: { names?: McpNames } = {}): McpServer {
+  const server = new McpServer({ name: "cockpit", version: COCKPIT_VERSION }, { capabilities: { logging: {} }, instructions: mcpInstructions(names) });
   // A caller nobody named is its client (`clientInfo.name` of the initialize), with this session's suffix.
   const session = randomBytes(2).toString("hex");
   const context = (): CapabilityContext => {
@@ -82,7 +92,7 @@ export function createMcpServer(surfaceContext: () => CapabilityContext): McpSer
   };
   for (const c of capabilities) {
     server.registerTool(
-      mcpToolName(c),
+      mcpToolName(c, names),
       {
         title: c.title,
         description: c.description,
@@ -95,13 +105,13 @@ export function createMcpServer(surfaceContext: () => CapabilityContext): McpSer
   }
   // Answer calls with the registry's own validation (the SDK's would word errors differently).
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const c = capabilities.find((x) => mcpToolName(x) === request.params.name);
+    const c = capabilities.find((x) => mcpToolName(x, names) === request.params.name);
     if (!c) throw rpcError(ErrorCode.InvalidParams, `no tool '${request.params.name}'; tools/list names every one`);
     return callCapability(c, context(), request.params.arguments ?? {}, request.params._meta as Record<string, unknown> | undefined);
   });
   server.registerResource(
     "plan",
-    PLAN_RESOURCE_URI,
+    planResourceUri(names),
     { title: "The derived plan", description: "The whole derived plan (GET /api/v1/plan) as JSON.", mimeType: "application/json" },
     async (uri) => ({
       contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(context().plan()) }],

@@ -132,7 +132,7 @@ async function mcpRace(repo) {
     }),
   );
   const claimOnce = async (client) => {
-    const r = await client.callTool({ name: "majordomus_plan_claim", arguments: {} });
+    const r = await client.callTool({ name: "plan_claim", arguments: {} });
     if (r.isError) throw new Error(r.content?.[0]?.text ?? "claim refused");
   };
   try {

@@ -35,13 +35,13 @@ describe("MCP on a shared database", () => {
     expect((await spawnCli(["start", "I0001", "--repo", a], { env })).code).toBe(0);
 
     const inB = await mcpOn(b, env);
-    const issues = (await inB.callTool({ name: "majordomus_plan_issues", arguments: {} })) as unknown as { structuredContent: { issues: { id: string; status: string; lease?: { holder: string; since: string } }[] } };
+    const issues = (await inB.callTool({ name: "plan_issues", arguments: {} })) as unknown as { structuredContent: { issues: { id: string; status: string; lease?: { holder: string; since: string } }[] } };
     const leased = issues.structuredContent.issues.find((i) => i.id === "I0001")!;
     expect(leased.status).toBe("READY");
     expect(leased.lease!.holder).toBe(holderIdOf(a));
-    const next = (await inB.callTool({ name: "majordomus_plan_next", arguments: {} })) as unknown as { structuredContent: { issue: { id: string } } };
+    const next = (await inB.callTool({ name: "plan_next", arguments: {} })) as unknown as { structuredContent: { issue: { id: string } } };
     expect(next.structuredContent.issue.id).toBe("I0002");
-    const start = (await inB.callTool({ name: "majordomus_plan_transition", arguments: { issue: "I0001", transition: "start" } })) as { isError?: boolean; content: { text: string }[] };
+    const start = (await inB.callTool({ name: "plan_transition", arguments: { issue: "I0001", transition: "start" } })) as { isError?: boolean; content: { text: string }[] };
     expect(start.isError).toBe(true);
     expect(start.content[0].text).toContain(`I0001 is held by ${holderIdOf(a)} since ${leased.lease!.since}`);
     await inB.close();

@@ -102,17 +102,17 @@ describe("cockpit mcp", () => {
     const mcp = await mcpStdio(repo);
     try {
       for (const [name, args] of [
-        ["majordomus_plan", { at: "-n1" }],
-        ["majordomus_plan", { at: STALL }],
-        ["majordomus_plan_status", { at: "HEAD@{1}" }],
-        ["majordomus_plan_changes", { since: ":/plan" }],
-        ["majordomus_plan_changes", { since: "HEAD~1", until: "--all" }],
+        ["plan", { at: "-n1" }],
+        ["plan", { at: STALL }],
+        ["plan_status", { at: "HEAD@{1}" }],
+        ["plan_changes", { since: ":/plan" }],
+        ["plan_changes", { since: "HEAD~1", until: "--all" }],
       ] as const) {
         const r = (await mcp.client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
         expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true);
         expect(r.content[0].text, `${name} ${JSON.stringify(args)}`).toMatch(FORMS);
       }
-      const ok = (await mcp.client.callTool({ name: "majordomus_plan_status", arguments: { at: "HEAD~1" } })) as { isError?: boolean };
+      const ok = (await mcp.client.callTool({ name: "plan_status", arguments: { at: "HEAD~1" } })) as { isError?: boolean };
       expect(ok.isError).toBeFalsy();
     } finally {
       await mcp.close();

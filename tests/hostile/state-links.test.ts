@@ -216,16 +216,16 @@ describe("cockpit mcp refuses a move through a committed link", () => {
     const mcp = await mcpStdio(h.repo.root);
     try {
       const moves = [
-        { name: "majordomus_plan_transition", arguments: { issue: "I0001", transition: "start" } },
-        { name: "majordomus_plan_claim", arguments: {} },
-        { name: "majordomus_plan_edit", arguments: { id: "I0001", set: { owner: "mallory" } } },
+        { name: "plan_transition", arguments: { issue: "I0001", transition: "start" } },
+        { name: "plan_claim", arguments: {} },
+        { name: "plan_edit", arguments: { id: "I0001", set: { owner: "mallory" } } },
       ];
       for (const call of moves) {
         const r = (await mcp.client.callTool(call)) as { isError?: boolean; content: { text: string }[] };
         expect(r.isError, call.name).toBe(true);
         expect(r.content[0].text).toContain(`${LEDGER} is a symbolic link`);
       }
-      const read = (await mcp.client.callTool({ name: "majordomus_plan_history", arguments: { id: "I0001" } })) as { isError?: boolean };
+      const read = (await mcp.client.callTool({ name: "plan_history", arguments: { id: "I0001" } })) as { isError?: boolean };
       expect(read.isError).toBeFalsy();
     } finally {
       await mcp.close();
@@ -263,7 +263,7 @@ describe("a served Cockpit refuses a move through a committed link", () => {
     }
     const mcp = await mcpHttp(server.url);
     try {
-      const r = (await mcp.client.callTool({ name: "majordomus_plan_transition", arguments: { issue: "I0001", transition: "start" } })) as { isError?: boolean; content: { text: string }[] };
+      const r = (await mcp.client.callTool({ name: "plan_transition", arguments: { issue: "I0001", transition: "start" } })) as { isError?: boolean; content: { text: string }[] };
       expect(r.isError).toBe(true);
       expect(r.content[0].text).toContain(`${LEDGER} is a symbolic link`);
     } finally {

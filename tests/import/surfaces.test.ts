@@ -83,7 +83,7 @@ describe("POST /api/v1/plan/import", () => {
   });
 });
 
-describe("majordomus_plan_import (MCP over stdio)", () => {
+describe("plan_import (MCP over stdio)", () => {
   it("imports a GitHub export with its dependencies, and a dry run first writes nothing", async () => {
     const repo = newRepo("cockpit-import-mcp-");
     const mcp = await mcpStdio(repo);
@@ -94,15 +94,15 @@ describe("majordomus_plan_import (MCP over stdio)", () => {
         dependencies: readFileSync(join(FIXTURES, "github", "dependencies.json"), "utf8"),
       };
       const before = hashRepo(repo);
-      const dry = await mcp.client.callTool({ name: "majordomus_plan_import", arguments: { ...args, dry_run: true } });
+      const dry = await mcp.client.callTool({ name: "plan_import", arguments: { ...args, dry_run: true } });
       expect(dry.isError).toBeFalsy();
       expect(hashRepo(repo)).toBe(before);
-      const real = await mcp.client.callTool({ name: "majordomus_plan_import", arguments: args });
+      const real = await mcp.client.callTool({ name: "plan_import", arguments: args });
       const answer = real.structuredContent as { created: { issues: string[] }; findings: { code: string; subject: string }[] };
       expect(answer.created.issues).toEqual(["GH-12", "GH-7", "GH-15"]);
       expect(answer.findings).toContainEqual(expect.objectContaining({ code: "unknown_dependency", subject: "GH-15" }));
       expect(loadPlan(repo).issues.find((i) => i.id === "GH-7")?.status).toBe("DONE");
-      const refused = await mcp.client.callTool({ name: "majordomus_plan_import", arguments: { ...args, prefix: "bad prefix" } });
+      const refused = await mcp.client.callTool({ name: "plan_import", arguments: { ...args, prefix: "bad prefix" } });
       expect(refused.isError).toBe(true);
     } finally {
       await mcp.close();

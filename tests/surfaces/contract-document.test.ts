@@ -189,7 +189,7 @@ function repeatOf(why: string): boolean | undefined {
 
 describe("MCP to the letter", () => {
   it("arguments that are no object are -32602 with the message, no zod dump and one prefix", async () => {
-    const error = await stdio.client.request({ method: "tools/call", params: { name: "majordomus_plan_next", arguments: [1] as never } }, CallToolResultSchema).then(
+    const error = await stdio.client.request({ method: "tools/call", params: { name: "plan_next", arguments: [1] as never } }, CallToolResultSchema).then(
       () => undefined,
       (e: Error & { code?: number }) => e,
     );
@@ -198,12 +198,12 @@ describe("MCP to the letter", () => {
   });
 
   it("an unknown tool is -32602, its message prefixed once", async () => {
-    const error = await stdio.client.callTool({ name: "majordomus_no_such_tool", arguments: {} }).then(
+    const error = await stdio.client.callTool({ name: "no_such_tool", arguments: {} }).then(
       () => undefined,
       (e: Error & { code?: number }) => e,
     );
     expect(error?.code).toBe(-32602);
-    expect(error?.message).toBe("MCP error -32602: no tool 'majordomus_no_such_tool'; tools/list names every one");
+    expect(error?.message).toBe("MCP error -32602: no tool 'no_such_tool'; tools/list names every one");
   });
 
   it("a line on stdio that is not JSON is answered -32700 (id null), and the server goes on", async () => {
@@ -239,7 +239,7 @@ describe("MCP to the letter", () => {
       const { tools } = await anonymous.client.listTools();
       expect(tools.length).toBe(capabilities.length);
       const { resources } = await anonymous.client.listResources();
-      expect(resources.map((r) => r.uri)).toContain("majordomus://plan");
+      expect(resources.map((r) => r.uri)).toContain("cockpit://plan");
     } finally {
       await anonymous.close();
     }

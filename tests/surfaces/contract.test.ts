@@ -612,14 +612,14 @@ describe("every command answers the same on every surface, each from the same fr
 });
 
 describe("the resource, the token, the origin and a changing repository", () => {
-  it("the resource majordomus://plan is GET /api/v1/plan, over stdio and over HTTP", async () => {
+  it("the resource cockpit://plan is GET /api/v1/plan, over stdio and over HTTP", async () => {
     for (const s of SURFACES) resetRepo(repos[s]);
     const body = await (await fetch(`${server.url}/api/v1/plan`)).text();
     expect(await (await fetch(`${mcpServer.url}/api/v1/plan`)).text()).toBe(body);
     for (const connection of [stdio, mcpOverHttp]) {
       const listed = await connection.client.listResources();
-      expect(listed.resources.map((r) => r.uri)).toContain("majordomus://plan");
-      const read = await connection.client.readResource({ uri: "majordomus://plan" });
+      expect(listed.resources.map((r) => r.uri)).toContain("cockpit://plan");
+      const read = await connection.client.readResource({ uri: "cockpit://plan" });
       expect(read.contents).toHaveLength(1);
       expect(read.contents[0].mimeType).toBe("application/json");
       expect(JSON.stringify(JSON.parse((read.contents[0] as { text: string }).text))).toBe(JSON.stringify(JSON.parse(body)));
@@ -657,17 +657,17 @@ describe("the resource, the token, the origin and a changing repository", () => 
     it("MCP over HTTP reads without the token on loopback, a command tool needs it, and works with it", async () => {
       const anonymous = await mcpHttp(guarded.url);
       try {
-        const read = (await anonymous.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { isError?: boolean };
+        const read = (await anonymous.client.callTool({ name: "plan_next", arguments: {} })) as { isError?: boolean };
         expect(read.isError).toBeFalsy();
         const before = hashRepo(tokenRepo);
-        await expect(anonymous.client.callTool({ name: "majordomus_plan_claim", arguments: {} })).rejects.toThrow(/unauthorized.*Authorization: Bearer/);
+        await expect(anonymous.client.callTool({ name: "plan_claim", arguments: {} })).rejects.toThrow(/unauthorized.*Authorization: Bearer/);
         expect(hashRepo(tokenRepo)).toBe(before);
       } finally {
         await anonymous.close();
       }
       const withToken = await mcpHttp(guarded.url, { authorization: `Bearer ${TOKEN}` });
       try {
-        const r = (await withToken.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { isError?: boolean };
+        const r = (await withToken.client.callTool({ name: "plan_next", arguments: {} })) as { isError?: boolean };
         expect(r.isError).toBeFalsy();
       } finally {
         await withToken.close();
@@ -730,7 +730,7 @@ describe("the resource, the token, the origin and a changing repository", () => 
       const id = WITH_DEPS.id;
       const ask = async () => ((await (await fetch(`${server.url}/api/v1/plan/record?id=${encodeURIComponent(id)}`)).json()) as { issue: { title: string } }).issue.title;
       const askStdio = async () =>
-        ((await stdio.client.callTool({ name: "majordomus_plan_record", arguments: { id } })) as unknown as { structuredContent: { issue: { title: string } } }).structuredContent.issue
+        ((await stdio.client.callTool({ name: "plan_record", arguments: { id } })) as unknown as { structuredContent: { issue: { title: string } } }).structuredContent.issue
           .title;
       const first = await ask();
       expect(await askStdio()).toBe(first);

@@ -87,7 +87,7 @@ describe("on loopback, only our own host names (DNS rebinding)", () => {
     const mcp = await send(`${server.url}/api/mcp`, {
       method: "POST",
       headers: { ...evil(), ...json, accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "majordomus_plan_claim", arguments: {} } }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "plan_claim", arguments: {} } }),
     });
     expect(mcp.status).toBe(403);
     const action = await send(`${server.url}/issues/BK-020`, {
@@ -210,24 +210,37 @@ describe("on loopback with a token and users, reads are open and every command n
   it("MCP reads without a token (initialize, tools/list, resources, a query tool); a command tool needs the bearer", async () => {
     const anonymous = await mcpHttp(server.url);
     try {
-      expect((await anonymous.client.listTools()).tools.map((t) => t.name)).toContain("majordomus_plan_claim");
-      expect((await anonymous.client.listResources()).resources.map((r) => r.uri)).toContain("majordomus://plan");
-      expect((await anonymous.client.readResource({ uri: "majordomus://plan" })).contents).toHaveLength(1);
-      const next = (await anonymous.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { isError?: boolean };
+      expect((await anonymous.client.listTools()).tools.map((t) => t.name)).toContain("plan_claim");
+      expect((await anonymous.client.listResources()).resources.map((r) => r.uri)).toContain("cockpit://plan");
+      expect((await anonymous.client.readResource({ uri: "cockpit://plan" })).contents).toHaveLength(1);
+      const next = (await anonymous.client.callTool({ name: "plan_next", arguments: {} })) as { isError?: boolean };
       expect(next.isError).toBeFalsy();
       const before = hashRepo(repo);
-      await expect(anonymous.client.callTool({ name: "majordomus_plan_claim", arguments: {} })).rejects.toThrow(/unauthorized.*Authorization: Bearer/);
+      await expect(anonymous.client.callTool({ name: "plan_claim", arguments: {} })).rejects.toThrow(/unauthorized.*Authorization: Bearer/);
       expect(hashRepo(repo)).toBe(before);
     } finally {
       await anonymous.close();
     }
     const bob = await mcpHttp(server.url, { authorization: `Bearer ${tokens.bob}` });
     try {
-      const claim = (await bob.client.callTool({ name: "majordomus_plan_claim", arguments: {} })) as { isError?: boolean };
+      const claim = (await bob.client.callTool({ name: "plan_claim", arguments: {} })) as { isError?: boolean };
       expect(claim.isError).toBeFalsy();
       expect(lastLedgerLine(repo)).toMatchObject({ event: "plan_start", by: "bob" });
     } finally {
       await bob.close();
+    }
+    // Under the reference's names (a client written for it): the same doors, the same answers.
+    const reference = await mcpHttp(server.url, {}, "/api/mcp?reference_names");
+    try {
+      const names = (await reference.client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("majordomus_plan_claim");
+      expect(names).not.toContain("plan_claim");
+      expect((await reference.client.listResources()).resources.map((r) => r.uri)).toEqual(["majordomus://plan"]);
+      const before = hashRepo(repo);
+      await expect(reference.client.callTool({ name: "majordomus_plan_claim", arguments: {} })).rejects.toThrow(/unauthorized.*Authorization: Bearer/);
+      expect(hashRepo(repo)).toBe(before);
+    } finally {
+      await reference.close();
     }
   });
 
@@ -341,7 +354,7 @@ describe("beyond loopback, every request needs a caller", () => {
     const mcp = await send(`${url}/api/mcp`, {
       method: "POST",
       headers: { ...json, accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "majordomus_plan_claim", arguments: {} } }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "plan_claim", arguments: {} } }),
     });
     expect(mcp.status).toBe(401);
     const claim = await send(`${url}/api/v1/plan/claim`, { method: "POST", headers: json, body: "{}" });

@@ -69,16 +69,16 @@ describe("over HTTP", () => {
 describe("over MCP", () => {
   it("plan.record's _meta carries the version; an edit's _meta carries it back, and a stale one is an error with the current version", async () => {
     const id = READY().id;
-    const read = (await mcp.client.callTool({ name: "majordomus_plan_record", arguments: { id } })) as { _meta?: Record<string, unknown> };
+    const read = (await mcp.client.callTool({ name: "plan_record", arguments: { id } })) as { _meta?: Record<string, unknown> };
     const version = read._meta?.["cockpit/version"] as string;
     expect(version).toBe(recordVersion(fileOf(repo, id)));
-    const ok = (await mcp.client.callTool({ name: "majordomus_plan_edit", arguments: { id, set: { owner: "mcp" } }, _meta: { "cockpit/if_version": version } })) as {
+    const ok = (await mcp.client.callTool({ name: "plan_edit", arguments: { id, set: { owner: "mcp" } }, _meta: { "cockpit/if_version": version } })) as {
       isError?: boolean;
       structuredContent?: { written: boolean };
     };
     expect(ok.isError).toBeFalsy();
     expect(ok.structuredContent?.written).toBe(true);
-    const stale = (await mcp.client.callTool({ name: "majordomus_plan_edit", arguments: { id, set: { owner: "late" } }, _meta: { "cockpit/if_version": version } })) as {
+    const stale = (await mcp.client.callTool({ name: "plan_edit", arguments: { id, set: { owner: "late" } }, _meta: { "cockpit/if_version": version } })) as {
       isError?: boolean;
       content: { text: string }[];
       _meta?: Record<string, unknown>;

@@ -199,10 +199,10 @@ export interface McpConnection {
 }
 
 /** An SDK client over stdio to `node bin/cockpit mcp --repo <repo>`. */
-export async function mcpStdio(repo: string): Promise<McpConnection> {
+export async function mcpStdio(repo: string, options: readonly string[] = []): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, "mcp", "--repo", repo],
+    args: [CLI, "mcp", "--repo", repo, ...options],
     cwd: ROOT,
     env: Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === "string")),
     stderr: "pipe",
@@ -214,8 +214,8 @@ export async function mcpStdio(repo: string): Promise<McpConnection> {
 }
 
 /** An SDK client over streamable HTTP to `<url>/api/mcp` (stateless, JSON responses). */
-export async function mcpHttp(url: string, headers: Record<string, string> = {}): Promise<McpConnection> {
-  const transport = new StreamableHTTPClientTransport(new URL("/api/mcp", url), { requestInit: { headers } });
+export async function mcpHttp(url: string, headers: Record<string, string> = {}, path = "/api/mcp"): Promise<McpConnection> {
+  const transport = new StreamableHTTPClientTransport(new URL(path, url), { requestInit: { headers } });
   const client = new Client({ name: "cockpit-surface-tests", version: "1.0.0" });
   await client.connect(transport);
   return { client, close: () => client.close() };

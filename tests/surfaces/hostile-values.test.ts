@@ -49,7 +49,7 @@ describe("control characters in values, over HTTP and MCP", () => {
     expect(create).toMatchObject({ status: 400, message: expect.stringMatching(/^title is one line/) });
     const evidence = await errorOf(await post("evidence", { record: "I0001", covers: "proof", type: "test", command: "npm test", result: "ok\u0000" }));
     expect(evidence).toMatchObject({ status: 400, message: expect.stringMatching(/^result holds the control character U\+0000/) });
-    const viaMcp = (await mcp.client.callTool({ name: "majordomus_plan_edit", arguments: { id: "I0001", set: { title: "Before\u0000After" } } })) as {
+    const viaMcp = (await mcp.client.callTool({ name: "plan_edit", arguments: { id: "I0001", set: { title: "Before\u0000After" } } })) as {
       isError?: boolean;
       content: { text: string }[];
     };

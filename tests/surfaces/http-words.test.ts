@@ -70,7 +70,7 @@ describe("a read's command-line options are accepted over HTTP and MCP", () => {
     expect(overHttp.status).toBe(200);
     expect((overHttp.body.issues as { id: string }[]).map((i) => i.id)).toEqual(["I1", "I2"]);
     expect(overHttp.body.total).toBe(3);
-    const overMcp = (await mcp.callTool({ name: "majordomus_plan_issues", arguments: { limit: 2 } })) as { structuredContent: unknown };
+    const overMcp = (await mcp.callTool({ name: "plan_issues", arguments: { limit: 2 } })) as { structuredContent: unknown };
     expect(overMcp.structuredContent).toEqual(overHttp.body);
     const out: string[] = [];
     expect(await runPlanCommand(["issues", "--limit", "2", "--json", "--repo", repo.root], { out: (t) => out.push(t), err: () => undefined })).toBe(0);

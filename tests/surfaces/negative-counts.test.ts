@@ -61,10 +61,10 @@ describe("a negative count over HTTP and MCP", () => {
   });
 
   it.each([
-    ["majordomus_plan_history", { id: "I1", limit: -5 }, "limit must be 0 or more"],
-    ["majordomus_plan_issues", { wave: -5 }, "wave must be 0 or more"],
-    ["majordomus_plan_code", { stale_days: -1 }, "stale_days must be 0 or more"],
-    ["majordomus_plan_standup", { since: "HEAD", stuck: -1 }, "stuck must be 0 or more"],
+    ["plan_history", { id: "I1", limit: -5 }, "limit must be 0 or more"],
+    ["plan_issues", { wave: -5 }, "wave must be 0 or more"],
+    ["plan_code", { stale_days: -1 }, "stale_days must be 0 or more"],
+    ["plan_standup", { since: "HEAD", stuck: -1 }, "stuck must be 0 or more"],
   ])("MCP %s %j is an error saying %s", async (name, args, message) => {
     const result = (await mcp.client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[] };
     expect(result.isError).toBe(true);

@@ -96,7 +96,7 @@ describe("over MCP, every execution-plan tool and plan.import answer structuredC
     expect(completed.completed).toBe(true);
     await viaMcp("plans.tick", {});
     // The same completion again is refused (plans.complete's hint: not idempotent, the refusal is recorded).
-    const again = (await mcp.client.callTool({ name: "majordomus_plans_complete", arguments: { child: retry.claimed!.plan_id, evidence } })) as { isError?: boolean };
+    const again = (await mcp.client.callTool({ name: "plans_complete", arguments: { child: retry.claimed!.plan_id, evidence } })) as { isError?: boolean };
     expect(again.isError).toBe(true);
     const imported = await viaMcp<{ created: { issues: string[] } }>("plan.import", {
       format: "beads",

@@ -23,47 +23,47 @@ interface Row {
 }
 
 const TABLE: readonly Row[] = [
-  { id: "plan.model", kind: "query", method: "GET", route: "/api/v1/plan", tool: "majordomus_plan", cli: "cockpit plan model", verbs: ["model"] },
-  { id: "plan.status", kind: "query", method: "GET", route: "/api/v1/plan/status", tool: "majordomus_plan_status", cli: "cockpit plan status", verbs: ["status"] },
-  { id: "plan.issues", kind: "query", method: "GET", route: "/api/v1/plan/issues", tool: "majordomus_plan_issues", cli: "cockpit plan issues", verbs: ["issues"] },
-  { id: "plan.waves", kind: "query", method: "GET", route: "/api/v1/plan/waves", tool: "majordomus_plan_waves", cli: "cockpit plan waves", verbs: ["waves"] },
-  { id: "plan.next", kind: "query", method: "GET", route: "/api/v1/plan/next", tool: "majordomus_plan_next", cli: "cockpit plan next", verbs: ["next"] },
-  { id: "plan.roadmap", kind: "query", method: "GET", route: "/api/v1/plan/roadmap", tool: "majordomus_plan_roadmap", cli: "cockpit plan roadmap", verbs: ["roadmap"] },
+  { id: "plan.model", kind: "query", method: "GET", route: "/api/v1/plan", tool: "plan", cli: "cockpit plan model", verbs: ["model"] },
+  { id: "plan.status", kind: "query", method: "GET", route: "/api/v1/plan/status", tool: "plan_status", cli: "cockpit plan status", verbs: ["status"] },
+  { id: "plan.issues", kind: "query", method: "GET", route: "/api/v1/plan/issues", tool: "plan_issues", cli: "cockpit plan issues", verbs: ["issues"] },
+  { id: "plan.waves", kind: "query", method: "GET", route: "/api/v1/plan/waves", tool: "plan_waves", cli: "cockpit plan waves", verbs: ["waves"] },
+  { id: "plan.next", kind: "query", method: "GET", route: "/api/v1/plan/next", tool: "plan_next", cli: "cockpit plan next", verbs: ["next"] },
+  { id: "plan.roadmap", kind: "query", method: "GET", route: "/api/v1/plan/roadmap", tool: "plan_roadmap", cli: "cockpit plan roadmap", verbs: ["roadmap"] },
   {
     id: "plan.critical_path",
     kind: "query",
     method: "GET",
     route: "/api/v1/plan/critical_path",
-    tool: "majordomus_plan_critical_path",
+    tool: "plan_critical_path",
     cli: "cockpit plan critical-path",
     verbs: ["critical-path"],
   },
-  { id: "plan.validate", kind: "query", method: "GET", route: "/api/v1/plan/validate", tool: "majordomus_plan_validate", cli: "cockpit plan validate", verbs: ["validate"] },
-  { id: "plan.record", kind: "query", method: "GET", route: "/api/v1/plan/record", tool: "majordomus_plan_record", cli: "cockpit plan record", verbs: ["record"] },
-  { id: "plan.changes", kind: "query", method: "GET", route: "/api/v1/plan/changes", tool: "majordomus_plan_changes", cli: "cockpit plan changes", verbs: ["changes"] },
-  { id: "plan.history", kind: "query", method: "GET", route: "/api/v1/plan/history", tool: "majordomus_plan_history", cli: "cockpit plan history", verbs: ["history"] },
-  { id: "plan.burnup", kind: "query", method: "GET", route: "/api/v1/plan/burnup", tool: "majordomus_plan_burnup", cli: "cockpit plan burnup", verbs: ["burnup"] },
-  { id: "plan.forecast", kind: "query", method: "GET", route: "/api/v1/plan/forecast", tool: "majordomus_plan_forecast", cli: "cockpit plan forecast", verbs: ["forecast"] },
-  { id: "plan.code", kind: "query", method: "GET", route: "/api/v1/plan/code", tool: "majordomus_plan_code", cli: "cockpit plan code", verbs: ["code"] },
-  { id: "plan.standup", kind: "query", method: "GET", route: "/api/v1/plan/standup", tool: "majordomus_plan_standup", cli: "cockpit plan standup", verbs: ["standup"] },
+  { id: "plan.validate", kind: "query", method: "GET", route: "/api/v1/plan/validate", tool: "plan_validate", cli: "cockpit plan validate", verbs: ["validate"] },
+  { id: "plan.record", kind: "query", method: "GET", route: "/api/v1/plan/record", tool: "plan_record", cli: "cockpit plan record", verbs: ["record"] },
+  { id: "plan.changes", kind: "query", method: "GET", route: "/api/v1/plan/changes", tool: "plan_changes", cli: "cockpit plan changes", verbs: ["changes"] },
+  { id: "plan.history", kind: "query", method: "GET", route: "/api/v1/plan/history", tool: "plan_history", cli: "cockpit plan history", verbs: ["history"] },
+  { id: "plan.burnup", kind: "query", method: "GET", route: "/api/v1/plan/burnup", tool: "plan_burnup", cli: "cockpit plan burnup", verbs: ["burnup"] },
+  { id: "plan.forecast", kind: "query", method: "GET", route: "/api/v1/plan/forecast", tool: "plan_forecast", cli: "cockpit plan forecast", verbs: ["forecast"] },
+  { id: "plan.code", kind: "query", method: "GET", route: "/api/v1/plan/code", tool: "plan_code", cli: "cockpit plan code", verbs: ["code"] },
+  { id: "plan.standup", kind: "query", method: "GET", route: "/api/v1/plan/standup", tool: "plan_standup", cli: "cockpit plan standup", verbs: ["standup"] },
   {
     id: "plan.transition",
     kind: "command",
     method: "POST",
     route: "/api/v1/plan/transition",
-    tool: "majordomus_plan_transition",
+    tool: "plan_transition",
     cli: "cockpit plan transition",
     verbs: ["start", "verify", "done"],
   },
-  { id: "plan.evidence", kind: "command", method: "POST", route: "/api/v1/plan/evidence", tool: "majordomus_plan_evidence", cli: "cockpit plan evidence", verbs: ["evidence"] },
-  { id: "plan.claim", kind: "command", method: "POST", route: "/api/v1/plan/claim", tool: "majordomus_plan_claim", cli: "cockpit plan claim", verbs: ["claim"] },
-  { id: "plan.release", kind: "command", method: "POST", route: "/api/v1/plan/release", tool: "majordomus_plan_release", cli: "cockpit plan release", verbs: ["release"] },
-  { id: "plan.create", kind: "command", method: "POST", route: "/api/v1/plan/create", tool: "majordomus_plan_create", cli: "cockpit plan create", verbs: ["new"] },
-  { id: "plan.edit", kind: "command", method: "POST", route: "/api/v1/plan/edit", tool: "majordomus_plan_edit", cli: "cockpit plan edit", verbs: ["edit"] },
-  { id: "plan.undo", kind: "command", method: "POST", route: "/api/v1/plan/undo", tool: "majordomus_plan_undo", cli: "cockpit plan undo", verbs: ["undo"] },
-  { id: "plan.import", kind: "command", method: "POST", route: "/api/v1/plan/import", tool: "majordomus_plan_import", cli: "cockpit plan import", verbs: ["import"] },
-  { id: "plan.commit", kind: "command", method: "POST", route: "/api/v1/plan/commit", tool: "majordomus_plan_commit", cli: "cockpit plan commit", verbs: ["commit"] },
-  { id: "plan.sync_status", kind: "query", method: "GET", route: "/api/v1/plan/sync_status", tool: "majordomus_plan_sync_status", cli: "cockpit plan sync-status", verbs: ["sync-status"] },
+  { id: "plan.evidence", kind: "command", method: "POST", route: "/api/v1/plan/evidence", tool: "plan_evidence", cli: "cockpit plan evidence", verbs: ["evidence"] },
+  { id: "plan.claim", kind: "command", method: "POST", route: "/api/v1/plan/claim", tool: "plan_claim", cli: "cockpit plan claim", verbs: ["claim"] },
+  { id: "plan.release", kind: "command", method: "POST", route: "/api/v1/plan/release", tool: "plan_release", cli: "cockpit plan release", verbs: ["release"] },
+  { id: "plan.create", kind: "command", method: "POST", route: "/api/v1/plan/create", tool: "plan_create", cli: "cockpit plan create", verbs: ["new"] },
+  { id: "plan.edit", kind: "command", method: "POST", route: "/api/v1/plan/edit", tool: "plan_edit", cli: "cockpit plan edit", verbs: ["edit"] },
+  { id: "plan.undo", kind: "command", method: "POST", route: "/api/v1/plan/undo", tool: "plan_undo", cli: "cockpit plan undo", verbs: ["undo"] },
+  { id: "plan.import", kind: "command", method: "POST", route: "/api/v1/plan/import", tool: "plan_import", cli: "cockpit plan import", verbs: ["import"] },
+  { id: "plan.commit", kind: "command", method: "POST", route: "/api/v1/plan/commit", tool: "plan_commit", cli: "cockpit plan commit", verbs: ["commit"] },
+  { id: "plan.sync_status", kind: "query", method: "GET", route: "/api/v1/plan/sync_status", tool: "plan_sync_status", cli: "cockpit plan sync-status", verbs: ["sync-status"] },
 ];
 
 /** A valid input of each capability (against the demo plan, or any plan: validity is the schema's). */
@@ -139,7 +139,8 @@ describe("the projection table", () => {
     const named = segments[segments.length - 1] === "model" ? segments.slice(0, -1) : segments;
     expect(httpPath(c)).toBe(`/api/v1/${named.join("/")}`);
     expect(httpMethod(c)).toBe(c.kind === "command" ? "POST" : "GET");
-    expect(mcpToolName(c)).toBe(`majordomus_${named.join("_")}`);
+    expect(mcpToolName(c)).toBe(named.join("_"));
+    expect(mcpToolName(c, "reference")).toBe(`majordomus_${named.join("_")}`);
   });
 
   it.for(TABLE)("$id: $method $route, $tool, $cli", (row) => {
@@ -373,10 +374,37 @@ describe("the MCP tools, as a real client lists them", () => {
     expect(tool.title).toBe(byId(row.id).title);
   });
 
-  it("the plan is the resource majordomus://plan", async () => {
+  it("the plan is the resource cockpit://plan", async () => {
     const { resources } = await mcp.client.listResources();
-    const plan = resources.find((r) => r.uri === "majordomus://plan");
+    const plan = resources.find((r) => r.uri === "cockpit://plan");
     expect(plan).toBeDefined();
     expect(plan!.mimeType).toBe("application/json");
+  });
+
+  it("initialize gives the loop an agent follows, naming the tools as this server lists them", async () => {
+    const instructions = mcp.client.getInstructions() ?? "";
+    const { tools } = await mcp.client.listTools();
+    const named = [...instructions.matchAll(/\bplans?_[a-z_]+\b/g)].map((m) => m[0]);
+    expect(named).toEqual(expect.arrayContaining(["plan_next", "plan_claim", "plan_record", "plan_evidence", "plan_transition"]));
+    for (const name of named) expect(tools.map((t) => t.name)).toContain(name);
+    expect(instructions).not.toMatch(/majordomus/);
+  });
+
+  it("cockpit mcp --reference-names serves the reference's names, and answers under them as under its own", async () => {
+    const reference = await mcpStdio(repo, ["--reference-names"]);
+    try {
+      const { tools } = await reference.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(capabilities.map((c) => `majordomus_${mcpToolName(c)}`).sort());
+      const { resources } = await reference.client.listResources();
+      expect(resources.map((r) => r.uri)).toEqual(["majordomus://plan"]);
+      const own = (await mcp.client.callTool({ name: "plan_next", arguments: {} })) as { structuredContent?: unknown };
+      const theirs = (await reference.client.callTool({ name: "majordomus_plan_next", arguments: {} })) as { structuredContent?: unknown };
+      expect(theirs.structuredContent).toEqual(own.structuredContent);
+      expect(reference.client.getInstructions()).toMatch(/majordomus_plan_claim/);
+      const unknown = await reference.client.callTool({ name: "plan_next", arguments: {} }).then(() => "answered", (e: Error) => e.message);
+      expect(unknown).toMatch(/no tool 'plan_next'/);
+    } finally {
+      await reference.close();
+    }
   });
 });

@@ -128,7 +128,7 @@ describe("reads never write", () => {
       for (const c of QUERIES) {
         for (const input of inputsOf(c)) await connection.client.callTool({ name: mcpToolName(c), arguments: input });
       }
-      await connection.client.readResource({ uri: "majordomus://plan" });
+      await connection.client.readResource({ uri: "cockpit://plan" });
     }
     expect(tree(repo)).toEqual(before);
   });

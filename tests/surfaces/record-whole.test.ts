@@ -62,7 +62,7 @@ describe("plan.record gives the whole record in one call", () => {
     const overHttp = await httpJson("id=I1");
     expect(overHttp.status).toBe(200);
     expect(overHttp.body).toEqual(overCli);
-    const overMcp = (await mcp.callTool({ name: "majordomus_plan_record", arguments: { id: "I1" } })) as { isError?: boolean; structuredContent: unknown };
+    const overMcp = (await mcp.callTool({ name: "plan_record", arguments: { id: "I1" } })) as { isError?: boolean; structuredContent: unknown };
     expect(overMcp.isError).toBeFalsy();
     expect(overMcp.structuredContent).toEqual(overCli);
   });
