@@ -5,6 +5,7 @@ import { useRouter } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { runCapability, type ActionAnswer } from "@/app/actions";
 import { EditPreview } from "./EditPreview";
+import { PeopleList } from "./PeopleList";
 import { SignInPrompt } from "./SignInPrompt";
 import { newIdempotencyKey } from "./idempotency-key";
 
@@ -16,6 +17,7 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
   const [answer, setAnswer] = useState<ActionAnswer<"plan.create"> | null>(null);
   const [error, setError] = useState("");
   const [mustSignIn, setMustSignIn] = useState(false);
+  const [ownerTyped, setOwnerTyped] = useState("");
   const formRef = useRef<HTMLFormElement>(null);
 
   const send = (body: Record<string, unknown>, dryRun: boolean) =>
@@ -74,7 +76,8 @@ export function NewIssueForm({ milestone }: { milestone: string }) {
         <label htmlFor="ni-objective">Objective</label>
         <input id="ni-objective" name="objective" className={control} placeholder="what is true once it is done" />
         <label htmlFor="ni-owner">Owner</label>
-        <input id="ni-owner" name="owner" className={control} />
+        <input id="ni-owner" name="owner" className={control} list="ni-people" autoComplete="off" onChange={(e) => setOwnerTyped(e.target.value)} />
+        <PeopleList id="ni-people" typed={ownerTyped} />
         <label htmlFor="ni-ac">Acceptance criterion</label>
         <input id="ni-ac" name="acceptance_criteria" className={control} />
         <label htmlFor="ni-validation">Validation command</label>

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { EditReview } from "./EditReview";
 import { EditShortcut } from "./EditShortcut";
+import { PERSON_FIELDS, PeopleList } from "./PeopleList";
 import { useEditFlow, useTabUndo, type Undo } from "./useEditFlow";
 
 export interface EditableField {
@@ -122,6 +123,11 @@ export function RecordEditor({ id, version, fields, values }: { id: string; vers
                   <option key={v}>{v}</option>
                 ))}
               </select>
+            ) : PERSON_FIELDS.has(field) ? (
+              <>
+                <input aria-label="Value" value={value} className={control} list="edit-people" autoComplete="off" onChange={(e) => setValue(e.target.value)} />
+                <PeopleList id="edit-people" typed={value} />
+              </>
             ) : (
               <input aria-label="Value" value={value} className={control} onChange={(e) => setValue(e.target.value)} />
             )}

@@ -5,7 +5,8 @@ export const PAGES = [
   { href: "/waves", label: "Waves", key: "w" },
   { href: "/findings", label: "Findings", key: "f" },
   { href: "/standup", label: "Standup", key: "s" },
-  { href: "/plans", label: "Execution plans", key: "p" },
+  { href: "/people", label: "People", key: "p" },
+  { href: "/plans", label: "Execution plans", key: "e" },
 ] as const;
 
 /** Whether a key press belongs to a text field (or an editable element), where shortcuts stay out. */

@@ -102,6 +102,34 @@ test.describe("editing @demo", () => {
     }
   });
 
+  test("the owner field suggests the people the Cockpit knows as one types, and still takes a new name", async ({ page, visit, repo, shot }) => {
+    const issue = repo.issue("BK-005");
+    const before = readFileSync(issue, "utf8");
+    await visit("/issues/BK-005");
+    const editor = page.getByTestId("record-editor");
+    await editor.getByLabel("Field").selectOption("owner");
+    const value = editor.getByLabel("Value");
+    await expect(value).toHaveAttribute("list", "edit-people");
+    await value.fill("pri");
+    // The demo's people (owners and commit authors) whose name holds what was typed.
+    await expect(page.locator("#edit-people option")).toHaveCount(1);
+    await expect(page.locator("#edit-people option")).toHaveAttribute("value", "priya");
+    await value.fill("t");
+    await expect.poll(async () => (await page.locator("#edit-people option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).every((v) => v.toLowerCase().includes("t"))).toBe(true);
+    await expect(page.locator('#edit-people option[value="tom"]')).toHaveCount(1);
+    // A name nobody has yet is still a value: suggested nothing, previewed as any other.
+    await value.fill("zoe-new");
+    await expect(page.locator("#edit-people option")).toHaveCount(0);
+    await page.getByTestId("edit-preview-button").click();
+    await expect(page.getByTestId("edit-preview-fields")).toHaveText("owner: lea → zoe-new");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shot(`owner-suggestions-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    expect(readFileSync(issue, "utf8")).toBe(before);
+  });
+
   test("an edit made against a record that changed since is refused, and re-applied to the current record", async ({ page, visit, repo }) => {
     const issue = repo.issue("BK-006");
     repo.restore(issue);
