@@ -82,15 +82,19 @@ export function needsCaller(security: ServerSecurity, kind: "query" | "command")
  * configured; beyond loopback every request needs such a caller. A wrong token is refused on
  * every request, and past the guess limit of its address answered 429. `by` is what the ledger names.
  */
-export async function admit(request: Request, security: ServerSecurity, kind: "query" | "command"): Promise<{ by?: string; denied?: Response }> {
+export async function admit(request: Request, security: ServerSecurity, kind: "query" | "command"): Promise<{ by?: string; user?: string; denied?: Response }> {
   if (kind === "command" && !isSameOrigin(request, security)) {
     const denied = errorResponse("forbidden", 403, `a command from origin ${request.headers.get("origin")} is refused; commands come from this server's own pages or from a client without an Origin`);
     return { denied };
   }
   const hasCredentials = Boolean(security.token || security.usersFile);
   const { actor, invalid, retryAfterMs } = await identify(request.headers, security);
-  // Only a command is signed: a query's header is not read.
-  if (actor) return kind === "command" ? requestActor(request.headers, byOf(actor), security) : { by: byOf(actor) };
+  // Only a command is signed: a query's header is not read. `user`: a users file's user, proved.
+  if (actor) {
+    const user = byOf(actor);
+    const named = kind === "command" ? requestActor(request.headers, user, security) : { by: user };
+    return user === undefined ? named : { ...named, user };
+  }
   if (retryAfterMs !== undefined) {
     const refusal = tooManyGuesses(retryAfterMs);
     return { denied: new Response(refusal.body, { status: refusal.status, headers: refusal.headers }) };

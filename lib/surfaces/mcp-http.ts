@@ -44,11 +44,11 @@ export async function handleMcpRequest(request: Request): Promise<Response> {
   } catch {
     body = undefined; // the transport answers a parse error in JSON-RPC's words
   }
-  const { by, denied } = await admit(request, security, callsCommandTool(body) ? "command" : "query");
+  const { by, user, denied } = await admit(request, security, callsCommandTool(body) ? "command" : "query");
   if (denied) return denied;
   // `/api/mcp?reference_names` serves the reference's tool names (majordomus_plan_next), as `cockpit mcp --reference-names`.
   const names = new URL(request.url).searchParams.has("reference_names") ? "reference" : "cockpit";
-  const server = createMcpServer(() => contextFor(settings.repo, by), { names });
+  const server = createMcpServer(() => contextFor(settings.repo, by), { names, user, usersFile: Boolean(security.usersFile) });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -26,20 +26,54 @@ const RecordOutputForMcp = z.object({
   ...AsWrittenMembers,
 });
 
-async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: unknown, meta?: Record<string, unknown>) {
+/** An MCP error result: the message, and its code in `_meta`. */
+function errorResult(code: string, message: string, details?: Record<string, unknown>) {
+  return {
+    isError: true,
+    content: [{ type: "text" as const, text: message }],
+    _meta: { "cockpit/error_code": code, ...(details ? { "cockpit/details": details } : {}) },
+  };
+}
+
+/** The argument every command tool takes besides its capability's input: who acts (docs/agents.md). */
+const ACTOR_ARGUMENT = z.string().optional().describe("who acts, for the ledger (docs/agents.md); a users file's user acts as themself");
+
+/**
+ * A command tool's `actor` argument, taken out of its arguments: the context signed with it, or
+ * the error that refuses it (a name that cannot sign a move; another name than the caller's proven one).
+ */
+function withActorArgument(ctx: CapabilityContext, args: unknown, doors: ActorDoors): { ctx: CapabilityContext; args: unknown } | { error: ReturnType<typeof errorResult> } {
+  const { user, usersFile } = doors;
+  if (!args || typeof args !== "object" || Array.isArray(args) || !Object.hasOwn(args, "actor")) return { ctx, args };
+  const { actor, ...rest } = args as Record<string, unknown>;
+  if (actor === undefined) return { ctx, args: rest };
+  if (typeof actor !== "string") return { error: errorResult("invalid_input", "actor must be a text (a person's or an agent's name)") };
+  const problem = actorNameProblem(actor, "actor");
+  if (problem) return { error: errorResult("invalid_input", problem) };
+  if (user !== undefined && actor !== user) return { error: errorResult("invalid_input", `actor names '${actor}', but the caller is ${user} (their token): a user acts under their own name; leave actor out`) };
+  if (user === undefined && usersFile) return { error: errorResult("invalid_input", `actor names '${actor}', but this server has a users file: a user is named by their own token (cockpit users add ${actor}), not by an argument`) };
+  return { ctx: { ...ctx, by: actor }, args: rest };
+}
+
+/** Who may be named by a command tool's `actor` argument: with a users file, only the proved user, as themself. */
+interface ActorDoors {
+  user?: string;
+  usersFile?: boolean;
+}
+
+async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: unknown, meta?: Record<string, unknown>, doors: ActorDoors = {}) {
+  if (c.kind === "command") {
+    const named = withActorArgument(ctx, args, doors);
+    if ("error" in named) return named.error;
+    ({ ctx, args } = named);
+  }
   // An edit's version may come in the call's `_meta`, as it goes out in a query's.
   const ifVersion = meta?.["cockpit/if_version"];
   if (typeof ifVersion === "string" && args && typeof args === "object" && (args as Record<string, unknown>).if_version === undefined && c.input instanceof z.ZodObject && "if_version" in c.input.shape) {
     args = { ...(args as Record<string, unknown>), if_version: ifVersion };
   }
   const result = await invoke(c, ctx, args);
-  if (!result.ok) {
-    return {
-      isError: true,
-      content: [{ type: "text" as const, text: result.error.message }],
-      _meta: { "cockpit/error_code": result.error.code, ...(result.error.details ? { "cockpit/details": result.error.details } : {}) },
-    };
-  }
+  if (!result.ok) return errorResult(result.error.code, result.error.message, result.error.details);
   const version = c.version?.(ctx, args as never);
   return {
     structuredContent: result.value as Record<string, unknown>,
@@ -79,7 +113,11 @@ export function mcpInstructions(names: McpNames = "cockpit"): string {
   ].join("\n");
 }
 
-export function createMcpServer(surfaceContext: () => CapabilityContext, { names = "cockpit" }: { names?: McpNames } = {}): McpServer {
+/**
+ * `names`: which names the tools get. `user`: the caller a token proved (a users file's user), who
+ * acts as themself: a command tool's `actor` argument may only repeat that name.
+ */
+export function createMcpServer(surfaceContext: () => CapabilityContext, { names = "cockpit", ...doors }: { names?: McpNames } & ActorDoors = {}): McpServer {
   const server = new McpServer({ name: "cockpit", version: COCKPIT_VERSION }, { capabilities: { logging: {} }, instructions: mcpInstructions(names) });
   // A caller nobody named is its client (`clientInfo.name` of the initialize), with this session's suffix.
   const session = randomBytes(2).toString("hex");
@@ -96,18 +134,18 @@ export function createMcpServer(surfaceContext: () => CapabilityContext, { names
       {
         title: c.title,
         description: c.description,
-        inputSchema: c.input as z.ZodObject,
+        inputSchema: c.kind === "command" ? (c.input as z.ZodObject).extend({ actor: ACTOR_ARGUMENT }) : (c.input as z.ZodObject),
         outputSchema: mcpOutputSchema(c) as z.ZodObject,
         annotations: annotationsOf(c),
       },
-      async (args: unknown) => callCapability(c, context(), args),
+      async (args: unknown) => callCapability(c, context(), args, undefined, doors),
     );
   }
   // Answer calls with the registry's own validation (the SDK's would word errors differently).
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const c = capabilities.find((x) => mcpToolName(x, names) === request.params.name);
     if (!c) throw rpcError(ErrorCode.InvalidParams, `no tool '${request.params.name}'; tools/list names every one`);
-    return callCapability(c, context(), request.params.arguments ?? {}, request.params._meta as Record<string, unknown> | undefined);
+    return callCapability(c, context(), request.params.arguments ?? {}, request.params._meta as Record<string, unknown> | undefined, doors);
   });
   server.registerResource(
     "plan",

@@ -177,6 +177,27 @@ describe("MCP signs a command with its client", () => {
     }
   });
 
+  it("a command tool's actor argument names who acts, over the client's name; a query tool has no such argument", async () => {
+    const a = await connect("claude-code");
+    try {
+      const { tools } = await a.listTools();
+      const props = (name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {});
+      expect(props(TRANSITION)).toContain("actor");
+      expect(props(mcpToolName(findCapability("plan.next")!))).not.toContain("actor");
+      const moved = (await a.callTool({ name: TRANSITION, arguments: { issue: "I1", transition: "start", actor: "agent-arg" } })) as { isError?: boolean };
+      expect(moved.isError).toBeFalsy();
+      expect(lastBy()).toBe("agent-arg");
+      const before = repo.snapshot();
+      const bad = (await a.callTool({ name: TRANSITION, arguments: { issue: "I2", transition: "start", actor: "evil\u202e" } })) as { isError?: boolean; content: { text: string }[]; _meta?: Record<string, unknown> };
+      expect(bad.isError).toBe(true);
+      expect(bad._meta?.["cockpit/error_code"]).toBe("invalid_input");
+      expect(bad.content[0].text).toMatch(/^actor contains U\+202E/);
+      expect(repo.snapshot()).toEqual(before);
+    } finally {
+      await a.close();
+    }
+  });
+
   it("a name the surface was started with (COCKPIT_ACTOR of cockpit mcp) wins over the client's", async () => {
     const a = await connect("claude-code", "agent-mcp");
     try {

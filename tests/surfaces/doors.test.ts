@@ -229,6 +229,20 @@ describe("on loopback with a token and users, reads are open and every command n
     } finally {
       await bob.close();
     }
+    // bob's token is bob: an actor argument may repeat his name, never name someone else.
+    const bobAgain = await mcpHttp(server.url, { authorization: `Bearer ${tokens.bob}` });
+    try {
+      const before = hashRepo(repo);
+      const forged = (await bobAgain.client.callTool({ name: "plan_claim", arguments: { actor: "alice" } })) as { isError?: boolean; content: { text: string }[] };
+      expect(forged.isError).toBe(true);
+      expect(forged.content[0].text).toMatch(/actor names 'alice', but the caller is bob/);
+      expect(hashRepo(repo)).toBe(before);
+      const own = (await bobAgain.client.callTool({ name: "plan_claim", arguments: { actor: "bob" } })) as { isError?: boolean };
+      expect(own.isError).toBeFalsy();
+      expect(lastLedgerLine(repo)).toMatchObject({ event: "plan_start", by: "bob" });
+    } finally {
+      await bobAgain.close();
+    }
     // Under the reference's names (a client written for it): the same doors, the same answers.
     const reference = await mcpHttp(server.url, {}, "/api/mcp?reference_names");
     try {
