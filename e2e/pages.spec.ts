@@ -1,4 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
+import { readFileSync } from "node:fs";
 import { expect, quiet, seriousViolations, test, type PlanJson } from "./fixtures";
 
 // Every page renders on both repositories with no console error, no page error and no failed
@@ -119,4 +120,31 @@ test("every issue and milestone page of the demo is served, and one issue of eac
     await expect(page.getByTestId("issue-status")).toHaveText(i.status);
   }
   expect([...seen].sort()).toEqual(["ACTIVE", "BLOCKED", "CANCELLED", "DONE", "READY", "VERIFY"]);
+});
+
+test("a milestone's issues show their owner and priority, and filter by person @demo", async ({ page, visit, repo, shot }) => {
+  // What the files say: each booking issue's owner.
+  const plan = (await (await page.request.get("/api/v1/plan")).json()) as PlanJson;
+  const booking = plan.issues.filter((i) => i.milestone === "booking");
+  const ownerOf = (id: string) => /^owner: (.+)$/m.exec(readFileSync(repo.issue(id), "utf8"))?.[1]?.trim() ?? "";
+  const toms = booking.filter((i) => ownerOf(i.id) === "tom");
+  expect(toms.length).toBeGreaterThan(0);
+  expect(toms.length).toBeLessThan(booking.length);
+
+  await visit("/milestones/booking");
+  for (const i of booking) await expect(page.getByTestId(`milestone-owner-${i.id}`)).toHaveText(ownerOf(i.id) || "—");
+  await page.getByLabel("Person").selectOption("tom");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page).toHaveURL(/\/milestones\/booking\?person=tom$/);
+  await expect(page.getByTestId("milestone-person-shown")).toHaveText(`${toms.length} of ${booking.length} issues are tom's`);
+  await expect(page.locator('[data-testid^="milestone-issue-"]')).toHaveCount(toms.length);
+  for (const i of toms) await expect(page.getByTestId(`milestone-issue-${i.id}`)).toBeVisible();
+  await quiet(page);
+  expect(await seriousViolations(page)).toEqual([]);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.getByTestId("milestone-person-filter").scrollIntoViewIfNeeded();
+    await shot(`milestone-by-person-${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
 });

@@ -17,6 +17,7 @@ import { StatusBadge } from "@/components/StatusBadge";
 import { UnsealedMark } from "@/components/UnsealedMark";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
 import { servedRepo, servedState } from "@/lib/surfaces/pages";
+import { ownersOf } from "@/lib/people/facts";
 
 export const dynamic = "force-dynamic";
 
@@ -25,14 +26,21 @@ export async function generateMetadata({ params }: { params: Promise<{ id: strin
   return { title: decodeURIComponent(id) };
 }
 
-export default async function MilestonePage({ params }: { params: Promise<{ id: string }> }) {
+export default async function MilestonePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ person?: string | string[] }> }) {
   const id = decodeURIComponent((await params).id);
+  const asked = (await searchParams).person;
+  const person = typeof asked === "string" && asked.trim() !== "" ? asked.trim() : undefined;
   const record = await callOrNotFound(planRecordCapability, { id });
   if (!("milestone" in record)) notFound();
   const m = record.milestone;
   const served = await servedState();
   const raw = served.records.milestones.find((r) => r.id === id);
   const unsealed = unsealedIssueIds(served.plan);
+  // Who each issue is on (its owner as written), and the people of this milestone for the filter.
+  const owners = ownersOf(servedRepo(), served.plan);
+  const ownerOf = (issue: string) => owners.get(issue)?.trim() ?? "";
+  const people = [...new Set(record.issues.map((i) => ownerOf(i.id)).filter((o) => o !== ""))].sort((a, b) => a.localeCompare(b));
+  const shown = person === undefined ? record.issues : record.issues.filter((i) => ownerOf(i.id) === person);
   return (
     <main className="flex flex-col gap-6">
       <div>
@@ -73,6 +81,26 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
         </Card>
       </div>
       <Card title="Issues">
+        <form method="get" className="mb-2 flex items-center gap-2 text-sm" data-testid="milestone-person-filter">
+          <label htmlFor="milestone-person">Person</label>
+          <select id="milestone-person" name="person" defaultValue={person ?? ""} className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-600 dark:bg-slate-900">
+            <option value="">everyone</option>
+            {people.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+            {person !== undefined && !people.includes(person) && <option value={person}>{person}</option>}
+          </select>
+          <button type="submit" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600">
+            Show
+          </button>
+          {person !== undefined && (
+            <span data-testid="milestone-person-shown">
+              {shown.length} of {record.issues.length} issues are {person}&apos;s
+            </span>
+          )}
+        </form>
         <table className="w-full text-sm">
           <thead className="text-left text-xs text-slate-600 dark:text-slate-400">
             <tr>
@@ -80,16 +108,20 @@ export default async function MilestonePage({ params }: { params: Promise<{ id: 
               <th className="font-medium">Status</th>
               <th className="font-medium">Wave</th>
               <th className="font-medium">Title</th>
+              <th className="font-medium">Owner</th>
+              <th className="font-medium">Priority</th>
               <th className="font-medium">Waits on</th>
             </tr>
           </thead>
           <tbody>
-            {record.issues.map((i) => (
-              <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800">
+            {shown.map((i) => (
+              <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800" data-testid={`milestone-issue-${i.id}`}>
                 <td className="py-1 pr-3"><IssueLink id={i.id} /></td>
                 <td className="pr-3"><StatusBadge status={i.status} /> {unsealed.has(i.id) && <UnsealedMark id={i.id} />} <LeaseNote lease={i.lease} /></td>
                 <td className="pr-3 tabular-nums">{i.wave}</td>
                 <td className="pr-3">{i.title}</td>
+                <td className="pr-3" data-testid={`milestone-owner-${i.id}`}>{ownerOf(i.id) || "—"}</td>
+                <td className="pr-3">{i.priority || "—"}</td>
                 <td className="text-xs">{i.blocked_by.join(", ") || "—"}</td>
               </tr>
             ))}
