@@ -77,7 +77,7 @@ function withEmail(user: User, email: string | undefined): User {
   return email ? { ...rest, email } : rest;
 }
 
-export async function runUsersCommand(argv: readonly string[], io: Io, env = process.env): Promise<number> {
+export async function runUsersCommand(argv: readonly string[], io: Io, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
   const [verb, ...rest] = argv;
   if (verb === undefined || verb === "help" || verb === "--help" || verb === "-h") {
     io.out(usersUsage());
