@@ -2,19 +2,10 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ActionAnswer } from "@/app/actions";
+import { removedText, undoneText } from "@/lib/results/sync-text";
 
 /** GET /api/v1/sync's answer: plan.sync_status's output, as the registry declares it. */
 export type SyncAnswer = ActionAnswer<"plan.sync_status">;
-
-/** "BK-020: start was undone: origin/main already had BK-020.yaml changed, in abc1234 by Bob <bob@x>". */
-export function undoneText(u: NonNullable<SyncAnswer["undone"]>[number], where: string): string {
-  return `${u.command} was undone: ${where} already had ${u.record.split("/").pop()} changed, in ${u.remote_commit.slice(0, 7)} by ${u.author}`;
-}
-
-/** "origin/main removed 2 commits (a force-push): abc1234, def5678": this server pushes none of them again. */
-export function removedText(r: NonNullable<SyncAnswer["removed_by_remote"]>, where: string): string {
-  return `${where} removed ${r.count} commit${r.count === 1 ? "" : "s"} (a force-push): ${r.commits.join(", ")}${r.count > r.commits.length ? ", …" : ""}`;
-}
 
 /** How long ago, in a few words: `12 s`, `4 min`, `2 h`. */
 export function agoText(iso: string | null, now: number): string {

@@ -15,6 +15,7 @@ import { readStateFile } from "@/lib/repo/state-path";
 import { follow, followerOf, sync, unfollow } from "@/lib/server/follow";
 import { contextFor } from "@/lib/server/state";
 import { invoke } from "@/lib/surfaces/invoke";
+import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { ISSUES_DIR, cloneOf, makeOrigin, type Origin } from "../coordination/clones";
 import { cleanupRepos, git } from "../support/repo";
 
@@ -109,6 +110,11 @@ describe("a following server against a hostile remote", () => {
     expect(subjectsOn(origin)[0]).toBe("I0002: start");
     expect(commitsOn(origin)).toHaveLength(2); // the seed, then the server's command
     expect(s).toMatchObject({ state: "following", waiting: 0, removed_by_remote: { count: 1, commits: [leaked.slice(0, 7)], at: expect.any(String) } });
+    // The command line says it too, in the header's words.
+    const said: string[] = [];
+    expect(await runPlanCommand(["sync-status", "--repo", a], { out: (t) => said.push(t), err: () => undefined })).toBe(0);
+    // (A line longer than the terminal wraps, indented: read as one.)
+    expect(said.join("\n").replace(/\n {2}/g, " ")).toContain(`\nremoved: origin/main removed 1 commit (a force-push): ${leaked.slice(0, 7)}; seen ${s.removed_by_remote!.at}, not pushed again\n`);
     expect(git(a, "rev-parse", "HEAD")).toBe(git(origin.bare, "rev-parse", "main"));
     expect(existsSync(join(a, "leaked.env"))).toBe(false);
     // A later command and a later sync push nothing of it either.

@@ -17,6 +17,8 @@ import { importInput, renderImport } from "./import";
 import { EXIT } from "../exit-codes";
 import { planUndoCapability } from "../../capabilities/plan-undo";
 import { escapeFields } from "./terminal-text";
+import type { SyncStatus } from "../../repo/sync-shapes";
+import { removedText, undoneText } from "../../results/sync-text";
 
 // The verbs that write: moves, evidence, leases, records, undo, import, commit and adopt, in the order the help lists them.
 
@@ -130,8 +132,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
     summary: "how a served clone follows its remote (cockpit serve --follow): the state, what is behind, ahead and waiting",
     options: { ...COMMON },
     input: () => ({}),
-    text: (v) =>
-      `${v.state}${v.remote ? ` (${v.remote}/${v.branch})` : ""}: ${v.message}\nlast fetch: ${v.last_fetch_at ?? "never"}${v.last_fetch_ok === false ? " (failed)" : ""}\nbehind ${v.behind}, ahead ${v.ahead}, waiting ${v.waiting}\n`,
+    text: (v) => syncStatusText(v),
   }),
   commit: capabilityVerb(planCommitCapability, {
     summary: "commit the changed records (only their folder) with the moves and edits behind them, and push",
@@ -154,6 +155,18 @@ export const WRITE_VERBS: Record<string, Verb> = {
     },
   },
 };
+
+/** `plan sync-status` for a person: the state, the fetch, the counts, and what the remote undid or removed (as the header shows). */
+export function syncStatusText(v: SyncStatus): string {
+  const where = `${v.remote}/${v.branch}`;
+  return [
+    `${v.state}${v.remote ? ` (${where})` : ""}: ${v.message}`,
+    `last fetch: ${v.last_fetch_at ?? "never"}${v.last_fetch_ok === false ? " (failed)" : ""}`,
+    `behind ${v.behind}, ahead ${v.ahead}, waiting ${v.waiting}`,
+    ...v.undone.map((u) => `undone: ${undoneText(u, where)} (${u.at})`),
+    ...(v.removed_by_remote ? [`removed: ${removedText(v.removed_by_remote, where)}; seen ${v.removed_by_remote.at}, not pushed again`] : []),
+  ].join("\n") + "\n";
+}
 
 function moveVerb(move: Move, summary: string): Verb {
   return capabilityVerb(planTransitionCapability, {
