@@ -52,8 +52,6 @@ function loginName(): string | undefined {
 export interface Actor {
   name: string;
   email?: string;
-  /** Where the name came from: an option, the environment, a request, git, the login. */
-  source: "as" | "env" | "request" | "git" | "login";
 }
 
 /** Thrown when a given name cannot sign a move: the surface answers it as bad input. */
@@ -64,19 +62,42 @@ export class ActorNameError extends Error {}
  * the caller passes it (lib/config.ts's actorFromEnv), else the repository's git identity, else the login name.
  * A given name that cannot sign a move is refused (ActorNameError), never replaced.
  */
-export async function resolveActor(repo: string, given: { as?: string; asFrom?: string; envActor?: string } = {}): Promise<Actor> {
-  if (given.as !== undefined) {
-    const problem = actorNameProblem(given.as, given.asFrom ?? "--as");
+export async function resolveActor(repo: string, given: { as?: string; envActor?: string } = {}): Promise<Actor> {
+  for (const [name, from] of [[given.as, "--as"], [given.envActor || undefined, "COCKPIT_ACTOR"]] as const) {
+    if (name === undefined) continue;
+    const problem = actorNameProblem(name, from);
     if (problem) throw new ActorNameError(problem);
-    return { name: given.as, source: given.asFrom === undefined || given.asFrom === "--as" ? "as" : "request" };
-  }
-  const fromEnv = given.envActor;
-  if (fromEnv !== undefined && fromEnv !== "") {
-    const problem = actorNameProblem(fromEnv, "COCKPIT_ACTOR");
-    if (problem) throw new ActorNameError(problem);
-    return { name: fromEnv, source: "env" };
+    return { name };
   }
   const git = await gitIdentity(repo);
-  if (git.name) return { name: git.name, email: git.email, source: "git" };
-  return { name: loginName() ?? "unknown", source: "login" };
+  if (git.name) return { name: git.name, email: git.email };
+  return { name: loginName() ?? "unknown" };
+}
+
+/** An MCP client's name as the server signs its moves: the name, `#`, the session's four hex digits (`claude-code#3f2a`). */
+export function clientSessionName(client: string, session: string): string {
+  return `${client}#${session}`;
+}
+
+/** Whether a name is an MCP client's session name (so: an agent's). */
+export function isClientSessionName(name: string): boolean {
+  return /#[0-9a-f]{4}$/.test(name);
+}
+
+/**
+ * Why a name a request claims (a header, an argument) cannot sign its command, or undefined when
+ * it can: a name that cannot sign a move (`invalid`); another name than the user the caller's
+ * token proved, or any name on a server whose users file names its users (`forbidden`).
+ * `source` names where it came from, `drop` how to leave it out.
+ */
+export function claimedActorRefusal(named: string, doors: { user?: string; usersFile?: boolean; source: string; drop: string }): { kind: "invalid" | "forbidden"; message: string } | undefined {
+  const problem = actorNameProblem(named, doors.source);
+  if (problem) return { kind: "invalid", message: problem };
+  if (doors.user !== undefined && named !== doors.user) {
+    return { kind: "forbidden", message: `${doors.source} names '${named}', but the caller is ${doors.user} (their token or session): a user acts under their own name; ${doors.drop}` };
+  }
+  if (doors.user === undefined && doors.usersFile) {
+    return { kind: "forbidden", message: `${doors.source} names '${named}', but this server has a users file: a user is named by their own token (cockpit users add ${named}), not by ${doors.source}` };
+  }
+  return undefined;
 }

@@ -8,7 +8,7 @@ import { nearestIds } from "../plan/nearest";
 import { errorResponse, jsonResponse } from "./responses";
 
 export { errorResponse, jsonResponse };
-import { actorNameProblem } from "../repo/identity";
+import { claimedActorRefusal } from "../repo/identity";
 import { byOf, identify, isSecureRequest, requestHost, securityFromEnv, tooManyGuesses, type ServerSecurity } from "../server/security";
 
 // The HTTP projection: a Web `Request` in, a `Response` out, for any route handler to call.
@@ -122,14 +122,8 @@ export const ACTOR_HEADER = "x-cockpit-actor";
 function requestActor(headers: Headers, user: string | undefined, security: ServerSecurity): { by?: string; denied?: Response } {
   const named = headers.get(ACTOR_HEADER);
   if (named === null) return { by: user };
-  const problem = actorNameProblem(named, "the header X-Cockpit-Actor");
-  if (problem) return { denied: errorResponse("invalid_input", 400, problem) };
-  if (user !== undefined && named !== user) {
-    return { denied: errorResponse("forbidden", 403, `the header X-Cockpit-Actor names '${named}', but the caller is ${user} (their token or session): a user acts under their own name; drop the header`) };
-  }
-  if (user === undefined && security.usersFile) {
-    return { denied: errorResponse("forbidden", 403, `the header X-Cockpit-Actor names '${named}', but this server has a users file: a user is named by their own token (cockpit users add ${named}), not by a header`) };
-  }
+  const refusal = claimedActorRefusal(named, { user, usersFile: Boolean(security.usersFile), source: "the header X-Cockpit-Actor", drop: "drop the header" });
+  if (refusal) return { denied: refusal.kind === "invalid" ? errorResponse("invalid_input", 400, refusal.message) : errorResponse("forbidden", 403, refusal.message) };
   return { by: named };
 }
 

@@ -6,7 +6,7 @@ import { capabilities, mcpToolName, planResourceUri, type McpNames } from "../ca
 import { RevisionSchema } from "../plan/history-shapes";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { randomBytes } from "node:crypto";
-import { actorNameProblem } from "../repo/identity";
+import { actorNameProblem, claimedActorRefusal, clientSessionName } from "../repo/identity";
 import { COCKPIT_VERSION } from "../version";
 import { invoke } from "./invoke";
 import { describeInputError } from "../plan/input-words";
@@ -43,15 +43,12 @@ const ACTOR_ARGUMENT = z.string().optional().describe("who acts, for the ledger 
  * the error that refuses it (a name that cannot sign a move; another name than the caller's proven one).
  */
 function withActorArgument(ctx: CapabilityContext, args: unknown, doors: ActorDoors): { ctx: CapabilityContext; args: unknown } | { error: ReturnType<typeof errorResult> } {
-  const { user, usersFile } = doors;
   if (!args || typeof args !== "object" || Array.isArray(args) || !Object.hasOwn(args, "actor")) return { ctx, args };
   const { actor, ...rest } = args as Record<string, unknown>;
   if (actor === undefined) return { ctx, args: rest };
   if (typeof actor !== "string") return { error: errorResult("invalid_input", "actor must be a text (a person's or an agent's name)") };
-  const problem = actorNameProblem(actor, "actor");
-  if (problem) return { error: errorResult("invalid_input", problem) };
-  if (user !== undefined && actor !== user) return { error: errorResult("invalid_input", `actor names '${actor}', but the caller is ${user} (their token): a user acts under their own name; leave actor out`) };
-  if (user === undefined && usersFile) return { error: errorResult("invalid_input", `actor names '${actor}', but this server has a users file: a user is named by their own token (cockpit users add ${actor}), not by an argument`) };
+  const refusal = claimedActorRefusal(actor, { ...doors, source: "actor", drop: "leave actor out" });
+  if (refusal) return { error: errorResult("invalid_input", refusal.message) };
   return { ctx: { ...ctx, by: actor }, args: rest };
 }
 
@@ -125,7 +122,7 @@ export function createMcpServer(surfaceContext: () => CapabilityContext, { names
     const ctx = surfaceContext();
     if (ctx.by !== undefined) return ctx;
     const client = server.server.getClientVersion()?.name;
-    const by = client === undefined ? undefined : `${client}#${session}`;
+    const by = client === undefined ? undefined : clientSessionName(client, session);
     return by !== undefined && actorNameProblem(by, "clientInfo.name") === undefined ? { ...ctx, by } : ctx;
   };
   for (const c of capabilities) {

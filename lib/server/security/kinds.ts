@@ -3,16 +3,15 @@
 // (`claude-code#3f2a`, docs/agents.md). Everyone else is a person.
 import { currentUsers } from "./users";
 import { securityFromEnv } from "./settings";
+import { isClientSessionName } from "../../repo/identity";
 
 export type PersonKind = "person" | "agent";
 
-/** An MCP client's name as the server signs its moves: the name, `#`, four hex digits. */
-const MCP_SESSION = /#[0-9a-f]{4}$/;
 
 /** The kind of each name, by the users file (when the server has one) and the form of the name. */
 export function kindsOf(names: Iterable<string>, usersFile: string | undefined = securityFromEnv().usersFile): Map<string, PersonKind> {
   const agents = new Set(usersFile ? currentUsers(usersFile).users.filter((u) => u.kind === "agent").map((u) => u.name) : []);
   const out = new Map<string, PersonKind>();
-  for (const name of names) out.set(name, agents.has(name) || MCP_SESSION.test(name) ? "agent" : "person");
+  for (const name of names) out.set(name, agents.has(name) || isClientSessionName(name) ? "agent" : "person");
   return out;
 }
