@@ -9,6 +9,7 @@ export default defineConfig({
     environment: "node",
     include: ["lib/**/*.test.{ts,tsx}", "tests/**/*.test.{ts,tsx}"],
     globalSetup: ["tests/support/global-setup.ts"],
+    setupFiles: ["tests/support/fast-check-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
