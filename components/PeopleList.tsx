@@ -15,16 +15,20 @@ export function PeopleList({ id, typed }: { id: string; typed: string }) {
   useEffect(() => {
     const q = typed.trim();
     if (q === "") return;
-    const asked = new AbortController();
+    // An answer to an older keystroke is dropped when it lands, not cut off in flight: the
+    // question is small, and a cut request reads as a failure in the browser's log.
+    let current = true;
     const timer = setTimeout(() => {
-      fetch(`/api/palette?q=${encodeURIComponent(q.slice(0, 200))}`, { signal: asked.signal })
+      fetch(`/api/palette?q=${encodeURIComponent(q.slice(0, 200))}`)
         .then((r) => (r.ok ? (r.json() as Promise<{ people?: unknown }>) : { people: [] }))
-        .then((answer) => setPeople(Array.isArray(answer.people) ? answer.people.filter((p): p is string => typeof p === "string") : []))
+        .then((answer) => {
+          if (current) setPeople(Array.isArray(answer.people) ? answer.people.filter((p): p is string => typeof p === "string") : []);
+        })
         .catch(() => undefined);
     }, 150);
     return () => {
+      current = false;
       clearTimeout(timer);
-      asked.abort();
     };
   }, [typed]);
   return (
