@@ -22,35 +22,37 @@ export default async function PeoplePage() {
       <p className="text-sm text-slate-700 dark:text-slate-300">
         Issue owners, whoever acted in the ledger (people and agents) and the commit authors, mapped to one handle each (by .mailmap, the email, or the first name).
       </p>
-      <table className="w-full max-w-3xl text-left text-sm" data-testid="people-table">
-        <thead>
-          <tr className="border-b border-slate-300 dark:border-slate-700">
-            <th className="py-1 pr-4">Person</th>
-            {STATUSES.map((s) => (
-              <th key={s} className="py-1 pr-4 text-right">{s}</th>
-            ))}
-            <th className="py-1 text-right">All</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...people].map(([person, issues]) => (
-            <tr key={person} className="border-b border-slate-200 dark:border-slate-800" data-testid={`people-row-${person}`}>
-              <td className="py-1 pr-4">
-                <Link href={personHref(person)} className="text-blue-700 underline dark:text-blue-300">{person}</Link>
-                {kinds.get(person) === "agent" ? (
-                  <span className="ml-2 rounded border border-violet-400 px-1 text-xs text-violet-800 dark:border-violet-500 dark:text-violet-200" data-testid={`people-kind-${person}`} title="a coding agent">
-                    agent
-                  </span>
-                ) : null}
-              </td>
+      <div className="max-w-3xl overflow-x-auto">
+        <table className="w-full max-w-3xl text-left text-sm" data-testid="people-table">
+          <thead>
+            <tr className="border-b border-slate-300 dark:border-slate-700">
+              <th className="py-1 pr-4">Person</th>
               {STATUSES.map((s) => (
-                <td key={s} className="py-1 pr-4 text-right tabular-nums">{issues.filter((i) => i.status === s).length}</td>
+                <th key={s} className="py-1 pr-4 text-right">{s}</th>
               ))}
-              <td className="py-1 text-right tabular-nums">{issues.length}</td>
+              <th className="py-1 text-right">All</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {[...people].map(([person, issues]) => (
+              <tr key={person} className="border-b border-slate-200 dark:border-slate-800" data-testid={`people-row-${person}`}>
+                <td className="py-1 pr-4">
+                  <Link href={personHref(person)} className="text-blue-700 underline dark:text-blue-300">{person}</Link>
+                  {kinds.get(person) === "agent" ? (
+                    <span className="ml-2 rounded border border-violet-400 px-1 text-xs text-violet-800 dark:border-violet-500 dark:text-violet-200" data-testid={`people-kind-${person}`} title="a coding agent">
+                      agent
+                    </span>
+                  ) : null}
+                </td>
+                {STATUSES.map((s) => (
+                  <td key={s} className="py-1 pr-4 text-right tabular-nums">{issues.filter((i) => i.status === s).length}</td>
+                ))}
+                <td className="py-1 text-right tabular-nums">{issues.length}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </main>
   );
 }

@@ -81,8 +81,10 @@ export default async function MilestonePage({ params, searchParams }: { params: 
         </Card>
       </div>
       <Card title="Issues">
-        <form method="get" className="mb-2 flex items-center gap-2 text-sm" data-testid="milestone-person-filter">
-          <label htmlFor="milestone-person">Person</label>
+        <form method="get" className="mb-2 flex flex-wrap items-center gap-2 text-sm" data-testid="milestone-person-filter">
+          <label htmlFor="milestone-person" className="whitespace-nowrap">
+            Person
+          </label>
           <select id="milestone-person" name="person" defaultValue={person ?? ""} className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-600 dark:bg-slate-900">
             <option value="">everyone</option>
             {people.map((p) => (
@@ -92,7 +94,7 @@ export default async function MilestonePage({ params, searchParams }: { params: 
             ))}
             {person !== undefined && !people.includes(person) && <option value={person}>{person}</option>}
           </select>
-          <button type="submit" className="rounded border border-slate-300 px-2 py-1 dark:border-slate-600">
+          <button type="submit" className="whitespace-nowrap rounded border border-slate-300 px-2 py-1 dark:border-slate-600">
             Show
           </button>
           {person !== undefined && (
@@ -101,32 +103,35 @@ export default async function MilestonePage({ params, searchParams }: { params: 
             </span>
           )}
         </form>
-        <table className="w-full text-sm">
-          <thead className="text-left text-xs text-slate-600 dark:text-slate-400">
-            <tr>
-              <th className="font-medium">Issue</th>
-              <th className="font-medium">Status</th>
-              <th className="font-medium">Wave</th>
-              <th className="font-medium">Title</th>
-              <th className="font-medium">Owner</th>
-              <th className="font-medium">Priority</th>
-              <th className="font-medium">Waits on</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((i) => (
-              <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800" data-testid={`milestone-issue-${i.id}`}>
-                <td className="py-1 pr-3"><IssueLink id={i.id} /></td>
-                <td className="pr-3"><StatusBadge status={i.status} /> {unsealed.has(i.id) && <UnsealedMark id={i.id} />} <LeaseNote lease={i.lease} /></td>
-                <td className="pr-3 tabular-nums">{i.wave}</td>
-                <td className="pr-3">{i.title}</td>
-                <td className="pr-3" data-testid={`milestone-owner-${i.id}`}>{ownerOf(i.id) || "—"}</td>
-                <td className="pr-3">{i.priority || "—"}</td>
-                <td className="text-xs">{i.blocked_by.join(", ") || "—"}</td>
+        {/* On a phone the table scrolls inside its card, the page does not. */}
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[44rem] text-sm">
+            <thead className="text-left text-xs text-slate-600 dark:text-slate-400">
+              <tr className="whitespace-nowrap">
+                <th className="pr-3 font-medium">Issue</th>
+                <th className="pr-3 font-medium">Status</th>
+                <th className="pr-3 font-medium">Wave</th>
+                <th className="pr-3 font-medium">Title</th>
+                <th className="pr-3 font-medium">Owner</th>
+                <th className="pr-3 font-medium">Priority</th>
+                <th className="font-medium">Waits on</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {shown.map((i) => (
+                <tr key={i.id} className="border-t border-slate-100 dark:border-slate-800" data-testid={`milestone-issue-${i.id}`}>
+                  <td className="whitespace-nowrap py-1 pr-3"><IssueLink id={i.id} /></td>
+                  <td className="whitespace-nowrap pr-3"><StatusBadge status={i.status} /> {unsealed.has(i.id) && <UnsealedMark id={i.id} />} <LeaseNote lease={i.lease} /></td>
+                  <td className="pr-3 tabular-nums">{i.wave}</td>
+                  <td className="pr-3">{i.title}</td>
+                  <td className="whitespace-nowrap pr-3" data-testid={`milestone-owner-${i.id}`}>{ownerOf(i.id) || "—"}</td>
+                  <td className="pr-3">{i.priority || "—"}</td>
+                  <td className="text-xs">{i.blocked_by.join(", ") || "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         {record.issues.length === 0 && <p className="text-sm">No issue names this milestone.</p>}
       </Card>
       <Card title={`Acceptance evidence of the milestone: ${evidenceTitle(raw).slice("Evidence: ".length)}`}>
