@@ -11,12 +11,14 @@ import { newRepo, removeTempDirs } from "../support/history";
 afterAll(removeTempDirs);
 
 const BEADS_STATUS = ["open", "in_progress", "blocked", "closed", "tombstone", "deferred"] as const;
-const BEADS_MAPS: Record<string, string[]> = { closed: ["DONE"], in_progress: ["ACTIVE"], open: ["READY", "BLOCKED"], blocked: ["READY", "BLOCKED"], deferred: ["READY", "BLOCKED"] };
+// A started issue whose milestone waits on an unfinished one is BLOCKED by the gate (and a
+// premature_execution finding says so): the stamp is kept, the derivation decides.
+const BEADS_MAPS: Record<string, string[]> = { closed: ["DONE"], in_progress: ["ACTIVE", "BLOCKED"], open: ["READY", "BLOCKED"], blocked: ["READY", "BLOCKED"], deferred: ["READY", "BLOCKED"] };
 const GH_MAPS: Record<string, string[]> = { CLOSED: ["DONE"], OPEN: ["READY", "BLOCKED"] };
 const TM_MAPS: Record<string, string[]> = {
   done: ["DONE"],
-  "in-progress": ["ACTIVE"],
-  review: ["ACTIVE"],
+  "in-progress": ["ACTIVE", "BLOCKED"],
+  review: ["ACTIVE", "BLOCKED"],
   cancelled: ["CANCELLED"],
   deferred: ["READY", "BLOCKED"],
   pending: ["READY", "BLOCKED"],
@@ -26,7 +28,7 @@ const TM_MAPS: Record<string, string[]> = {
 function backlogMaps(sourceStatus: string): string[] {
   if (sourceStatus.endsWith("(archive/)")) return ["CANCELLED"];
   if (sourceStatus.endsWith("(completed/)") || sourceStatus === "Done") return ["DONE"];
-  if (sourceStatus === "In Progress") return ["ACTIVE"];
+  if (sourceStatus === "In Progress") return ["ACTIVE", "BLOCKED"];
   return ["READY", "BLOCKED"];
 }
 
@@ -98,6 +100,13 @@ describe("round trips", () => {
           if (type === "blocks" && issues.has(id(a)) && issues.has(id(b))) expect(issues.get(id(a))!.depends_on).toContain(id(b));
         }
         for (const [from, row] of Object.entries(r.mapped)) for (const to of Object.keys(row)) expect(BEADS_MAPS[from]).toContain(to);
+        statuses.forEach((status, k) => {
+          const issue = issues.get(id(k));
+          if (status !== "in_progress" || issue === undefined || issue.status === "ACTIVE") return;
+          expect(issue.status).toBe("BLOCKED");
+          expect(issue.blocked_by).toContain(`milestone:${issue.milestone}`);
+          expect(plan.findings.some((f) => f.code === "premature_execution" && f.subject === id(k))).toBe(true);
+        });
         const epicsMade = r.created.milestones.filter((m) => m !== "beads").length;
         expect(r.created.issues.length + epicsMade + r.skipped.length).toBe(lines.length);
         expect(r.findings).toEqual(plan.findings);
