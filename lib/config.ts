@@ -49,9 +49,14 @@ export function lockWaitMs(env: Env = process.env): number {
   return positive(env.COCKPIT_LOCK_WAIT_MS, 60_000);
 }
 
-/** How long a lease lives without renewal: COCKPIT_LEASE_TTL_S seconds, else 2 hours. */
+/** How long a lease lives without a word from its session (docs/agents.md): COCKPIT_LEASE_TTL_S seconds, else 30 minutes. */
 export function leaseTtlSeconds(env: Env = process.env): number {
-  return positive(env.COCKPIT_LEASE_TTL_S, 2 * 3600);
+  return positive(env.COCKPIT_LEASE_TTL_S, 1800);
+}
+
+/** How long a session may be silent before it is stale: COCKPIT_STALE_AFTER_S seconds, else 5 minutes. */
+export function staleAfterSeconds(env: Env = process.env): number {
+  return positive(env.COCKPIT_STALE_AFTER_S, 300);
 }
 
 /** The secret a webhook's signature (GitHub) or token (GitLab) is checked with; "" when none is set. */

@@ -20,10 +20,10 @@ afterAll(cleanupRepos);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Stamps and state files left in `.ai/local/state` (the ledger aside). */
+/** Stamps and state files left in `.ai/local/state` (the ledger, the undo store and the sessions' store aside). */
 function lockLeftovers(repo: PlanRepo): string[] {
   const dir = repo.path(".ai/local/state");
-  return existsSync(dir) ? readdirSync(dir).filter((n) => n !== "ledger.jsonl" && n !== "undo") : [];
+  return existsSync(dir) ? readdirSync(dir).filter((n) => n !== "ledger.jsonl" && n !== "undo" && !/^cockpit\.db(-wal|-shm)?$/.test(n)) : [];
 }
 
 /**

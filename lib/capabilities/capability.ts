@@ -15,6 +15,8 @@ export interface CapabilityContext {
   by?: string;
   /** The actor's address when known (git's user.email, the users file): a following server's commit author. */
   email?: string;
+  /** The actor's kind when the surface knows it (a users file's agent, an MCP client's session name): docs/agents.md. */
+  kind?: "agent" | "person";
   /** The parsed files a long-running surface keeps (writes re-read what changed through it). */
   cache?: RecordCache;
   /** Awaited before a query (the surfaces call it): fetches what is laid over the plan (leases). */

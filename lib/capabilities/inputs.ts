@@ -51,6 +51,8 @@ export const RecordInput = z.strictObject({ id: id("A milestone or issue"), at: 
 export const TransitionInput = z.strictObject({
   issue: id("The issue"),
   transition: z.enum(["start", "verify", "done"]).describe("start, verify or done."),
+  force: z.boolean().optional().describe("verify or done an issue another actor's session holds (a person, with reason; never an agent)."),
+  reason: z.string().min(1).max(500, "reason is at most 500 characters").optional().describe("Why force: kept in the ledger line."),
   idempotency_key: IdempotencyKeyField.optional(),
 });
 
@@ -74,8 +76,19 @@ export const EvidenceInput = z
 
 export const ClaimInput = z.strictObject({
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),
+  no_reclaim: z.boolean().optional().describe("Skip abandoned ACTIVE issues (expired leases); take READY work only."),
   idempotency_key: IdempotencyKeyField.optional(),
 });
+
+/** A session's word: one line, bounded. */
+const noteField = z.string().max(2000, "note is at most 2000 characters").describe("What the session is doing or leaves for the next one.");
+
+export const HeartbeatInput = z.strictObject({
+  issue: id("The issue"),
+  note: noteField.optional(),
+});
+
+export const AgentsInput = z.strictObject({});
 
 /** A revision a time capability needs (`since`): refused by name when missing. */
 const requiredRevision = (name: string, what: string) =>
@@ -123,7 +136,8 @@ export const ForecastInput = z.strictObject({
 
 export const ReleaseInput = z.strictObject({
   issue: id("The issue"),
-  force: z.boolean().optional().describe("End the lease whoever holds it (a lead clearing a crashed holder)."),
+  force: z.boolean().optional().describe("End the session whoever holds it (a person clearing a crashed agent; an agent may not)."),
+  note: noteField.optional(),
 });
 
 export const CodeInput = z.strictObject({

@@ -1,4 +1,5 @@
 import type { AnyCapability } from "./capability";
+import { planAgentsCapability } from "./plan-agents";
 import { planBurnupCapability } from "./plan-burnup";
 import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
@@ -9,6 +10,7 @@ import { planEditCapability } from "./plan-edit";
 import { planCriticalPathCapability } from "./plan-critical-path";
 import { planEvidenceCapability } from "./plan-evidence";
 import { planForecastCapability } from "./plan-forecast";
+import { planHeartbeatCapability } from "./plan-heartbeat";
 import { planHistoryCapability } from "./plan-history";
 import { planImportCapability } from "./plan-import";
 import { planIssuesCapability } from "./plan-issues";
@@ -48,7 +50,9 @@ const declared = [
   planTransitionCapability,
   planEvidenceCapability,
   planClaimCapability,
+  planHeartbeatCapability,
   planReleaseCapability,
+  planAgentsCapability,
   planCreateCapability,
   planEditCapability,
   planUndoCapability,

@@ -1,5 +1,5 @@
-import { DATABASE_ENV } from "../config";
-import { holderOf, projectKey, readHolder, releaseLease, requireIssue } from "../coordination/leases";
+import { actorOf, releaseSession } from "../coordination/plan-leases";
+import { requireIssue } from "../coordination/leases";
 import { refused } from "../plan/errors";
 import { configOf, defineCapability } from "./capability";
 import { ReleaseInput } from "./inputs";
@@ -8,18 +8,16 @@ import { ReleaseResultSchema } from "../results/outputs";
 export const planReleaseCapability = defineCapability({
   id: "plan.release",
   kind: "command",
-  title: "End this clone's lease on an issue",
+  title: "End the session that holds an issue",
   description:
-    "Give an issue back to every clone (a shared database holds the leases); force ends another holder's lease, for a lead clearing a crashed machine. The record itself is not changed.",
+    "Give an issue back: the actor's own session on it ends, with a note for the next one (force: another actor's, for a person clearing a crashed agent; never an agent). The record itself is not changed.",
   input: ReleaseInput,
   output: ReleaseResultSchema,
   handler: async (ctx, input) => {
-    const url = configOf(ctx).database;
-    if (!url) throw refused(`leases live in a shared database, and none is configured (set ${DATABASE_ENV} or pass --database)`);
-    const plan = ctx.plan();
-    requireIssue(plan, input.issue);
-    const holder = input.force ? readHolder(ctx.repo) : await holderOf(ctx.repo);
-    const r = await releaseLease(url, projectKey(plan), input.issue, holder, input.force === true);
-    return { issue: input.issue, released: r.released, ...(r.holder ? { holder: r.holder } : {}) };
+    requireIssue(ctx.plan(), input.issue);
+    const who = actorOf(ctx.by, ctx.kind);
+    if (input.force && who.kind === "agent") throw refused(`${who.actor} is an agent, and an agent never ends another's session: ask a person, or wait for the lease to end (cockpit plan agents)`);
+    const ended = await releaseSession(ctx.repo, ctx.plan, input.issue, who, { force: input.force === true, note: input.note }, configOf(ctx));
+    return { issue: input.issue, released: ended !== undefined, ...(ended ? { holder: ended.actor, session: ended.session } : {}) };
   },
 });

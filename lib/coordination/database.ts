@@ -116,6 +116,30 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     CREATE INDEX cockpit_plan_events_by_root ON cockpit_plan_events (project, root_plan_id, id);
     CREATE INDEX cockpit_plan_events_by_plan ON cockpit_plan_events (project, plan_id, id);`,
   },
+  // Sessions: an actor's hold on an issue, the same in meaning as the SQLite store's `sessions`
+  // (lib/coordination/sessions.ts); they replace cockpit_leases, whose holder was a clone.
+  {
+    version: 5,
+    sql: `CREATE TABLE cockpit_sessions (
+      project   text    NOT NULL,
+      session   text    NOT NULL,
+      issue     text    NOT NULL,
+      actor     text    NOT NULL,
+      kind      text    NOT NULL CHECK (kind IN ('agent', 'person')),
+      epoch     integer NOT NULL CHECK (epoch >= 1),
+      since     text    NOT NULL,
+      last_seen text    NOT NULL,
+      expires   text    NOT NULL,
+      note      text,
+      ended     text    CHECK (ended IN ('released', 'finished', 'reclaimed')),
+      ended_at  text,
+      ended_by  text,
+      PRIMARY KEY (project, session)
+    );
+    CREATE UNIQUE INDEX cockpit_sessions_one_live ON cockpit_sessions (project, issue) WHERE ended IS NULL;
+    CREATE UNIQUE INDEX cockpit_sessions_by_epoch ON cockpit_sessions (project, issue, epoch);
+    CREATE INDEX cockpit_sessions_by_end ON cockpit_sessions (project, ended_at);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

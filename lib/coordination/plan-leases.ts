@@ -1,60 +1,172 @@
-import type { CockpitConfig } from "../config";
+import { leaseTtlSeconds, staleAfterSeconds, type CockpitConfig } from "../config";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { processWide } from "../process-wide";
-import { loadPlan } from "../repo";
+import { refused } from "../plan/errors";
 import type { Move } from "../plan/seal";
 import type { WriteOptions } from "../repo/transition";
-import type { Plan } from "../plan/shapes";
+import type { Plan, PlanIssue } from "../plan/shapes";
+import { requireState } from "../repo/state-path";
+import { isClientSessionName } from "../repo/identity";
+import type { ExecutionStore, SessionRow } from "../execution/store-rows";
+import { STORE_FILE, STORE_STATE, openExistingSqliteStore, openSqliteStore } from "../execution/store-sqlite";
+import { openPostgresStore } from "../execution/store-postgres";
 import { databaseUrl, redactUrl } from "./database";
-import { endOwnLease, holderOf, leaseTtlSeconds, liveLeases, overlayLeases, projectKey, readHolder, releaseLease, renewLeases, takeFirstFree, takeLease, type Lease } from "./leases";
+import { projectKey, type Lease } from "./leases";
+import { endSession, guardIssue, listSessions, liveSessions, openSession, reclaimable, renew, toSecond, type Actor, type AgentSession, type Opened } from "./sessions";
 
-// Leases as the plan commands use them: taken inside the plan lock before the record is written,
-// ended when the holder's record reaches VERIFY or DONE. Without a database, all of this is inert.
+// Sessions as the plan's commands use them (lib/coordination/sessions.ts): `start` and `claim`
+// open one inside the plan lock before the record is written; `verify`, `done`, evidence and
+// release are refused to anyone but the holder while its lease is live; VERIFY or DONE ends the
+// session. They live in the clone's SQLite store (.ai/local/state/cockpit.db) by default, and in
+// the shared PostgreSQL when one is configured: coordination state, never plan records.
 
-/** The lease hooks of `start` and `claim` for a repository; empty when no database is configured. */
-export function leaseWriteOptions(repo: string, plan: () => Plan, config?: CockpitConfig): Pick<WriteOptions, "beforeWrite" | "choose"> {
+/** Where the sessions are: the database when one is configured, else the clone's SQLite file (made when `create`). */
+async function sessionStore(repo: string, plan: () => Plan, config: CockpitConfig | undefined, create: boolean): Promise<ExecutionStore | undefined> {
   const url = databaseUrl(config);
-  if (!url) return {};
+  if (url) return openPostgresStore(url, repo, projectKey(plan()));
+  await requireState(repo, STORE_STATE);
+  return create ? openSqliteStore(repo) : openExistingSqliteStore(repo);
+}
+
+/** A clone's own file knows every start of the clone: a session on an issue its files show unstarted is a stray. */
+const shared = (config?: CockpitConfig) => databaseUrl(config) !== undefined;
+
+/** Who acts, with their kind: an agent by the surface's word (a users file, an MCP client's session name), or by opening with claim. */
+export function actorOf(by: string | undefined, kind: Actor["kind"] | undefined, claiming = false): Actor {
+  const actor = by ?? "unknown";
+  return { actor, kind: kind ?? (claiming || isClientSessionName(actor) ? "agent" : "person") };
+}
+
+/** What a start or a claim opened, for its answer. */
+export interface OpenedBy {
+  opened?: Opened;
+}
+
+/**
+ * The session hooks of the moves: `start` opens a session (refused when another one holds the
+ * issue), `verify` and `done` are refused to anyone but the holder, and `choose` opens a session on
+ * the first READY candidate nobody holds. `reclaim` takes over the first ACTIVE candidate whose
+ * lease has expired. `out.opened` is what was opened.
+ */
+export function leaseWriteOptions(
+  repo: string,
+  plan: () => Plan,
+  config: CockpitConfig | undefined,
+  who: Actor,
+  out: OpenedBy = {},
+  options: { force?: boolean } = {},
+): Pick<WriteOptions, "beforeWrite" | "choose" | "reclaim"> {
+  const override = "a person may pass --force --reason TEXT (force and reason over HTTP and MCP)";
+  const ttl = leaseTtlSeconds();
+  const store = () => sessionStore(repo, plan, config, true);
   return {
     beforeWrite: async (issue, move) => {
-      if (move === "start") await takeLease(url, projectKey(plan()), issue.id, await holderOf(repo));
+      const s = await store();
+      // A claim opened its session when it chose the issue.
+      if (move === "start" && out.opened?.session.issue === issue.id) return;
+      if (move === "start") out.opened = await s!.write((tx) => openSession(tx, issue.id, who, ttl, { stray: !shared(config) }));
+      else await s!.write((tx) => guardIssue(tx, issue.id, who, { ...options, override }));
     },
     choose: async (candidates) => {
-      const id = await takeFirstFree(url, projectKey(plan()), candidates.map((c) => c.id), await holderOf(repo));
-      return candidates.find((c) => c.id === id);
+      const s = await store();
+      return s!.write(async (tx) => {
+        for (const c of candidates) {
+          const current = await tx.liveSession(c.id);
+          if (current && Date.parse(current.expires) > (await tx.clock()).getTime() && shared(config)) continue;
+          out.opened = await openSession(tx, c.id, who, ttl, { stray: !shared(config) });
+          return c;
+        }
+        return undefined;
+      });
+    },
+    reclaim: async (candidates) => {
+      const s = await store();
+      return s!.write(async (tx) => {
+        for (const c of candidates) {
+          if (!(await reclaimable(tx, c.id))) continue;
+          out.opened = await openSession(tx, c.id, who, ttl);
+          return c;
+        }
+        return undefined;
+      });
     },
   };
 }
 
+/** Refuse a write on an issue another session holds (or that was reclaimed from `who`); renew `who`'s own. */
+export async function guardWrite(repo: string, plan: () => Plan, issue: string, who: Actor, config?: CockpitConfig, options: { force?: boolean } = {}): Promise<void> {
+  const s = await sessionStore(repo, plan, config, false);
+  if (!s) return;
+  await s.write((tx) => guardIssue(tx, issue, who, options));
+}
+
 /**
- * After a move: VERIFY or DONE ends this clone's lease; any other command on an issue renews it.
- * The record is already written, so a database that cannot be reached is reported, not thrown:
- * the lease then ends at its expiry.
+ * After a move: VERIFY or DONE ends the issue's session; evidence renews the holder's. The record
+ * is already written, so a store that cannot be used is reported, not thrown: the session then
+ * ends at its expiry (and reads as finished, its issue being VERIFY or DONE).
  */
-export async function afterIssueWrite(repo: string, plan: () => Plan, issue: string, move: Move | "evidence", config?: CockpitConfig): Promise<void> {
-  const url = databaseUrl(config);
-  const holder = readHolder(repo);
-  if (!url || !holder) return;
+export async function afterIssueWrite(repo: string, plan: () => Plan, issue: string, move: Move | "evidence", who: Actor, config?: CockpitConfig): Promise<void> {
   try {
-    if (move === "verify" || move === "done") await endOwnLease(url, projectKey(plan()), issue, holder);
-    else await renewLeases(url, projectKey(plan()), holder, [issue]);
+    const s = await sessionStore(repo, plan, config, false);
+    if (!s) return;
+    await s.write(async (tx) => {
+      if (move === "verify" || move === "done") await endSession(tx, issue, "finished", who.actor);
+      else {
+        const current = await tx.liveSession(issue);
+        if (current && current.actor === who.actor) await renew(tx, current, leaseTtlSeconds());
+      }
+    });
   } catch (error) {
-    console.error(`[cockpit] the lease on ${issue} was not updated (${error instanceof Error ? error.message : String(error)}); it ends at its expiry`);
+    console.error(`[cockpit] the session on ${issue} was not updated (${error instanceof Error ? error.message : String(error)}); it ends at its expiry`);
   }
+}
+
+/** A heartbeat: renew `who`'s session on the issue and keep the note; refused when `who` holds none. */
+export async function heartbeat(repo: string, plan: () => Plan, issue: string, who: Actor, note: string | undefined, config?: CockpitConfig): Promise<SessionRow> {
+  const s = await sessionStore(repo, plan, config, true);
+  return s!.write(async (tx) => {
+    const mine = await guardIssue(tx, issue, who);
+    if (!mine) {
+      throw refused(`${who.actor} holds no session on ${issue}: a heartbeat renews the session a claim or a start opened (cockpit plan claim, cockpit plan start ${issue})`);
+    }
+    return renew(tx, mine, leaseTtlSeconds(), note);
+  });
+}
+
+/** End the issue's session: `who`'s own, or with `force` whoever's. Answers the session ended, if any. */
+export async function releaseSession(repo: string, plan: () => Plan, issue: string, who: Actor, options: { force?: boolean; note?: string }, config?: CockpitConfig): Promise<SessionRow | undefined> {
+  const s = await sessionStore(repo, plan, config, false);
+  if (!s) return undefined;
+  return s.write(async (tx) => {
+    await guardIssue(tx, issue, who, { force: options.force, override: "a person may pass --force" });
+    return endSession(tx, issue, "released", who.actor, options.note);
+  });
+}
+
+/** Every session with its state (plan.agents); empty when the clone has no store yet. */
+export async function agentSessions(repo: string, plan: () => Plan, config?: CockpitConfig): Promise<AgentSession[]> {
+  const s = await sessionStore(repo, plan, config, false);
+  if (!s) return [];
+  const statuses = new Map(plan().issues.map((i) => [i.id, i.status]));
+  return s.read((tx) => listSessions(tx, staleAfterSeconds(), (id) => statuses.get(id)));
 }
 
 const warned = processWide("lease-warnings", () => new Set<string>());
 
 /**
- * The live leases for a read, or undefined: no database configured, or one that cannot be reached
- * (then reads answer from the files alone, and the first failure is logged).
+ * The live leases for a read, or undefined: no store yet, or one that cannot be reached (then
+ * reads answer from the files alone, and the first failure is logged).
  */
-export async function leasesForRead(plan: Plan, config?: CockpitConfig): Promise<Map<string, Lease> | undefined> {
-  const url = databaseUrl(config);
-  if (!url) return undefined;
+export async function leasesForRead(repo: string, plan: () => Plan, config?: CockpitConfig): Promise<Map<string, Lease> | undefined> {
   try {
-    return await liveLeases(url, projectKey(plan));
+    const s = await sessionStore(repo, plan, config, false);
+    if (!s) return undefined;
+    const rows = await s.read((tx) => liveSessions(tx));
+    return new Map([...rows].map(([issue, r]) => [issue, { holder: r.actor, since: toSecond(r.since), expires: toSecond(r.expires) }]));
   } catch (error) {
-    const key = redactUrl(url);
+    const url = databaseUrl(config);
+    const key = url ? redactUrl(url) : repo;
     if (!warned.has(key)) {
       warned.add(key);
       console.error(`[cockpit] ${error instanceof Error ? error.message : String(error)}; answering from the files alone`);
@@ -63,67 +175,49 @@ export async function leasesForRead(plan: Plan, config?: CockpitConfig): Promise
   }
 }
 
+/** The plan with `lease` on each issue a live session holds: an overlay on the derivation, never a write. */
+export function overlayLeases(plan: Plan, leases: ReadonlyMap<string, Lease>): Plan {
+  if (leases.size === 0) return plan;
+  let touched = false;
+  const issues = plan.issues.map((issue): PlanIssue => {
+    const lease = leases.get(issue.id);
+    if (!lease) return issue;
+    touched = true;
+    return { ...issue, lease };
+  });
+  return touched ? { ...plan, issues } : plan;
+}
+
 /** A plan getter with the leases laid over it, and the `prepare` that fetches them. */
-export function leasedPlan(derived: () => Plan, config?: CockpitConfig): { plan: () => Plan; prepare: () => Promise<void> } {
+export function leasedPlan(repo: string, derived: () => Plan, config?: CockpitConfig): { plan: () => Plan; prepare: () => Promise<void> } {
   let leases: Map<string, Lease> | undefined;
   return {
     plan: () => (leases ? overlayLeases(derived(), leases) : derived()),
     prepare: async () => {
-      // Without a database there are no leases, and the plan is not derived here: a query that
+      // Without a store there are no leases, and the plan is not derived here: a query that
       // derives it while git reads (plan.code) keeps that overlap.
-      if (!databaseUrl(config)) return;
-      leases = await leasesForRead(derived(), config);
+      if (!shared(config) && !existsSync(join(repo, STORE_FILE))) return;
+      leases = await leasesForRead(repo, derived, config);
     },
   };
 }
 
-/** Renew this clone's leases on the issues its files show ACTIVE (a server or agent at work). */
-export async function renewActiveLeases(repo: string, plan: Plan, config?: CockpitConfig): Promise<number> {
-  const url = databaseUrl(config);
-  const holder = readHolder(repo);
-  if (!url || !holder) return 0;
-  const active = plan.issues.filter((i) => i.status === "ACTIVE").map((i) => i.id);
-  return renewLeases(url, projectKey(plan), holder, active);
-}
-
 /**
- * While a server or an MCP session runs on a clone, it renews that clone's leases on the issues
- * its files show ACTIVE: every quarter of the lease's life, at most every 10 minutes. Returns the
- * stop. Nothing runs without a database.
- */
-export function startLeaseRenewal(repo: string, config?: CockpitConfig): () => void {
-  if (!databaseUrl(config)) return () => undefined;
-  const every = Math.min(leaseTtlSeconds() / 4, 600) * 1000;
-  let failing = false;
-  const timer = setInterval(() => {
-    renewActiveLeases(repo, loadPlan(repo), config).then(
-      () => (failing = false),
-      (error: unknown) => {
-        if (!failing) console.error(`[cockpit] lease renewal: ${error instanceof Error ? error.message : String(error)}`);
-        failing = true;
-      },
-    );
-  }, every);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-export { releaseLease, holderOf, readHolder, projectKey };
-
-/**
- * Starts undone (a following server's command the remote decided against): this clone's leases on
- * those issues end at once, so another clone may take them now rather than at the expiry. A
- * database that cannot be reached is reported, not thrown: the undo is already done.
+ * Starts undone (a following server's command the remote decided against): their sessions end at
+ * once, so another clone may take the issues now rather than at the expiry. A store that cannot be
+ * used is reported, not thrown: the undo is already done.
  */
 export async function releaseUndoneStarts(repo: string, plan: () => Plan, issues: readonly string[], config?: CockpitConfig): Promise<void> {
-  const url = databaseUrl(config);
-  const holder = readHolder(repo);
-  if (!url || !holder || issues.length === 0) return;
-  for (const issue of issues) {
-    try {
-      await endOwnLease(url, projectKey(plan()), issue, holder);
-    } catch (error) {
-      console.error(`[cockpit] the lease on ${issue} was not released after its start was undone (${error instanceof Error ? error.message : String(error)}); it ends at its expiry`);
-    }
+  if (issues.length === 0) return;
+  try {
+    const s = await sessionStore(repo, plan, config, false);
+    if (!s) return;
+    await s.write(async (tx) => {
+      for (const issue of issues) await endSession(tx, issue, "released", "cockpit (its start was undone by the remote)");
+    });
+  } catch (error) {
+    console.error(`[cockpit] the sessions on ${issues.join(", ")} were not released after their starts were undone (${error instanceof Error ? error.message : String(error)}); they end at their expiry`);
   }
 }
+
+export { projectKey };

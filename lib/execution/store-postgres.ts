@@ -7,7 +7,9 @@ import type { ProcessingState } from "./model";
 import {
   PLAN_COLUMNS,
   PlanTx,
+  SESSION_COLUMNS,
   insertValues,
+  toSession,
   patchEntries,
   toEvent,
   toRow,
@@ -17,6 +19,8 @@ import {
   type NewPlanRow,
   type PlanPatch,
   type PlanRow,
+  type SessionPatch,
+  type SessionRow,
 } from "./store-rows";
 import { processWide } from "../process-wide";
 
@@ -112,6 +116,45 @@ class PostgresTx extends PlanTx {
       [this.project, rootId],
     );
     return rows[0] ? toEvent(rows[0]) : undefined;
+  }
+
+  async clock(): Promise<Date> {
+    const { rows } = await this.client.query<{ now: Date }>("SELECT now() AS now");
+    return rows[0].now;
+  }
+
+  private async sessionRows(sql: string, args: unknown[]): Promise<SessionRow[]> {
+    const { rows } = await this.client.query(sql, [this.project, ...args]);
+    return rows.map(toSession);
+  }
+
+  async liveSession(issue: string): Promise<SessionRow | undefined> {
+    return (await this.sessionRows(`SELECT ${SESSION_COLUMNS.join(", ")} FROM cockpit_sessions WHERE project = $1 AND issue = $2 AND ended IS NULL`, [issue]))[0];
+  }
+
+  sessionsOf(issue: string): Promise<SessionRow[]> {
+    return this.sessionRows(`SELECT ${SESSION_COLUMNS.join(", ")} FROM cockpit_sessions WHERE project = $1 AND issue = $2 ORDER BY epoch DESC`, [issue]);
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    await this.client.query(
+      `INSERT INTO cockpit_sessions (project, ${SESSION_COLUMNS.join(", ")}) VALUES ($1, ${SESSION_COLUMNS.map((_, i) => `$${i + 2}`).join(", ")})`,
+      [this.project, ...SESSION_COLUMNS.map((c) => row[c])],
+    );
+  }
+
+  async updateSession(session: string, patch: SessionPatch): Promise<void> {
+    const entries = Object.entries(patch);
+    if (entries.length === 0) return;
+    await this.client.query(`UPDATE cockpit_sessions SET ${entries.map(([k], i) => `${k} = $${i + 3}`).join(", ")} WHERE project = $1 AND session = $2`, [
+      this.project,
+      session,
+      ...entries.map(([, v]) => v),
+    ]);
+  }
+
+  sessions(endedSince: string): Promise<SessionRow[]> {
+    return this.sessionRows(`SELECT ${SESSION_COLUMNS.join(", ")} FROM cockpit_sessions WHERE project = $1 AND (ended IS NULL OR ended_at >= $2) ORDER BY since, session`, [endedSince]);
   }
 }
 

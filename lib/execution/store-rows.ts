@@ -140,7 +140,62 @@ export function patchEntries(patch: PlanPatch, at: string): [string, unknown][] 
 }
 
 /** What a transaction can do: the plans and events of one repository (one project). */
+/**
+ * A session: one actor's hold on one issue (lib/coordination/sessions.ts). At most one session of
+ * an issue is not ended (the store's unique index says so); its lease is live until `expires`.
+ * Times are ISO 8601 texts of the store's clock, in milliseconds.
+ */
+export interface SessionRow {
+  session: string;
+  issue: string;
+  actor: string;
+  kind: "agent" | "person";
+  /** Grows by one each time the issue's lease changes hands. */
+  epoch: number;
+  since: string;
+  last_seen: string;
+  expires: string;
+  note: string | null;
+  ended: "released" | "finished" | "reclaimed" | null;
+  ended_at: string | null;
+  /** Who ended it: the reclaimer, the releaser, or the actor whose move finished it. */
+  ended_by: string | null;
+}
+
+export const SESSION_COLUMNS = ["session", "issue", "actor", "kind", "epoch", "since", "last_seen", "expires", "note", "ended", "ended_at", "ended_by"] as const;
+
+export function toSession(raw: Record<string, unknown>): SessionRow {
+  return {
+    session: String(raw.session),
+    issue: String(raw.issue),
+    actor: String(raw.actor),
+    kind: raw.kind === "agent" ? "agent" : "person",
+    epoch: Number(raw.epoch),
+    since: String(raw.since),
+    last_seen: String(raw.last_seen),
+    expires: String(raw.expires),
+    note: raw.note === null || raw.note === undefined ? null : String(raw.note),
+    ended: raw.ended === "released" || raw.ended === "finished" || raw.ended === "reclaimed" ? raw.ended : null,
+    ended_at: raw.ended_at === null || raw.ended_at === undefined ? null : String(raw.ended_at),
+    ended_by: raw.ended_by === null || raw.ended_by === undefined ? null : String(raw.ended_by),
+  };
+}
+
+/** The columns of a session that change after it is opened. */
+export type SessionPatch = Partial<Pick<SessionRow, "last_seen" | "expires" | "note" | "ended" | "ended_at" | "ended_by">>;
+
 export abstract class PlanTx {
+  /** The store's clock: the database's for PostgreSQL, this machine's for the SQLite file. */
+  abstract clock(): Promise<Date>;
+  /** The issue's session that is not ended, if any (its lease may have expired). */
+  abstract liveSession(issue: string): Promise<SessionRow | undefined>;
+  /** Every session of an issue, newest epoch first. */
+  abstract sessionsOf(issue: string): Promise<SessionRow[]>;
+  abstract insertSession(row: SessionRow): Promise<void>;
+  abstract updateSession(session: string, patch: SessionPatch): Promise<void>;
+  /** The sessions not ended, and those ended at or after `endedSince`, oldest first. */
+  abstract sessions(endedSince: string): Promise<SessionRow[]>;
+
   abstract insertPlan(row: NewPlanRow): Promise<PlanRow>;
   /** Change some columns of a plan; `updated_at` is set to `at`. */
   abstract updatePlan(planId: string, patch: PlanPatch, at: string): Promise<PlanRow>;

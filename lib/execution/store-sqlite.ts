@@ -7,7 +7,9 @@ import type { ProcessingState } from "./model";
 import {
   PLAN_COLUMNS,
   PlanTx,
+  SESSION_COLUMNS,
   insertValues,
+  toSession,
   patchEntries,
   toEvent,
   toRow,
@@ -17,6 +19,8 @@ import {
   type NewPlanRow,
   type PlanPatch,
   type PlanRow,
+  type SessionPatch,
+  type SessionRow,
 } from "./store-rows";
 import { processWide } from "../process-wide";
 
@@ -83,6 +87,29 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX events_by_root ON events(root_plan_id, id);
       CREATE INDEX events_by_plan ON events(plan_id, id);
+    `,
+  },
+  {
+    version: 2,
+    name: "sessions",
+    sql: `
+      CREATE TABLE sessions (
+        session TEXT PRIMARY KEY,
+        issue TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('agent', 'person')),
+        epoch INTEGER NOT NULL CHECK (epoch >= 1),
+        since TEXT NOT NULL,
+        last_seen TEXT NOT NULL,
+        expires TEXT NOT NULL,
+        note TEXT,
+        ended TEXT CHECK (ended IN ('released', 'finished', 'reclaimed')),
+        ended_at TEXT,
+        ended_by TEXT
+      );
+      CREATE UNIQUE INDEX sessions_one_live ON sessions(issue) WHERE ended IS NULL;
+      CREATE UNIQUE INDEX sessions_by_epoch ON sessions(issue, epoch);
+      CREATE INDEX sessions_by_end ON sessions(ended_at);
     `,
   },
 ];
@@ -153,6 +180,33 @@ class SqliteTx extends PlanTx {
   async lastEvent(rootId: string): Promise<EventRow | undefined> {
     const r = this.sql("SELECT * FROM events WHERE root_plan_id = ? ORDER BY id DESC LIMIT 1").get(rootId) as RawRow | undefined;
     return r ? toEvent(r) : undefined;
+  }
+
+  async clock(): Promise<Date> {
+    return new Date();
+  }
+
+  async liveSession(issue: string): Promise<SessionRow | undefined> {
+    const r = this.sql("SELECT * FROM sessions WHERE issue = ? AND ended IS NULL").get(issue) as RawRow | undefined;
+    return r ? toSession(r) : undefined;
+  }
+
+  async sessionsOf(issue: string): Promise<SessionRow[]> {
+    return (this.sql("SELECT * FROM sessions WHERE issue = ? ORDER BY epoch DESC").all(issue) as RawRow[]).map(toSession);
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    this.sql(`INSERT INTO sessions (${SESSION_COLUMNS.join(", ")}) VALUES (${SESSION_COLUMNS.map(() => "?").join(", ")})`).run(...SESSION_COLUMNS.map((c) => row[c]));
+  }
+
+  async updateSession(session: string, patch: SessionPatch): Promise<void> {
+    const entries = Object.entries(patch);
+    if (entries.length === 0) return;
+    this.sql(`UPDATE sessions SET ${entries.map(([k]) => `${k} = ?`).join(", ")} WHERE session = ?`).run(...entries.map(([, v]) => v), session);
+  }
+
+  async sessions(endedSince: string): Promise<SessionRow[]> {
+    return (this.sql("SELECT * FROM sessions WHERE ended IS NULL OR ended_at >= ? ORDER BY since, session").all(endedSince) as RawRow[]).map(toSession);
   }
 }
 

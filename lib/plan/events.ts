@@ -17,6 +17,8 @@ export const PLAN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   plan_undo: ["record", "undoes", "undone"],
   /** A record created by plan.import: the source (`<format>:<path>`) and the source's own id; `stamps` lists the sealed stamps it brought. */
   plan_imported: ["record", "kind", "source", "source_id"],
+  /** An ACTIVE issue whose lease expired, taken over by a claim (the record is not stamped again): whose session it was, and the new epoch. */
+  plan_reclaim: ["issue", "previous", "previous_session", "epoch"],
 };
 
 export const ENVELOPE_KEYS = ["ts", "event", "head", "branch", "by", "session"] as const;

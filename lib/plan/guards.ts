@@ -69,10 +69,10 @@ export function evidenceProblem(issue: PlanIssue, records: PlanRecords, after: P
 }
 
 /** Every READY issue a claim may take, best first: the scope's (§3.5), then the rest of the plan. */
-export function claimOrder(plan: Plan, milestone: string | undefined): PlanIssue[] {
+export function claimOrder(plan: Plan, milestone: string | undefined, status: "READY" | "ACTIVE" = "READY"): PlanIssue[] {
   const byChoice = (a: PlanIssue, b: PlanIssue) =>
     a.wave - b.wave || priorityRank(a.priority) - priorityRank(b.priority) || compareBytes(a.id, b.id);
-  const ready = plan.issues.filter((i) => i.status === "READY");
+  const ready = plan.issues.filter((i) => i.status === status);
   const scope = milestone ?? plan.project.active_milestone;
   const inScope = ready.filter((i) => scope === "" || i.milestone === scope).sort(byChoice);
   if (milestone !== undefined || scope === "") return inScope;

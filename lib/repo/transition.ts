@@ -90,6 +90,16 @@ export interface WriteOptions {
    * takes); undefined when every one is taken elsewhere.
    */
   choose?: (candidates: PlanIssue[]) => Promise<PlanIssue | undefined>;
+  /**
+   * For `claim`, before any READY issue: of the ACTIVE candidates in the same order, the first
+   * whose lease has expired, taken over (lib/coordination/plan-leases.ts). The record is not
+   * stamped again; the ledger gets a `plan_reclaim` line.
+   */
+  reclaim?: (candidates: PlanIssue[]) => Promise<PlanIssue | undefined>;
+  /** What the reclaim's ledger line names: the session taken over, and the new epoch. */
+  reclaimed?: () => { previous: string; previous_session: string; epoch: number } | undefined;
+  /** A person's override of another's session (verify, done): the reason, kept in the ledger line with `forced`. */
+  forced?: string;
 }
 
 /** Who writes, as the ledger and the lock name it. */
@@ -192,7 +202,7 @@ async function applyMove(repo: string, records: PlanRecords, issue: PlanIssue, m
   await o.beforeWrite?.(issue, move);
   const file = readIssueFile(repo, issue.id);
   const { field, seal, event } = MOVES[move];
-  const payload = { issue: issue.id };
+  const payload: Record<string, string> = { issue: issue.id, ...(o.forced !== undefined ? { forced: "true", reason: o.forced } : {}) };
   checkEvent(event, payload);
   const text = setFields(file.text, [
     [field, at],
@@ -279,6 +289,10 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
   const answer = await lockedMove(repo, o, async () => {
     const { records, plan } = await currentPlanOf(repo, o);
     let issue: PlanIssue | undefined;
+    if (o.reclaim) {
+      const taken = await o.reclaim(claimOrder(plan, milestone, "ACTIVE"));
+      if (taken) return reclaimMove(repo, taken, o);
+    }
     if (o.choose) {
       if (milestone !== undefined && !plan.milestones.some((m) => m.id === milestone)) throw notFound(`no milestone '${milestone}'`);
       const candidates = claimOrder(plan, milestone);
@@ -299,6 +313,17 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
     return applyMove(repo, records, issue, "start", o);
   });
   return answer();
+}
+
+/** A claim that took over an abandoned ACTIVE issue: no record is written, one `plan_reclaim` ledger line. */
+async function reclaimMove(repo: string, issue: PlanIssue, o: WriteOptions): Promise<() => TransitionResult> {
+  const at = (o.now ?? stampNow)();
+  const taken = o.reclaimed?.();
+  const payload = { issue: issue.id, previous: taken?.previous ?? "", previous_session: taken?.previous_session ?? "", epoch: String(taken?.epoch ?? "") };
+  checkEvent("plan_reclaim", payload);
+  const env = await envelope(repo, at, by(o));
+  const ledgerId = appendLedgerOrReport(repo, { ...env, event: "plan_reclaim", payload });
+  return () => ({ issue: issue.id, transition: "start", from: issue.status, to: issue.status, field: "started_at", at, event: "plan_reclaim", ledger_id: ledgerId });
 }
 
 /** Record evidence on an issue or a milestone (§6.6), appended at the end of its evidence block. */

@@ -7,13 +7,52 @@ import { EvidenceResultSchema, TransitionResultSchema } from "../repo/move-shape
 
 export { EvidenceResultSchema, TransitionResultSchema };
 
-/** A claim's move, with the code findings of the issue it took (commits already working on it). */
-export const ClaimResultSchema = TransitionResultSchema.extend({ code_findings: z.array(CodeFindingSchema) });
+/** The session a claim opened (docs/agents.md): its id, its epoch, and whose expired lease it took over. */
+export const ClaimSessionFields = {
+  session: z.string().optional().describe("The session the claim opened: heartbeats and moves of this actor on the issue renew it."),
+  epoch: z.number().int().optional().describe("Grows each time the issue changes hands; a write of an older epoch is refused."),
+  reclaimed_from: z.object({ actor: z.string(), session: z.string(), epoch: z.number().int() }).optional().describe("The abandoned session (its lease expired) this claim took over."),
+};
+
+/** A claim's move, with the code findings of the issue it took (commits already working on it), and its session. */
+export const ClaimResultSchema = TransitionResultSchema.extend({ code_findings: z.array(CodeFindingSchema), ...ClaimSessionFields });
 
 export const ReleaseResultSchema = z.object({
   issue: z.string(),
-  /** Whether a lease was ended (false: the issue was not leased). */
+  /** Whether a session was ended (false: nobody held the issue). */
   released: z.boolean(),
-  /** Whose lease it was. */
+  /** Whose session it was. */
   holder: z.string().optional(),
+  session: z.string().optional(),
+});
+
+const SessionStateSchema = z.enum(["active", "stale", "expired", "released", "finished", "reclaimed"]);
+
+export const AgentSessionSchema = z.object({
+  session: z.string(),
+  actor: z.string(),
+  kind: z.enum(["agent", "person"]),
+  issue: z.string(),
+  state: SessionStateSchema,
+  reason: z.string(),
+  epoch: z.number().int(),
+  since: z.string(),
+  last_seen: z.string(),
+  expires: z.string(),
+  note: z.string().nullable(),
+});
+
+export const AgentsResultSchema = z.object({
+  sessions: z.array(AgentSessionSchema),
+  stale_after_s: z.number().int(),
+  lease_ttl_s: z.number().int(),
+});
+
+export const HeartbeatResultSchema = z.object({
+  issue: z.string(),
+  session: z.string(),
+  epoch: z.number().int(),
+  last_seen: z.string(),
+  expires: z.string(),
+  note: z.string().nullable(),
 });

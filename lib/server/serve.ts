@@ -3,7 +3,6 @@ import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { startLeaseRenewal } from "../coordination/plan-leases";
 import { parseArgs, UsageError } from "../surfaces/cli/args";
 import { asksForHelp, commandHelp } from "../surfaces/cli/command-help";
 import { terminalWidth } from "../surfaces/cli/terminal-width";
@@ -228,6 +227,5 @@ export async function runServe(argv: readonly string[]): Promise<number> {
     env: { ...serveEnv(options), ...frontEnvironment(process.env) } as NodeJS.ProcessEnv,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
-  startLeaseRenewal(options.repo, resolveConfig({ database: options.database, author: options.author }));
   return new Promise((done) => child.on("exit", (code, signal) => done(code ?? (signal ? 0 : 1))));
 }

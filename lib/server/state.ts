@@ -414,7 +414,7 @@ function stateOf(repo: string): RepoState {
 export function contextFor(repo: string, by?: string, config: CockpitConfig = resolveConfig()): CapabilityContext {
   // A move that says which file it wrote spares the next read a look at every file.
   let reported = false;
-  const { plan, prepare } = leasedPlan(() => currentPlan(repo), config);
+  const { plan, prepare } = leasedPlan(repo, () => currentPlan(repo), config);
   return {
     repo,
     by,

@@ -5,7 +5,6 @@ import { terminalWidth } from "./cli/terminal-width";
 import { configOfArgs } from "./cli/args";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { resolve } from "node:path";
-import { startLeaseRenewal } from "../coordination/plan-leases";
 import { parseArgs, UsageError, type OptionKind } from "./cli/args";
 import { contextFor } from "../server/state";
 import { createMcpServer } from "./mcp";
@@ -70,11 +69,9 @@ export async function runMcpStdio(argv: readonly string[]): Promise<number> {
   const transport = new StdioServerTransport();
   await server.connect(transport);
   answerUnreadableLines(transport);
-  const stopRenewal = startLeaseRenewal(repo, config);
   process.stderr.write(`cockpit mcp: serving ${repo} on stdio\n`);
   return new Promise<number>((done) => {
     server.server.onclose = () => {
-      stopRenewal();
       done(0);
     };
   });

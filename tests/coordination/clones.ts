@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import { closeDatabases } from "../../lib/coordination/database";
 import { startPostgres, type PgServer } from "../support/postgres-server";
 import { ensureCliBuilt } from "../support/processes";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { cleanupRepos, git, makePlanRepo, tempDir, type IssueSpec } from "../support/repo";
 
 export const ISSUES_DIR = ".ai/repo/project/issues";
@@ -36,6 +36,11 @@ export function cloneOf(origin: Origin, name: string): string {
 
 export function holderIdOf(clone: string): string {
   return readFileSync(join(clone, ".ai/local/state/holder"), "utf8").trim();
+}
+
+/** Who acts in a clone: its git user.name (docs/agents.md), which names its sessions. */
+export function actorOfClone(clone: string): string {
+  return `Cockpit Tests ${basename(clone)}`;
 }
 
 export interface PostgresCluster {

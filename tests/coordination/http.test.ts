@@ -3,7 +3,7 @@ import { ensureCliBuilt, spawnCli } from "../support/processes";
 import { cleanupRepos } from "../support/repo";
 import { cleanup, ensureBuild, freePort, startServer, type RunningServer } from "../surfaces/helpers";
 import { startPostgres, type PgServer } from "../support/postgres-server";
-import { cloneOf, holderIdOf, makeOrigin } from "./clones";
+import { actorOfClone, cloneOf, holderIdOf, makeOrigin } from "./clones";
 
 // The served Cockpit on a shared database: the API and the pages show leases, a start held
 // elsewhere is HTTP 422, and a database that cannot be reached is 422 for commands only.
@@ -34,7 +34,7 @@ describe("the served Cockpit on a shared database", () => {
     const origin = makeOrigin(3);
     const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
     expect((await spawnCli(["start", "I0001", "--repo", a], { env: { COCKPIT_DATABASE_URL: url } })).code).toBe(0);
-    const holder = holderIdOf(a);
+    const holder = actorOfClone(a);
 
     const served = await startServer(dist, b, { COCKPIT_DATABASE_URL: url });
     servers.push(served);
@@ -46,7 +46,7 @@ describe("the served Cockpit on a shared database", () => {
 
     const start = await post(`${served.url}/api/v1/plan/transition`, { issue: "I0001", transition: "start" });
     expect(start.status).toBe(422);
-    expect(JSON.stringify(await start.json())).toContain(`I0001 is held by ${holder} since ${leased.lease!.since}`);
+    expect(JSON.stringify(await start.json())).toMatch(new RegExp(`I0001 is held by ${holder} \\(session s-[0-9a-f]{12}, epoch 1\\) since ${leased.lease!.since}`));
 
     const page = await (await fetch(`${served.url}/issues/I0001`)).text();
     expect(page).toContain('data-testid="lease"');

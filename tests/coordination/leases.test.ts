@@ -1,14 +1,15 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { renewActiveLeases } from "../../lib/coordination/plan-leases";
+import { heartbeat } from "../../lib/coordination/plan-leases";
 import { SCHEMA_VERSION } from "../../lib/coordination/database";
 import { loadPlan } from "../../lib/repo";
 import { jsonOf, spawnCli, refusalOf } from "../support/processes";
 import { git } from "../support/repo";
-import { cloneOf, holderIdOf, makeOrigin, usePostgresCluster } from "./clones";
+import { actorOfClone, cloneOf, makeOrigin, usePostgresCluster } from "./clones";
 
-// Leases on a real PostgreSQL: clones of one origin, the real `cockpit` command, real git.
+// Sessions and their leases on a real PostgreSQL: clones of one origin, the real `cockpit` command,
+// real git. Each clone acts as its git user.name (`Cockpit Tests a`).
 
 const cluster = usePostgresCluster("leases");
 const { freshDatabase } = cluster;
@@ -30,9 +31,9 @@ describe("leases across clones", () => {
     const claimed = runs.map((r) => jsonOf(r).issue as string);
     expect(new Set(claimed).size).toBe(40);
 
-    const rows = cluster.server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n");
+    const rows = cluster.server.sql("SELECT issue || ' ' || actor FROM cockpit_sessions WHERE ended IS NULL ORDER BY issue", db).split("\n");
     expect(rows).toHaveLength(40);
-    const holders = clones.map(holderIdOf);
+    const holders = clones.map(actorOfClone);
     expect(new Set(holders).size).toBe(4);
     for (const [i, clone] of clones.entries()) {
       const mine = claimed.slice(i * 10, i * 10 + 10).sort();
@@ -61,7 +62,7 @@ describe("leases across clones", () => {
     // A start in clone b of an issue clone a holds is refused, naming the holder and since when.
     const refusedStart = await plan(clones[1], url, "start", ofA[0]);
     expect(refusedStart.code).toBe(15);
-    expect(refusalOf(refusedStart)).toContain(`${ofA[0]} is held by ${holders[0]} since 20`);
+    expect(refusalOf(refusedStart)).toMatch(new RegExp(`${ofA[0]} is held by ${holders[0]} \\(session s-[0-9a-f]{12}, epoch 1\\) since 20`));
     expect(jsonOf(await plan(clones[1], undefined, "record", ofA[0], "--json")).issue.status).toBe("READY");
 
     // Every clone commits and pulls with rebase, then pushes: no conflict.
@@ -79,47 +80,54 @@ describe("leases across clones", () => {
     expect(existsSync(join(check, ".ai/local/state/holder"))).toBe(false);
   }, 180_000);
 
-  it("a lease ends when its holder's record reaches VERIFY, or by release (only the holder's, unless forced)", async () => {
+  it("a session ends when its issue reaches VERIFY, or by release (only the holder's, unless a person forces it); another clone's verify is refused", async () => {
     const db = freshDatabase();
     const url = cluster.server.urlFor(db);
     const origin = makeOrigin(3);
     const [a, b] = [cloneOf(origin, "a"), cloneOf(origin, "b")];
+    const [ofA, ofB] = [actorOfClone(a), actorOfClone(b)];
     expect(jsonOf(await plan(a, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
     expect(jsonOf(await plan(a, url, "start", "I0002", "--json")).to).toBe("ACTIVE");
-    const count = () => cluster.server.sql("SELECT count(*) FROM cockpit_leases", db);
-    expect(count()).toBe("2");
+    const live = () => cluster.server.sql("SELECT coalesce(string_agg(issue, ',' ORDER BY issue), '') FROM cockpit_sessions WHERE ended IS NULL", db);
+    expect(live()).toBe("I0001,I0002");
 
     expect(jsonOf(await plan(a, url, "verify", "I0001", "--json")).to).toBe("VERIFY");
-    expect(cluster.server.sql("SELECT string_agg(issue, ',') FROM cockpit_leases", db)).toBe("I0002");
-    // Once VERIFY's lease is gone, b may start I0001 as far as leases go (its files still say READY).
+    expect(live()).toBe("I0002");
+    expect(cluster.server.sql("SELECT ended || ' ' || ended_by FROM cockpit_sessions WHERE issue = 'I0001'", db)).toBe(`finished ${ofA}`);
+    // Once VERIFY's session is over, b may start I0001 as far as sessions go (its files still say READY): the next epoch.
     expect(jsonOf(await plan(b, url, "start", "I0001", "--json")).to).toBe("ACTIVE");
+    expect(cluster.server.sql("SELECT epoch FROM cockpit_sessions WHERE issue = 'I0001' AND ended IS NULL", db)).toBe("2");
 
     const notMine = await plan(b, url, "release", "I0002");
     expect(notMine.code).toBe(15);
-    expect(refusalOf(notMine)).toContain(`I0002 is held by ${holderIdOf(a)}`);
-    const forced = jsonOf(await plan(b, url, "release", "I0002", "--force", "--json"));
-    expect(forced).toEqual({ issue: "I0002", released: true, holder: holderIdOf(a) });
+    expect(refusalOf(notMine)).toContain(`I0002 is held by ${ofA}`);
+    const forced = jsonOf(await plan(b, url, "release", "I0002", "--force", "--note", "a crashed", "--json"));
+    expect(forced).toMatchObject({ issue: "I0002", released: true, holder: ofA });
     expect(jsonOf(await plan(b, url, "release", "I0002", "--json"))).toEqual({ issue: "I0002", released: false });
-    expect(jsonOf(await plan(b, url, "release", "I0001", "--json"))).toEqual({ issue: "I0001", released: true, holder: holderIdOf(b) });
-    expect(count()).toBe("0");
+    expect(jsonOf(await plan(b, url, "release", "I0001", "--json"))).toMatchObject({ issue: "I0001", released: true, holder: ofB });
+    expect(live()).toBe("");
 
-    // Another clone verifying an issue (its files say ACTIVE after a pull) leaves the holder's lease alone.
+    // Another clone's verify of an issue a holds (its files say ACTIVE after a pull) is refused naming a;
+    // a person may force it with a reason, which the ledger keeps, and the session is finished.
     expect(jsonOf(await plan(a, url, "start", "I0003", "--json")).to).toBe("ACTIVE");
     git(a, "add", "-A");
     git(a, "commit", "-q", "-m", "start I0003");
     git(a, "push", "-q");
     git(b, "stash", "-q", "--include-untracked");
     git(b, "pull", "-q", "--rebase");
-    const verify = await plan(b, url, "verify", "I0003", "--json");
-    expect([verify.code, verify.stderr, jsonOf(verify).to]).toEqual([0, "", "VERIFY"]);
-    expect(cluster.server.sql("SELECT holder FROM cockpit_leases WHERE issue = 'I0003'", db)).toBe(holderIdOf(a));
+    const verify = await plan(b, url, "verify", "I0003");
+    expect(verify.code).toBe(15);
+    expect(refusalOf(verify)).toContain(`I0003 is held by ${ofA}`);
+    expect(jsonOf(await plan(b, url, "record", "I0003", "--json")).issue.status).toBe("ACTIVE");
+    const overridden = await plan(b, url, "verify", "I0003", "--force", "--reason", "a is gone", "--json");
+    expect([overridden.code, overridden.stderr, jsonOf(overridden).to]).toEqual([0, "", "VERIFY"]);
+    expect(cluster.server.sql("SELECT ended || ' ' || ended_by FROM cockpit_sessions WHERE issue = 'I0003'", db)).toBe(`finished ${ofB}`);
 
-    const noDb = await plan(b, undefined, "release", "I0001");
-    expect(noDb.code).toBe(15);
-    expect(refusalOf(noDb)).toContain("COCKPIT_DATABASE_URL");
+    // Without the database, b's own store holds no session.
+    expect(jsonOf(await plan(b, undefined, "release", "I0001", "--json"))).toEqual({ issue: "I0001", released: false });
   }, 120_000);
 
-  it("an expired lease is taken by another clone", async () => {
+  it("an expired lease is taken over by another clone: the old session is reclaimed, the new one has the next epoch", async () => {
     const db = freshDatabase();
     const url = cluster.server.urlFor(db);
     const origin = makeOrigin(2);
@@ -132,7 +140,9 @@ describe("leases across clones", () => {
     expect(issues.find((i) => i.id === "I0001")!.lease).toBeUndefined();
     const taken = await plan(b, url, "start", "I0001", "--json");
     expect(jsonOf(taken).to).toBe("ACTIVE");
-    expect(cluster.server.sql("SELECT holder FROM cockpit_leases", db)).toBe(holderIdOf(b));
+    expect(cluster.server.sql("SELECT string_agg(actor || ' ' || epoch || ' ' || coalesce(ended, 'live'), ',' ORDER BY epoch) FROM cockpit_sessions", db)).toBe(
+      `${actorOfClone(a)} 1 reclaimed,${actorOfClone(b)} 2 live`,
+    );
   }, 60_000);
 
   it("reads never make the clone's holder id", async () => {
@@ -181,26 +191,35 @@ describe("leases across clones", () => {
       expect(f.r.stderr).toBe("");
       expect(JSON.parse(f.r.stdout).error.message).toContain("the coordination database postgres://postgres:***@");
     }
-    const rows = cluster.server.sql("SELECT issue || ' ' || holder FROM cockpit_leases ORDER BY issue", db).split("\n").filter(Boolean);
+    const rows = cluster.server.sql("SELECT issue || ' ' || actor FROM cockpit_sessions WHERE ended IS NULL ORDER BY issue", db).split("\n").filter(Boolean);
     const completedIssues: string[] = [];
+    // The agents at work send heartbeats (nothing renews a lease on their behalf).
+    const beat = async (clone: string, ids: readonly string[]) => {
+      for (const id of ids) await heartbeat(clone, () => loadPlan(clone), id, { actor: actorOfClone(clone), kind: "agent" }, undefined, { database: url });
+    };
     for (const clone of clones) {
       // What a clone's files hold ACTIVE is exactly what its successful claims answered.
       const mine = ok.filter((x) => x.clone === clone).map((x) => JSON.parse(x.r.stdout).issue as string).sort();
       const active = jsonOf(await spawnCli(["issues", "--status", "ACTIVE", "--json", "--repo", clone])).issues.map((i: { id: string }) => i.id).sort();
       expect(active).toEqual(mine);
-      for (const id of mine) expect(rows).toContain(`${id} ${holderIdOf(clone)}`);
+      for (const id of mine) expect(rows).toContain(`${id} ${actorOfClone(clone)}`);
       completedIssues.push(...mine);
-      // The holders at work renew their leases (what a server does on its timer).
-      await renewActiveLeases(clone, loadPlan(clone), { database: url });
+      await beat(clone, mine);
     }
     expect(new Set(completedIssues).size).toBe(completedIssues.length);
 
     // Past the expiry, only the completed claims (renewed) are leased: no orphan is left.
     const third = cloneOf(origin, "c");
-    const orphanExpiry = cluster.server.sql("SELECT coalesce(max(extract(epoch FROM expires - now())), 0) FROM cockpit_leases WHERE NOT (issue = ANY('{" + completedIssues.join(",") + "}'))", db);
+    const orphanExpiry = cluster.server.sql(
+      "SELECT coalesce(max(extract(epoch FROM expires::timestamptz - now())), 0) FROM cockpit_sessions WHERE ended IS NULL AND NOT (issue = ANY('{" + completedIssues.join(",") + "}'))",
+      db,
+    );
     await new Promise((r) => setTimeout(r, Math.max(0, Number(orphanExpiry) * 1000) + 500));
-    // Meanwhile the holders' timers renewed again (under load the wait can outlast one lease).
-    for (const clone of clones) await renewActiveLeases(clone, loadPlan(clone), { database: url });
+    // Meanwhile the agents sent heartbeats again (under load the wait can outlast one lease).
+    for (const clone of clones) {
+      const mine = ok.filter((x) => x.clone === clone).map((x) => JSON.parse(x.r.stdout).issue as string);
+      await beat(clone, mine);
+    }
     const leased = (jsonOf(await spawnCli(["issues", "--json", "--repo", third], { env })).issues as { id: string; lease?: unknown }[])
       .filter((i) => i.lease)
       .map((i) => i.id)

@@ -67,6 +67,11 @@ describe("the command line signs a move with who acts", () => {
 
   it("evidence, edits and undo are signed as well", async () => {
     expect((await cli(["start", "I1", "--as", "ada"])).code).toBe(EXIT.ok);
+    // ada's session holds I1: eve's evidence waits until ada gives it back.
+    const held = await cli(["evidence", "I1", "--covers", "proof", "--type", "test", "--command", "npm test", "--as", "eve"]);
+    expect(held.code).toBe(EXIT.refused);
+    expect(held.err).toMatch(/I1 is held by ada \(session s-[0-9a-f]{12}, epoch 1\)/);
+    expect((await cli(["release", "I1", "--as", "ada"])).code).toBe(EXIT.ok);
     const evidence = await cli(["evidence", "I1", "--covers", "proof", "--type", "test", "--command", "npm test", "--as", "eve"]);
     expect(evidence.code, evidence.err).toBe(EXIT.ok);
     expect(lastBy()).toBe("eve");

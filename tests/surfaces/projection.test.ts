@@ -57,7 +57,9 @@ const TABLE: readonly Row[] = [
   },
   { id: "plan.evidence", kind: "command", method: "POST", route: "/api/v1/plan/evidence", tool: "plan_evidence", cli: "cockpit plan evidence", verbs: ["evidence"] },
   { id: "plan.claim", kind: "command", method: "POST", route: "/api/v1/plan/claim", tool: "plan_claim", cli: "cockpit plan claim", verbs: ["claim"] },
+  { id: "plan.heartbeat", kind: "command", method: "POST", route: "/api/v1/plan/heartbeat", tool: "plan_heartbeat", cli: "cockpit plan heartbeat", verbs: ["heartbeat"] },
   { id: "plan.release", kind: "command", method: "POST", route: "/api/v1/plan/release", tool: "plan_release", cli: "cockpit plan release", verbs: ["release"] },
+  { id: "plan.agents", kind: "query", method: "GET", route: "/api/v1/plan/agents", tool: "plan_agents", cli: "cockpit plan agents", verbs: ["agents"] },
   { id: "plan.create", kind: "command", method: "POST", route: "/api/v1/plan/create", tool: "plan_create", cli: "cockpit plan create", verbs: ["new"] },
   { id: "plan.edit", kind: "command", method: "POST", route: "/api/v1/plan/edit", tool: "plan_edit", cli: "cockpit plan edit", verbs: ["edit"] },
   { id: "plan.undo", kind: "command", method: "POST", route: "/api/v1/plan/undo", tool: "plan_undo", cli: "cockpit plan undo", verbs: ["undo"] },
@@ -86,7 +88,9 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.transition": { issue: "I0001", transition: "start" },
   "plan.evidence": { record: "I0001", covers: "token", type: "test", command: "npm test" },
   "plan.claim": { milestone: "m" },
+  "plan.heartbeat": { issue: "I0001", note: "tests" },
   "plan.release": { issue: "I0001", force: true },
+  "plan.agents": {},
   "plan.create": { kind: "issue", milestone: "m", title: "t", set: { priority: "p1" }, add: { scope: ["x"] }, dry_run: true },
   "plan.edit": { id: "I0001", set: { priority: "p1" }, unset: ["risk"], add: { scope: ["x"] }, remove: { scope: ["y"] }, if_version: "v", dry_run: true, allow_findings: true },
   "plan.undo": { ledger_id: 1, idempotency_key: "k" },
@@ -178,9 +182,9 @@ describe("the projection table", () => {
 });
 
 describe("queries and commands", () => {
-  it("among the plan.* capabilities exactly transition, evidence, claim, release, create, edit, undo, import and commit are commands", () => {
+  it("among the plan.* capabilities exactly transition, evidence, claim, heartbeat, release, create, edit, undo, import and commit are commands", () => {
     const commands = capabilities.filter((c) => c.id.startsWith("plan.") && c.kind === "command").map((c) => c.id);
-    expect(commands.sort()).toEqual(["plan.claim", "plan.commit", "plan.create", "plan.edit", "plan.evidence", "plan.import", "plan.release", "plan.transition", "plan.undo"]);
+    expect(commands.sort()).toEqual(["plan.claim", "plan.commit", "plan.create", "plan.edit", "plan.evidence", "plan.heartbeat", "plan.import", "plan.release", "plan.transition", "plan.undo"]);
     for (const c of capabilities) expect(["query", "command"]).toContain(c.kind);
   });
 

@@ -28,7 +28,6 @@ import type { PlanFinding } from "@/lib/plan/shapes";
 import { guardMove } from "@/lib/repo/transition";
 import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 import { pageText } from "@/lib/surfaces/page-text";
-import { readHolder } from "@/lib/coordination/leases";
 
 export const dynamic = "force-dynamic";
 
@@ -50,7 +49,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   if (!("issue" in found)) notFound();
   const { plan, records } = await servedState();
   const served = found.issue;
-  const heldElsewhere = served.lease && served.lease.holder !== readHolder(servedRepo()) ? `held by ${served.lease.holder} since ${served.lease.since}` : undefined;
+  const heldElsewhere = served.lease ? `held by ${served.lease.holder} since ${served.lease.since}` : undefined;
   const options: MoveOption[] = pageText(
     MOVE_NAMES.map((move) => ({
       move,

@@ -1,6 +1,7 @@
 import { CODE_OPTIONS, NEXT_OPTIONS } from "./code-early-args";
 import { READ } from "./args";
 import { COMMON, capabilityVerb, fields, limitOf, parseCount, parseWave, readAt, withCodeFindings, type Verb } from "./verb";
+import { planAgentsCapability } from "../../capabilities/plan-agents";
 import { planBurnupCapability } from "../../capabilities/plan-burnup";
 import { planChangesCapability } from "../../capabilities/plan-changes";
 import { planCodeCapability } from "../../capabilities/plan-code";
@@ -15,6 +16,7 @@ import { planRoadmapCapability } from "../../capabilities/plan-roadmap";
 import { planStandupCapability } from "../../capabilities/plan-standup";
 import { planStatusCapability } from "../../capabilities/plan-status";
 import { renderStandup } from "./standup-text";
+import { renderAgents } from "./agents-text";
 import { planValidateCapability } from "../../capabilities/plan-validate";
 import { planWavesCapability } from "../../capabilities/plan-waves";
 import { toDot, toMermaid } from "../../graph/export";
@@ -81,6 +83,12 @@ export const READ_VERBS: Record<string, Verb> = {
       return fields(a, { milestone: "milestone", at: "at" });
     },
     text: (v, a) => renderWaves(v, limitOf(a)),
+  }),
+  agents: capabilityVerb(planAgentsCapability, {
+    summary: "who holds what: every session (an actor's hold on an issue) with its state and the reason",
+    options: { ...COMMON },
+    input: () => ({}),
+    text: (v) => renderAgents(v),
   }),
   next: capabilityVerb(planNextCapability, {
     summary: "the one issue to take now",

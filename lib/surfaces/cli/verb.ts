@@ -74,7 +74,7 @@ export function capabilityVerb<I extends z.ZodType, O extends z.ZodType>(
       const planNow = () => (plan ??= derivePlan(recordsNow()));
       const config = configOfArgs(args);
       const actor = capability.kind === "command" ? await commandActor(repo, args) : undefined;
-      const ctx = { repo, config, by: actor?.name, email: actor?.email, ...leasedPlan(planNow, config) };
+      const ctx = { repo, config, by: actor?.name, email: actor?.email, ...leasedPlan(repo, planNow, config) };
       const result = await invoke(capability, ctx, spec.input(args));
       if (!result.ok) throw new CapabilityError(result.error.code, result.error.message, result.error.details);
       const shown = () => escapeFields(result.value);

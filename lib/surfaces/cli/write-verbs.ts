@@ -8,10 +8,11 @@ import { planEditCapability } from "../../capabilities/plan-edit";
 import { planEvidenceCapability } from "../../capabilities/plan-evidence";
 import { planImportCapability } from "../../capabilities/plan-import";
 import { planReleaseCapability } from "../../capabilities/plan-release";
+import { planHeartbeatCapability } from "../../capabilities/plan-heartbeat";
 import { planTransitionCapability } from "../../capabilities/plan-transition";
 import type { Move } from "../../plan/seal";
 import { adoptLegacyStamps, type AdoptResult, type TransitionResult } from "../../repo/transition";
-import { COMMON, UsageError } from "./args";
+import { COMMON, UsageError, type OptionKind } from "./args";
 import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
 import { importInput, renderImport } from "./import";
 import { EXIT } from "../exit-codes";
@@ -77,17 +78,24 @@ export const WRITE_VERBS: Record<string, Verb> = {
   claim: capabilityVerb(planClaimCapability, {
     summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
     options: CLAIM_OPTIONS,
-    input: (a) => fields(a, { milestone: "milestone" }),
-    text: (v) => withCodeFindings(renderTransition(v), v),
+    input: (a) => ({ ...fields(a, { milestone: "milestone" }), ...(a.options.has("no-reclaim") ? { no_reclaim: true } : {}) }),
+    text: (v) => withCodeFindings(renderClaim(v), v),
+  }),
+  heartbeat: capabilityVerb(planHeartbeatCapability, {
+    summary: "renew your session on an issue (--note TEXT: what you are doing, kept as its latest word)",
+    options: { ...WRITE, note: "value" },
+    takesId: true,
+    input: (a) => ({ issue: a.words[0], ...fields(a, { note: "note" }) }),
+    text: (v) => `plan: ${v.issue} session ${v.session} (epoch ${v.epoch}) renewed; its lease ends at ${v.expires}`,
   }),
   release: capabilityVerb(planReleaseCapability, {
-    summary: "end this clone's lease on an issue (--force: whoever holds it); needs a database",
-    options: { ...WRITE, force: "flag" },
+    summary: "end your session on an issue (--note TEXT for the next one; --force: whoever holds it, a person only)",
+    options: { ...WRITE, force: "flag", note: "value" },
     takesId: true,
-    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
+    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}), ...fields(a, { note: "note" }) }),
     text: (v) => {
       const r = v;
-      return r.released ? `plan: ${r.issue} released (it was held by ${r.holder})` : `plan: ${r.issue} was not leased; nothing to release`;
+      return r.released ? `plan: ${r.issue} released (session ${r.session} of ${r.holder})` : `plan: ${r.issue} was held by no session; nothing to release`;
     },
   }),
   new: NEW_VERB,
@@ -169,11 +177,12 @@ export function syncStatusText(v: SyncStatus): string {
 }
 
 function moveVerb(move: Move, summary: string): Verb {
+  const forced: Record<string, OptionKind> = move === "start" ? {} : { force: "flag", reason: "value" };
   return capabilityVerb(planTransitionCapability, {
     summary,
-    options: { ...WRITE },
+    options: { ...WRITE, ...forced },
     takesId: true,
-    input: (a) => ({ issue: a.words[0], transition: move }),
+    input: (a) => ({ issue: a.words[0], transition: move, ...(a.options.has("force") ? { force: true } : {}), ...fields(a, { reason: "reason" }) }),
     text: (v) => renderTransition(v),
   });
 }
@@ -181,6 +190,14 @@ function moveVerb(move: Move, summary: string): Verb {
 function renderTransition(r: TransitionResult): string {
   const undo = r.ledger_id !== undefined ? `\nundo: cockpit plan undo ${r.ledger_id}` : "";
   return `plan: ${r.issue} ${r.from} → ${r.to} (${r.field} ${r.at})\nnext ready issue: ${r.next_ready ?? "none"}${undo}`;
+}
+
+/** A claim: its move (or the reclaim of an abandoned issue), then the session it opened. */
+function renderClaim(r: TransitionResult & { session?: string; epoch?: number; reclaimed_from?: { actor: string; session: string; epoch: number } }): string {
+  const move = r.event === "plan_reclaim" ? `plan: ${r.issue} reclaimed (ACTIVE; its lease had expired), from ${r.reclaimed_from?.actor ?? "?"}'s session ${r.reclaimed_from?.session ?? "?"}` : renderTransition(r);
+  const session = r.session !== undefined ? `
+session: ${r.session} (epoch ${r.epoch}); renew it: cockpit plan heartbeat ${r.issue} --note TEXT` : "";
+  return move + session;
 }
 
 function renderAdoption(r: AdoptResult): string {

@@ -1,0 +1,12 @@
+import type { z } from "zod";
+import type { AgentsResultSchema } from "../../results/outputs";
+
+/** `cockpit plan agents`: one line a session, live ones first (as the answer orders them), then a count by state. */
+export function renderAgents(r: z.infer<typeof AgentsResultSchema>): string {
+  if (r.sessions.length === 0) return `agents: no session (a claim or a start opens one; stale after ${r.stale_after_s} s, lease ${r.lease_ttl_s} s)`;
+  const width = Math.max(...r.sessions.map((s) => s.actor.length));
+  const lines = r.sessions.map((s) => `${s.issue.padEnd(10)} ${s.state.padEnd(9)} ${s.actor.padEnd(width)}  ${s.session} e${s.epoch}  ${s.reason}${s.note && s.state !== "released" && s.state !== "active" ? ` (note: ${s.note})` : ""}`);
+  const counts = new Map<string, number>();
+  for (const s of r.sessions) counts.set(s.state, (counts.get(s.state) ?? 0) + 1);
+  return [...lines, `agents: ${r.sessions.length} session(s): ${[...counts].map(([state, n]) => `${n} ${state}`).join(", ")}`].join("\n");
+}

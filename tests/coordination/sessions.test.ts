@@ -1,0 +1,210 @@
+import { existsSync, readFileSync } from "node:fs";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSqliteStore, STORE_FILE } from "@/lib/execution/store-sqlite";
+import { runPlanCommand } from "@/lib/surfaces/cli/plan";
+import { EXIT } from "@/lib/surfaces/exit-codes";
+import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
+
+// Sessions on the embedded store (the clone's SQLite file), through the command line's entry
+// function: who holds an issue, heartbeats, states with their reasons, reclaim and fencing, a
+// person's override. Times are real: a lease of 1 s, a stale time of 1 s, and waits past them.
+
+let repo: PlanRepo;
+const saved = { ttl: process.env.COCKPIT_LEASE_TTL_S, stale: process.env.COCKPIT_STALE_AFTER_S };
+
+beforeEach(() => {
+  repo = makePlanRepo({ files: { ".gitignore": ".ai/local/\n" }, issues: [{ id: "I1" }, { id: "I2" }, { id: "I3" }], commit: true });
+});
+afterEach(() => {
+  for (const [key, value] of [["COCKPIT_LEASE_TTL_S", saved.ttl], ["COCKPIT_STALE_AFTER_S", saved.stale]] as const) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
+afterAll(() => cleanupRepos());
+
+async function cli(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runPlanCommand([...argv, "--repo", repo.root], { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+async function json<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
+  const r = await cli(...argv, "--json");
+  expect(r.code, r.err || r.out).toBe(EXIT.ok);
+  return JSON.parse(r.out) as T;
+}
+
+interface Session {
+  session: string;
+  actor: string;
+  kind: string;
+  issue: string;
+  state: string;
+  reason: string;
+  epoch: number;
+  last_seen: string;
+  expires: string;
+  note: string | null;
+}
+const agents = async () => (await json<{ sessions: Session[] }>("agents")).sessions;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const issueText = (id: string) => readFileSync(repo.path(`.ai/repo/project/issues/${id}.yaml`), "utf8");
+
+describe("a claim is a session of one actor", () => {
+  it("claim opens a session (its id and epoch in the answer); agents lists it active; a heartbeat renews it and keeps its note", async () => {
+    const claim = await json<{ issue: string; session: string; epoch: number }>("claim", "--as", "builder-1");
+    expect(claim.issue).toBe("I1");
+    expect(claim.session).toMatch(/^s-[0-9a-f]{12}$/);
+    expect(claim.epoch).toBe(1);
+    const [listed] = await agents();
+    expect(listed).toMatchObject({ session: claim.session, actor: "builder-1", kind: "agent", issue: "I1", state: "active", epoch: 1, note: null });
+    expect(listed.reason).toMatch(/^heard from \d+ s ago$/);
+
+    await sleep(1100);
+    const beat = await json<{ session: string; epoch: number; note: string; expires: string; last_seen: string }>("heartbeat", "I1", "--as", "builder-1", "--note", "writing the tests");
+    expect(beat).toMatchObject({ session: claim.session, epoch: 1, note: "writing the tests" });
+    expect(beat.expires > listed.expires).toBe(true);
+    const [after] = await agents();
+    expect(after.note).toBe("writing the tests");
+    expect(after.reason).toBe(`heard from 0 s ago: "writing the tests"`);
+  });
+
+  it("reads never make the store", async () => {
+    for (const verb of ["agents", "issues", "next", "status"]) expect((await cli(verb, "--json")).code).toBe(EXIT.ok);
+    expect(existsSync(repo.path(STORE_FILE))).toBe(false);
+    expect(await agents()).toEqual([]);
+  });
+
+  it("only the holder moves its issue: verify, done, evidence, heartbeat and release of another actor are refused, naming the holder, and write nothing", async () => {
+    const { session } = await json<{ session: string }>("start", "I1", "--as", "ada");
+    expect(session).toBeUndefined(); // a start answers the move; its session shows in agents
+    const [held] = await agents();
+    expect(held).toMatchObject({ actor: "ada", kind: "person", issue: "I1", state: "active" });
+    const before = repo.snapshot();
+    const ledger = repo.ledgerLines().length;
+    for (const argv of [
+      ["verify", "I1"],
+      ["done", "I1"],
+      ["evidence", "I1", "--covers", "proof", "--type", "test", "--command", "npm test"],
+      ["heartbeat", "I1"],
+      ["release", "I1"],
+    ]) {
+      const r = await cli(...argv, "--as", "bob");
+      expect(r.code, argv.join(" ")).toBe(EXIT.refused);
+      expect(r.err).toContain(`I1 is held by ada (session ${held.session}, epoch 1) since `);
+      expect(r.err).toMatch(/last heard from \d+ s ago; its lease ends at 20\d\d-/);
+    }
+    expect(repo.snapshot()).toEqual(before);
+    expect(repo.ledgerLines()).toHaveLength(ledger);
+    // The holder itself may: evidence renews its session, verify finishes it.
+    expect((await cli("evidence", "I1", "--covers", "proof", "--type", "test", "--command", "npm test", "--as", "ada")).code).toBe(EXIT.ok);
+    expect((await cli("verify", "I1", "--as", "ada")).code).toBe(EXIT.ok);
+    const [finished] = await agents();
+    expect(finished).toMatchObject({ actor: "ada", state: "finished" });
+    expect(finished.reason).toMatch(/^I1 moved on by ada at 20/);
+  });
+
+  it("a heartbeat with no session is refused and says how to open one", async () => {
+    const r = await cli("heartbeat", "I2", "--as", "ada");
+    expect(r.code).toBe(EXIT.refused);
+    expect(r.err).toContain("ada holds no session on I2");
+  });
+});
+
+describe("states, reclaim and fencing", () => {
+  it("a silent session is stale, then expired and open to reclaim; the next claim takes it over, and the old holder is fenced out", async () => {
+    process.env.COCKPIT_LEASE_TTL_S = "2";
+    process.env.COCKPIT_STALE_AFTER_S = "1";
+    const a = await json<{ issue: string; session: string }>("claim", "--as", "agent-a");
+    expect(a.issue).toBe("I1");
+    const startedText = issueText("I1");
+    await sleep(1200);
+    const [stale] = await agents();
+    expect(stale.state).toBe("stale");
+    expect(stale.reason).toMatch(/^no heartbeat for 1 s; the lease ends at 20/);
+    await sleep(1000);
+    const [expired] = await agents();
+    expect(expired.state).toBe("expired");
+    expect(expired.reason).toMatch(/the lease ended at 20.*; I1 is ACTIVE: open to reclaim$/);
+
+    const b = await json<{ issue: string; event: string; session: string; epoch: number; reclaimed_from: { actor: string; session: string; epoch: number }; from: string; to: string }>(
+      "claim",
+      "--as",
+      "agent-b",
+    );
+    expect(b).toMatchObject({ issue: "I1", event: "plan_reclaim", from: "ACTIVE", to: "ACTIVE", epoch: 2, reclaimed_from: { actor: "agent-a", session: a.session, epoch: 1 } });
+    expect(issueText("I1")).toBe(startedText); // started once: not stamped again
+    const line = repo.ledgerLines().at(-1)!;
+    expect(line).toMatchObject({ event: "plan_reclaim", by: "agent-b", issue: "I1", previous: "agent-a", previous_session: a.session, epoch: "2" });
+
+    const states = Object.fromEntries((await agents()).map((s) => [s.actor, s]));
+    expect(states["agent-b"]).toMatchObject({ state: "active", epoch: 2 });
+    expect(states["agent-a"].state).toBe("reclaimed");
+    expect(states["agent-a"].reason).toMatch(/^reclaimed by agent-b at 20.* after its lease ended$/);
+
+    // agent-a comes back late: every write is refused, naming who took over; nothing is written.
+    const before = repo.snapshot();
+    for (const argv of [["verify", "I1"], ["heartbeat", "I1"], ["evidence", "I1", "--covers", "proof", "--type", "test", "--command", "npm test"]]) {
+      const r = await cli(...argv, "--as", "agent-a");
+      expect(r.code, argv.join(" ")).toBe(EXIT.refused);
+      expect(r.err).toMatch(new RegExp(`I1 was reclaimed by agent-b at 20[^;]*; your session ${a.session} \\(epoch 1\\) ended: claim another issue`));
+    }
+    expect(repo.snapshot()).toEqual(before);
+    expect((await cli("verify", "I1", "--as", "agent-b")).code).toBe(EXIT.ok);
+  });
+
+  it("claim --no-reclaim leaves abandoned work and takes READY work", async () => {
+    process.env.COCKPIT_LEASE_TTL_S = "1";
+    expect((await json<{ issue: string }>("claim", "--as", "agent-a")).issue).toBe("I1");
+    await sleep(1200);
+    const b = await json<{ issue: string; event: string; epoch: number }>("claim", "--as", "agent-b", "--no-reclaim");
+    expect(b).toMatchObject({ issue: "I2", event: "plan_start", epoch: 1 });
+    expect((await agents()).find((s) => s.issue === "I1")!.state).toBe("expired");
+  });
+
+  it("a person overrides with --force and a reason, which the ledger keeps; an agent never may; reason without force is bad input", async () => {
+    expect((await cli("claim", "--as", "agent-a")).code).toBe(EXIT.ok);
+    expect((await cli("claim", "--as", "agent-b")).code).toBe(EXIT.ok);
+    const agent = await cli("verify", "I1", "--as", "agent-b", "--force", "--reason", "mine now");
+    expect(agent.code).toBe(EXIT.refused);
+    expect(agent.err).toContain("agent-b is an agent");
+    const noReason = await cli("verify", "I1", "--as", "lead", "--force");
+    expect(noReason.code).toBe(EXIT.usage);
+    expect(noReason.err).toContain("force needs a reason");
+    const reasonOnly = await cli("verify", "I1", "--as", "lead", "--reason", "why");
+    expect(reasonOnly.code).toBe(EXIT.usage);
+    const forced = await cli("verify", "I1", "--as", "lead", "--force", "--reason", "agent-a crashed");
+    expect(forced.code, forced.err).toBe(EXIT.ok);
+    expect(repo.ledgerLines().at(-1)).toMatchObject({ event: "plan_verify", by: "lead", issue: "I1", forced: "true", reason: "agent-a crashed" });
+    expect((await agents()).find((s) => s.issue === "I1")).toMatchObject({ actor: "agent-a", state: "finished" });
+    // release --force: a person's, never an agent's.
+    expect((await cli("release", "I2", "--as", "agent-a", "--force")).code).toBe(EXIT.refused);
+    const released = await json<{ released: boolean; holder: string }>("release", "I2", "--as", "lead", "--force", "--note", "handed back");
+    expect(released).toMatchObject({ released: true, holder: "agent-b" });
+    const i2 = (await agents()).find((s) => s.issue === "I2")!;
+    expect(i2.state).toBe("released");
+    expect(i2.reason).toMatch(/^released by lead at 20.*: "handed back"$/);
+  });
+
+  it("a session left on an issue the files show READY (a claim killed before its record) is no holder: the next start takes the issue", async () => {
+    const store = openSqliteStore(repo.root);
+    const at = new Date().toISOString();
+    await store.write((tx) =>
+      tx.insertSession({ session: "s-000000000001", issue: "I1", actor: "ghost", kind: "agent", epoch: 1, since: at, last_seen: at, expires: new Date(Date.now() + 3_600_000).toISOString(), note: null, ended: null, ended_at: null, ended_by: null }),
+    );
+    expect((await cli("start", "I1", "--as", "ada")).code).toBe(EXIT.ok);
+    const byActor = Object.fromEntries((await agents()).map((s) => [s.actor, s]));
+    expect(byActor.ada).toMatchObject({ state: "active", epoch: 2 });
+    expect(byActor.ghost.state).toBe("released");
+  });
+
+  it("the store allows one session not ended per issue", async () => {
+    const store = openSqliteStore(repo.root);
+    const at = new Date().toISOString();
+    const row = (session: string, epoch: number) => ({ session, issue: "I3", actor: "x", kind: "agent" as const, epoch, since: at, last_seen: at, expires: at, note: null, ended: null, ended_at: null, ended_by: null });
+    await store.write((tx) => tx.insertSession(row("s-00000000000a", 1)));
+    await expect(store.write((tx) => tx.insertSession(row("s-00000000000b", 2)))).rejects.toThrow(/UNIQUE/);
+  });
+});
