@@ -6,7 +6,8 @@ import { CommandPalette } from "@/components/CommandPalette";
 import { ImportMenu } from "@/components/ImportMenu";
 import { Shortcuts } from "@/components/Shortcuts";
 import { uncommittedCount } from "@/lib/repo/commit";
-import { servedRepo, servedState } from "@/lib/surfaces/pages";
+import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
+import { planAgentsCapability } from "@/lib/capabilities/plan-agents";
 import { currentViewer, maySeePlan } from "./viewer";
 import "./globals.css";
 
@@ -17,12 +18,23 @@ export const metadata: Metadata = {
 
 export const dynamic = "force-dynamic";
 
+/** How many sessions went quiet (stale) or were abandoned (expired): the header's count. A store that cannot be read counts none. */
+async function quietSessions(): Promise<{ stale: number; expired: number }> {
+  try {
+    const { sessions } = await call(planAgentsCapability);
+    return { stale: sessions.filter((s) => s.state === "stale").length, expired: sessions.filter((s) => s.state === "expired").length };
+  } catch {
+    return { stale: 0, expired: 0 };
+  }
+}
+
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const viewer = await currentViewer();
   // Nothing of the plan (not even its name) reaches a browser that has not signed in.
   const visible = maySeePlan(viewer);
   const project = visible ? (await servedState()).plan.project.name : "";
   const uncommitted = visible ? await uncommittedCount(servedRepo()) : 0;
+  const quiet = visible ? await quietSessions() : { stale: 0, expired: 0 };
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
@@ -30,7 +42,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <Providers>
-          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} canSignIn={viewer.canSignIn && !viewer.signedIn} uncommitted={uncommitted}>
+          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} canSignIn={viewer.canSignIn && !viewer.signedIn} uncommitted={uncommitted} quiet={quiet}>
             {visible && <ImportMenu />}
             {visible && <CommandPalette />}
           </Nav>

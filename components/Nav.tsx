@@ -17,6 +17,7 @@ export function Nav({
   user,
   canSignIn = false,
   uncommitted = 0,
+  quiet = { stale: 0, expired: 0 },
   children,
 }: {
   project: string;
@@ -25,8 +26,11 @@ export function Nav({
   /** Not signed in, where signing in is possible: moves and edits will ask for it. */
   canSignIn?: boolean;
   uncommitted?: number;
+  /** Sessions gone quiet and abandoned (docs/agents.md): shown, linking to /agents, when any. */
+  quiet?: { stale: number; expired: number };
   children?: ReactNode;
 }) {
+  const quietText = [quiet.stale ? `${quiet.stale} stale` : "", quiet.expired ? `${quiet.expired} expired` : ""].filter(Boolean).join(", ");
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 md:px-6" aria-label="Main">
@@ -36,7 +40,7 @@ export function Nav({
           <span>Cockpit</span>
           {project && <span className="font-normal text-slate-600 dark:text-slate-400">· {project}</span>}
         </Link>
-        {links && <NavLinks />}
+        {links && <NavLinks badges={quietText ? { "/agents": { count: quiet.stale + quiet.expired, title: `sessions with no recent word: ${quietText}` } } : {}} />}
         {links && (
           <div className="flex flex-wrap items-center gap-4 md:ml-auto">
             {children}

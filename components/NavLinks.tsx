@@ -12,7 +12,7 @@ const isCurrent = (pathname: string, href: string) => (href === "/" ? pathname =
  * The main navigation's links, the current page marked with aria-current. Below the md width
  * they fold behind a Menu button, so a phone reaches every page.
  */
-export function NavLinks() {
+export function NavLinks({ badges = {} }: { badges?: Readonly<Record<string, { count: number; title: string }>> }) {
   const pathname = usePathname() ?? "/";
   const [isOpen, setOpen] = useState(false);
   // A followed link closes the menu.
@@ -41,6 +41,12 @@ export function NavLinks() {
                 className={`block py-1 md:py-0 ${current ? "font-semibold text-slate-950 underline underline-offset-4 dark:text-white" : "text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white"}`}
               >
                 {label}
+                {badges[href] && (
+                  <span className="ml-1 rounded-full bg-amber-700 px-1.5 text-xs font-semibold text-white" title={badges[href].title} data-testid={`nav-badge-${href.slice(1)}`}>
+                    {badges[href].count}
+                    <span className="sr-only"> ({badges[href].title})</span>
+                  </span>
+                )}
               </Link>
             </li>
           );

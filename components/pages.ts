@@ -6,7 +6,8 @@ export const PAGES = [
   { href: "/findings", label: "Findings", key: "f" },
   { href: "/standup", label: "Standup", key: "s" },
   { href: "/people", label: "People", key: "p" },
-  { href: "/plans", label: "Execution plans", key: "e" },
+  { href: "/agents", label: "Agents", key: "a" },
+  { href: "/plans", label: "Plans", key: "e" },
 ] as const;
 
 /** Whether a key press belongs to a text field (or an editable element), where shortcuts stay out. */

@@ -19,3 +19,13 @@ export const MILESTONE_STATUS_STYLE: Record<string, string> = {
 };
 
 export const ISSUE_STATUS_ORDER = ["DONE", "VERIFY", "ACTIVE", "READY", "BLOCKED", "CANCELLED"] as const;
+
+/** A session's state (docs/agents.md): working, gone quiet, abandoned, or over. */
+export const SESSION_STATE_STYLE: Record<string, string> = {
+  active: "bg-green-700 text-white",
+  stale: "bg-amber-700 text-white",
+  expired: "bg-red-700 text-white",
+  released: "bg-slate-600 text-white",
+  finished: "bg-slate-700 text-white",
+  reclaimed: "bg-violet-700 text-white",
+};

@@ -123,7 +123,7 @@ test("? lists the shortcuts in a dialog that passes axe; Escape closes it @demo"
   await page.locator("body").press("?");
   const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
   await expect(help).toBeVisible();
-  for (const what of ["go to Waves", "go to Roadmap", "go to Overview", "go to Findings", "go to People", "go to Execution plans", "jump to a page, milestone or issue"]) {
+  for (const what of ["go to Waves", "go to Roadmap", "go to Overview", "go to Findings", "go to People", "go to Plans", "jump to a page, milestone or issue"]) {
     await expect(help.getByText(what)).toBeVisible();
   }
   await shot("shortcuts-help");
