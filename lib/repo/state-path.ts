@@ -148,6 +148,11 @@ async function askIndex(repo: string): Promise<string | undefined> {
 /** The paths git tracks under `.ai/local` of `repo` (none outside a git work tree). */
 export async function trackedState(repo: string): Promise<ReadonlySet<string>> {
   let memo = trackedMemos.get(repo);
+  // A repository whose .git went away since it was asked is asked again.
+  if (memo && memo.index === join(repo, ".git", "index") && lstatSync(join(repo, ".git"), { throwIfNoEntry: false }) === undefined) {
+    trackedMemos.delete(repo);
+    memo = undefined;
+  }
   if (!memo) {
     const index = indexOf(repo) ?? (await askIndex(repo));
     if (index === undefined) return new Set(); // not a git work tree: nothing is tracked

@@ -28,7 +28,7 @@ export const COMMAND_HINTS: Record<string, Hints> = {
   "plan.transition": write(false, true, "it adds a stamp; the same move again is refused and writes nothing"),
   "plan.evidence": write(false, false, "it appends an evidence entry; the same call again appends another"),
   "plan.claim": write(false, false, "it starts the next READY issue; a second call starts another one"),
-  "plan.heartbeat": write(false, true, "it renews the caller's own session on an issue; the same call again renews it again, changing nothing else"),
+  "plan.heartbeat": write(false, false, "it renews the caller's own session on an issue and keeps its note; a second call renews it again, its lease running from then"),
   "plan.release": write(true, true, "it ends a session, possibly someone else's (force); a second call finds none"),
   "plan.create": write(false, false, "it adds a record; a second call adds another (or is refused when the id is taken)"),
   "plan.edit": write(true, false, "it can unset fields, remove list entries and cancel a record; a list addition repeated is another change"),

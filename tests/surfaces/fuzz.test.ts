@@ -218,6 +218,8 @@ const VALID: Record<string, Record<string, unknown>> = {
   "plan.evidence": { record: EVIDENCE_RECORD.id, covers: EVIDENCE_RECORD.evidence_required[0], type: "test", command: "npm test" },
   "plan.claim": { milestone: READY_MILESTONE },
   "plan.release": { issue: READY.id },
+  // No session holds anything in a fresh copy, so even this is refused.
+  "plan.heartbeat": { issue: READY.id, note: "still here" },
   "plan.edit": { id: READY.id, set: { priority: "p0" } },
   "plan.create": { kind: "issue", milestone: READY_MILESTONE, title: "A new issue", add: { acceptance_criteria: ["it works"], validation: ["npm test"] } },
   // The fuzzed copies are no git work trees, so even this is refused.
@@ -231,6 +233,7 @@ const REQUIRED: Record<string, string[]> = {
   "plan.evidence": ["record", "covers", "type", "command"],
   "plan.claim": [],
   "plan.release": ["issue"],
+  "plan.heartbeat": ["issue"],
   "plan.edit": ["id"],
   "plan.create": ["kind", "title"],
   "plan.commit": [],
@@ -241,7 +244,11 @@ const REQUIRED: Record<string, string[]> = {
  * The fields any non-string value breaks (the others take booleans, lists or mappings), and the
  * length each may reach.
  */
-const STRING_FIELDS: Record<string, string[]> = { "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"], "plan.undo": ["idempotency_key"], "plan.import": ["format", "source", "prefix", "dependencies"] };
+const STRING_FIELDS: Record<string, string[]> = {
+  "plan.transition": ["issue", "transition", "reason", "idempotency_key"],
+  "plan.claim": ["milestone", "idempotency_key"],
+  "plan.release": ["issue", "note"],
+  "plan.edit": ["id", "if_version"], "plan.create": ["kind", "id", "title", "milestone"], "plan.commit": ["message"], "plan.undo": ["idempotency_key"], "plan.import": ["format", "source", "prefix", "dependencies"] };
 const stringFieldsOf = (c: AnyCapability) => STRING_FIELDS[c.id] ?? fieldsOf(c);
 const LONG_FIELDS = ["command", "artifact", "result", "title"];
 const CONTENT_TYPES = ["application/json", "text/plain", "application/x-www-form-urlencoded", "", "application/json; charset=latin1", "multipart/form-data; boundary=x"];
