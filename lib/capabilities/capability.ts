@@ -17,6 +17,8 @@ export interface CapabilityContext {
   email?: string;
   /** The actor's kind when the surface knows it (a users file's agent, an MCP client's session name): docs/agents.md. */
   kind?: "agent" | "person";
+  /** The agents the surface knows by name (a users file's); the sessions' store knows the others. */
+  knownAgents?: () => ReadonlySet<string>;
   /** The parsed files a long-running surface keeps (writes re-read what changed through it). */
   cache?: RecordCache;
   /** Awaited before a query (the surfaces call it): fetches what is laid over the plan (leases). */

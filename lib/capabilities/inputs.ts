@@ -77,6 +77,7 @@ export const EvidenceInput = z
 export const ClaimInput = z.strictObject({
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),
   no_reclaim: z.boolean().optional().describe("Skip abandoned ACTIVE issues (expired leases); take READY work only."),
+  any: z.boolean().optional().describe("Also take issues another agent owns, or that commits already work on (work_without_start)."),
   idempotency_key: IdempotencyKeyField.optional(),
 });
 

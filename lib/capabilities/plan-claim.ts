@@ -1,11 +1,31 @@
-import { codeFindingsOf } from "../code/answer";
-import { actorOf, leaseWriteOptions, type OpenedBy } from "../coordination/plan-leases";
+import { codeFindingsOf, workedWithoutStart } from "../code/answer";
+import { ownersOf } from "../people/facts";
+import { isClientSessionName } from "../repo/identity";
+import type { Plan } from "../plan/shapes";
+import { actorOf, issueHandoff, leaseWriteOptions, type ClaimPolicy, type OpenedBy } from "../coordination/plan-leases";
 import { claim } from "../repo/transition";
 import { refused } from "../plan/errors";
 import { hasPlanFolder, noPlanAt } from "../repo/repo-folder";
 import { configOf, defineCapability } from "./capability";
 import { ClaimInput } from "./inputs";
 import { ClaimResultSchema } from "../results/outputs";
+
+/**
+ * Who a claim leaves alone (docs/agents.md): an issue owned by another agent (an owner who is a
+ * person is accountable, and agents work for them: that does not skip), and one whose commits say
+ * someone already works on it without a start. The claimer's own issues come first.
+ */
+async function claimPolicy(repo: string, plan: Plan, claimer: string, usersFileAgents: ReadonlySet<string>): Promise<ClaimPolicy> {
+  const owners = ownersOf(repo, plan);
+  const worked = await workedWithoutStart(repo, plan);
+  return (issue, storeAgents) => {
+    const owner = owners.get(issue.id) ?? "";
+    if (owner === claimer) return { own: true };
+    if (owner !== "" && (storeAgents.has(owner) || usersFileAgents.has(owner) || isClientSessionName(owner))) return { skip: `owned by the agent ${owner}` };
+    if (worked.has(issue.id)) return { skip: "commits already work on it without a start (work_without_start)" };
+    return {};
+  };
+}
 
 export const planClaimCapability = defineCapability({
   id: "plan.claim",
@@ -22,7 +42,9 @@ export const planClaimCapability = defineCapability({
     // The code findings are of the issue as it stood before the claim: "never started, yet worked on".
     const before = ctx.plan();
     const out: OpenedBy = {};
-    const sessions = leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx), actorOf(ctx.by, ctx.kind, true), out);
+    const who = actorOf(ctx.by, ctx.kind, true);
+    const policy = input.any ? undefined : await claimPolicy(ctx.repo, before, who.actor, ctx.knownAgents?.() ?? new Set());
+    const sessions = leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx), who, out, { policy });
     const result = await claim(ctx.repo, input.milestone, {
       by: ctx.by,
       cache: ctx.cache,
@@ -30,16 +52,19 @@ export const planClaimCapability = defineCapability({
       ...sessions,
       ...(input.no_reclaim ? { reclaim: undefined } : {}),
       reclaimed: () => {
-        const r = out.opened?.reclaimed;
+        const r = out.previous;
         return r && out.opened ? { previous: r.actor, previous_session: r.session, epoch: out.opened.session.epoch } : undefined;
       },
     });
-    const opened = out.opened;
+    const { opened, previous } = out;
+    const handoff = await issueHandoff(ctx.repo, ctx.plan, result.issue, configOf(ctx));
     return {
       ...result,
       code_findings: await codeFindingsOf(ctx.repo, before, result.issue),
       ...(opened ? { session: opened.session.session, epoch: opened.session.epoch } : {}),
-      ...(opened?.reclaimed ? { reclaimed_from: { actor: opened.reclaimed.actor, session: opened.reclaimed.session, epoch: opened.reclaimed.epoch } } : {}),
+      ...(previous ? { reclaimed_from: { actor: previous.actor, session: previous.session, epoch: previous.epoch } } : {}),
+      ...(handoff ? { handoff } : {}),
+      ...(out.skipped?.length ? { skipped: out.skipped } : {}),
     };
   },
 });

@@ -4,9 +4,10 @@ import { currentVersion } from "../repo/plan-edit";
 import { planRecord } from "../plan/queries";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { answerAt, planFor } from "./at";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { RecordInput } from "./inputs";
 import { AsWrittenMembers, recordAsWritten } from "./record-as-written";
+import { issueHandoff } from "../coordination/plan-leases";
 
 /**
  * PlanRecordSchema's two shapes, each with the optional `at` member, and (for the files as they
@@ -30,7 +31,8 @@ export const planRecordCapability = defineCapability({
     const answer = planRecord(plan, input);
     // At a revision the answer is the derivation's alone: the file as written is the one of now.
     if (at) return answerAt(answer, at);
-    return { ...answer, ...recordAsWritten(ctx.repo, "issue" in answer ? "issue" : "milestone", input.id) };
+    const handoff = "issue" in answer ? await issueHandoff(ctx.repo, ctx.plan, answer.issue.id, configOf(ctx)) : undefined;
+    return { ...answer, ...recordAsWritten(ctx.repo, "issue" in answer ? "issue" : "milestone", input.id), ...(handoff ? { handoff } : {}) };
   },
   // A record read at a revision has no version an edit could carry back.
   version: (ctx, input) => (input.at === undefined ? currentVersion(ctx.repo, input.id) : undefined),

@@ -3,6 +3,7 @@ import { toPlain } from "../plan/edit";
 import { missingEvidence } from "../plan/evidence-coverage";
 import { issueFromMap, milestoneFromMap } from "../plan/records";
 import { readRecordFileFields } from "../repo/record-file";
+import { HandoffSchema } from "../coordination/handoff";
 
 // What plan.record adds to the reference's answer, so one call gives the whole record: its fields
 // as its file writes them, and its evidence by name.
@@ -19,7 +20,7 @@ export const EvidenceByNameSchema = z
   })
   .describe("The record's evidence by name.");
 
-export const AsWrittenMembers = { record: RecordAsWrittenSchema.optional(), evidence: EvidenceByNameSchema.optional() };
+export const AsWrittenMembers = { record: RecordAsWrittenSchema.optional(), evidence: EvidenceByNameSchema.optional(), handoff: HandoffSchema.optional() };
 
 /** The record's file as written and its evidence by name; nothing when its file does not parse. */
 export function recordAsWritten(repo: string, kind: "issue" | "milestone", id: string): { record?: Record<string, unknown>; evidence?: z.infer<typeof EvidenceByNameSchema> } {

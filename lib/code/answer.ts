@@ -111,6 +111,16 @@ export async function planCode(repo: string, planOf: () => Plan, question: CodeQ
   };
 }
 
+/** The issues whose code says someone already works on them without a start (`work_without_start`); none when git cannot tell. */
+export async function workedWithoutStart(repo: string, plan: Plan): Promise<Set<string>> {
+  try {
+    const d = await deriveCode(repo, plan);
+    return new Set([...d.findings].filter(([, found]) => found.some((f) => f.code === "work_without_start")).map(([id]) => id));
+  } catch {
+    return new Set();
+  }
+}
+
 /**
  * The code findings of the issue a plan answer names (plan.next, plan.claim): an agent is warned
  * that someone may already be on it. Reading the code never fails the plan's answer.

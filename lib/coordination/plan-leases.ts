@@ -8,12 +8,13 @@ import type { WriteOptions } from "../repo/transition";
 import type { Plan, PlanIssue } from "../plan/shapes";
 import { requireState } from "../repo/state-path";
 import { isClientSessionName } from "../repo/identity";
-import type { ExecutionStore, SessionRow } from "../execution/store-rows";
+import type { ExecutionStore, PlanTx, SessionRow } from "../execution/store-rows";
 import { STORE_FILE, STORE_STATE, openExistingSqliteStore, openSqliteStore } from "../execution/store-sqlite";
 import { openPostgresStore } from "../execution/store-postgres";
 import { databaseUrl, redactUrl } from "./database";
 import { projectKey, type Lease } from "./leases";
-import { endSession, guardIssue, listSessions, liveSessions, openSession, reclaimable, renew, toSecond, type Actor, type AgentSession, type Opened } from "./sessions";
+import { endSession, guardIssue, handoffSession, listSessions, liveSessions, openSession, reclaimable, renew, toSecond, type Actor, type AgentSession, type Opened } from "./sessions";
+import { handoffOf, type Handoff } from "./handoff";
 
 // Sessions as the plan's commands use them (lib/coordination/sessions.ts): `start` and `claim`
 // open one inside the plan lock before the record is written; `verify`, `done`, evidence and
@@ -25,6 +26,8 @@ import { endSession, guardIssue, listSessions, liveSessions, openSession, reclai
 async function sessionStore(repo: string, plan: () => Plan, config: CockpitConfig | undefined, create: boolean): Promise<ExecutionStore | undefined> {
   const url = databaseUrl(config);
   if (url) return openPostgresStore(url, repo, projectKey(plan()));
+  // A read never makes the store, nor asks git about a store that is not there.
+  if (!create && !existsSync(join(repo, STORE_FILE))) return undefined;
   await requireState(repo, STORE_STATE);
   return create ? openSqliteStore(repo) : openExistingSqliteStore(repo);
 }
@@ -38,10 +41,16 @@ export function actorOf(by: string | undefined, kind: Actor["kind"] | undefined,
   return { actor, kind: kind ?? (claiming || isClientSessionName(actor) ? "agent" : "person") };
 }
 
-/** What a start or a claim opened, for its answer. */
+/** What a start or a claim opened, for its answer; `previous`: the session a reclaim took the issue from. */
 export interface OpenedBy {
   opened?: Opened;
+  previous?: SessionRow;
+  /** The candidates a claim passed over, and why (`claim --any` takes them). */
+  skipped?: { id: string; reason: string }[];
 }
+
+/** Why a claim passes an issue over, or undefined when it may take it; and whether it comes first (the claimer's own). */
+export type ClaimPolicy = (issue: PlanIssue, agents: ReadonlySet<string>) => { skip?: string; own?: boolean };
 
 /**
  * The session hooks of the moves: `start` opens a session (refused when another one holds the
@@ -55,36 +64,61 @@ export function leaseWriteOptions(
   config: CockpitConfig | undefined,
   who: Actor,
   out: OpenedBy = {},
-  options: { force?: boolean } = {},
+  options: { force?: boolean; policy?: ClaimPolicy } = {},
 ): Pick<WriteOptions, "beforeWrite" | "choose" | "reclaim"> {
   const override = "a person may pass --force --reason TEXT (force and reason over HTTP and MCP)";
+  // The claim's policy: the claimer's own issues first, those it must leave out named in `out.skipped`.
+  const ordered = async (tx: PlanTx, candidates: PlanIssue[]): Promise<PlanIssue[]> => {
+    if (!options.policy) return candidates;
+    const agents = new Set((await tx.sessions("")).filter((r) => r.kind === "agent").map((r) => r.actor));
+    const own: PlanIssue[] = [];
+    const rest: PlanIssue[] = [];
+    for (const c of candidates) {
+      const verdict = options.policy(c, agents);
+      if (verdict.skip) {
+        out.skipped ??= [];
+        if (!out.skipped.some((s) => s.id === c.id)) out.skipped.push({ id: c.id, reason: verdict.skip });
+      } else (verdict.own ? own : rest).push(c);
+    }
+    return [...own, ...rest];
+  };
   const ttl = leaseTtlSeconds();
-  const store = () => sessionStore(repo, plan, config, true);
+  // Only an opening makes the store: a guard or a reclaim with no store has no session to find.
+  const store = (create = true) => sessionStore(repo, plan, config, create);
   return {
     beforeWrite: async (issue, move) => {
-      const s = await store();
       // A claim opened its session when it chose the issue.
       if (move === "start" && out.opened?.session.issue === issue.id) return;
+      const s = await store(move === "start");
       if (move === "start") out.opened = await s!.write((tx) => openSession(tx, issue.id, who, ttl, { stray: !shared(config) }));
-      else await s!.write((tx) => guardIssue(tx, issue.id, who, { ...options, override }));
+      else await s?.write((tx) => guardIssue(tx, issue.id, who, { ...options, override }));
     },
-    choose: async (candidates) => {
+    choose: async (all) => {
       const s = await store();
       return s!.write(async (tx) => {
+        const candidates = await ordered(tx, all);
         for (const c of candidates) {
           const current = await tx.liveSession(c.id);
           if (current && Date.parse(current.expires) > (await tx.clock()).getTime() && shared(config)) continue;
           out.opened = await openSession(tx, c.id, who, ttl, { stray: !shared(config) });
           return c;
         }
+        if (out.skipped?.length && candidates.length === 0) {
+          const why = out.skipped.map((s) => `${s.id} (${s.reason})`).join(", ");
+          throw refused(`no READY issue is left for ${who.actor}: ${why}; claim --any (any: true) takes them`);
+        }
         return undefined;
       });
     },
-    reclaim: async (candidates) => {
-      const s = await store();
-      return s!.write(async (tx) => {
+    reclaim: async (all) => {
+      const s = await store(false);
+      if (!s) return undefined;
+      return s.write(async (tx) => {
+        const candidates = await ordered(tx, all);
         for (const c of candidates) {
-          if (!(await reclaimable(tx, c.id))) continue;
+          const previous = await reclaimable(tx, c.id);
+          if (!previous) continue;
+          out.previous = previous;
           out.opened = await openSession(tx, c.id, who, ttl);
           return c;
         }
@@ -124,11 +158,12 @@ export async function afterIssueWrite(repo: string, plan: () => Plan, issue: str
 
 /** A heartbeat: renew `who`'s session on the issue and keep the note; refused when `who` holds none. */
 export async function heartbeat(repo: string, plan: () => Plan, issue: string, who: Actor, note: string | undefined, config?: CockpitConfig): Promise<SessionRow> {
-  const s = await sessionStore(repo, plan, config, true);
-  return s!.write(async (tx) => {
+  const s = await sessionStore(repo, plan, config, false);
+  if (!s) throw refused(`no session of yours holds ${issue}: a heartbeat renews the session a claim or a start opened (cockpit plan claim, cockpit plan start ${issue})`);
+  return s.write(async (tx) => {
     const mine = await guardIssue(tx, issue, who);
     if (!mine) {
-      throw refused(`${who.actor} holds no session on ${issue}: a heartbeat renews the session a claim or a start opened (cockpit plan claim, cockpit plan start ${issue})`);
+      throw refused(`no session of yours holds ${issue}: a heartbeat renews the session a claim or a start opened (cockpit plan claim, cockpit plan start ${issue})`);
     }
     return renew(tx, mine, leaseTtlSeconds(), note);
   });
@@ -142,6 +177,14 @@ export async function releaseSession(repo: string, plan: () => Plan, issue: stri
     await guardIssue(tx, issue, who, { force: options.force, override: "a person may pass --force" });
     return endSession(tx, issue, "released", who.actor, options.note);
   });
+}
+
+/** What the issue's last holder left the next one (docs/agents.md), when its last session ended unfinished. */
+export async function issueHandoff(repo: string, plan: () => Plan, issue: string, config?: CockpitConfig): Promise<Handoff | undefined> {
+  const s = await sessionStore(repo, plan, config, false);
+  if (!s) return undefined;
+  const row = await s.read((tx) => handoffSession(tx, issue));
+  return row ? handoffOf(repo, plan(), row) : undefined;
 }
 
 /** Every session with its state (plan.agents); empty when the clone has no store yet. */

@@ -91,10 +91,28 @@ export async function openSession(tx: PlanTx, issue: string, who: Actor, ttl: nu
   return reclaimed?.ended === "reclaimed" ? { session, reclaimed } : { session };
 }
 
-/** The session a claim may take over: the issue's, not ended, its lease over. */
+/**
+ * The session a claim may take over on an ACTIVE issue: the issue's, not ended, its lease over; or,
+ * when none is open, its last one if it was released (given back with its work unfinished).
+ */
 export async function reclaimable(tx: PlanTx, issue: string): Promise<SessionRow | undefined> {
   const current = await tx.liveSession(issue);
-  return current && !live(current, await tx.clock()) ? current : undefined;
+  if (current) return live(current, await tx.clock()) ? undefined : current;
+  const last = (await tx.sessionsOf(issue))[0];
+  return last?.ended === "released" ? last : undefined;
+}
+
+/**
+ * The session whose last word the next holder should read: the issue's latest one that is not
+ * live, when it was released, reclaimed or left to expire (not one whose issue moved on).
+ */
+export async function handoffSession(tx: PlanTx, issue: string): Promise<SessionRow | undefined> {
+  const now = await tx.clock();
+  for (const row of await tx.sessionsOf(issue)) {
+    if (row.ended === null && live(row, now)) continue; // the holder now
+    return row.ended === "finished" ? undefined : row;
+  }
+  return undefined;
 }
 
 /**

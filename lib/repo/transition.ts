@@ -298,7 +298,7 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
       const candidates = claimOrder(plan, milestone);
       if (candidates.length === 0) throw refused(nothingToClaim(milestone === undefined ? plan.issues : plan.issues.filter((i) => i.milestone === milestone)));
       issue = await o.choose(candidates);
-      if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another clone; cockpit plan next shows the holders`);
+      if (!issue) throw refused(`every READY issue (${candidates.length}) is held by another session; cockpit plan agents shows who holds what`);
     } else if (milestone === undefined) {
       issue = pickNextIssue(plan);
       if (!issue) throw refused(nothingToClaim(plan.issues));

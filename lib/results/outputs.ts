@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CodeFindingSchema } from "../code/shapes";
 import { EvidenceResultSchema, TransitionResultSchema } from "../repo/move-shapes";
+import { HandoffSchema } from "../coordination/handoff";
 
 // Outputs of the writing capabilities (the read outputs are the plan's own shapes). A move's and an
 // evidence entry's answers are declared by the moves themselves (lib/repo/move-shapes.ts).
@@ -11,7 +12,9 @@ export { EvidenceResultSchema, TransitionResultSchema };
 export const ClaimSessionFields = {
   session: z.string().optional().describe("The session the claim opened: heartbeats and moves of this actor on the issue renew it."),
   epoch: z.number().int().optional().describe("Grows each time the issue changes hands; a write of an older epoch is refused."),
-  reclaimed_from: z.object({ actor: z.string(), session: z.string(), epoch: z.number().int() }).optional().describe("The abandoned session (its lease expired) this claim took over."),
+  reclaimed_from: z.object({ actor: z.string(), session: z.string(), epoch: z.number().int() }).optional().describe("The abandoned session (its lease expired, or released) this claim took over."),
+  handoff: HandoffSchema.optional(),
+  skipped: z.array(z.object({ id: z.string(), reason: z.string() })).optional().describe("Issues the claim passed over, and why; --any (any: true) takes them."),
 };
 
 /** A claim's move, with the code findings of the issue it took (commits already working on it), and its session. */

@@ -4,6 +4,7 @@ import { lstatSync, readdirSync, statSync, watch, type FSWatcher } from "node:fs
 import { dirname, join } from "node:path";
 import type { CapabilityContext } from "../capabilities/capability";
 import { leasedPlan } from "../coordination/plan-leases";
+import { agentsOfUsersFile, kindsOf } from "./security/kinds";
 import { ISSUES_DIR, LEDGER_FILE, MILESTONES_DIR, PROJECT_DIR } from "../plan/constants";
 import { DerivationMemory, derivePlan } from "../plan/derive";
 import { readLedger } from "../repo/ledger";
@@ -418,6 +419,9 @@ export function contextFor(repo: string, by?: string, config: CockpitConfig = re
   return {
     repo,
     by,
+    // A users file's agent, or an MCP client's session name, is an agent (docs/agents.md).
+    ...(by !== undefined ? { kind: kindsOf([by]).get(by) } : {}),
+    knownAgents: () => agentsOfUsersFile(),
     config,
     cache: stateOf(repo).cache,
     plan,

@@ -4,6 +4,7 @@ import { openSqliteStore, STORE_FILE } from "@/lib/execution/store-sqlite";
 import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { EXIT } from "@/lib/surfaces/exit-codes";
 import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
+import { issueYaml } from "../support/record-files";
 
 // Sessions on the embedded store (the clone's SQLite file), through the command line's entry
 // function: who holds an issue, heartbeats, states with their reasons, reclaim and fencing, a
@@ -109,7 +110,7 @@ describe("a claim is a session of one actor", () => {
   it("a heartbeat with no session is refused and says how to open one", async () => {
     const r = await cli("heartbeat", "I2", "--as", "ada");
     expect(r.code).toBe(EXIT.refused);
-    expect(r.err).toContain("ada holds no session on I2");
+    expect(r.err).toContain("no session of yours holds I2: a heartbeat renews the session a claim or a start opened");
   });
 });
 
@@ -208,3 +209,48 @@ describe("states, reclaim and fencing", () => {
     await expect(store.write((tx) => tx.insertSession(row("s-00000000000b", 2)))).rejects.toThrow(/UNIQUE/);
   });
 });
+
+describe("handoff, and whom a claim leaves alone", () => {
+  it("a release with a note hands the issue to the next claim, which reads the note; plan record shows it too", async () => {
+    expect((await json<{ issue: string }>("claim", "--as", "agent-a")).issue).toBe("I1");
+    expect((await cli("heartbeat", "I1", "--as", "agent-a", "--note", "parser half done")).code).toBe(EXIT.ok);
+    expect((await cli("release", "I1", "--as", "agent-a", "--note", "out of budget; the tokenizer is next")).code).toBe(EXIT.ok);
+    const b = await json<{ issue: string; event: string; epoch: number; handoff: { from: string; how: string; note: string; branch: string | null; commits: unknown[] } }>("claim", "--as", "agent-b");
+    expect(b).toMatchObject({ issue: "I1", event: "plan_reclaim", epoch: 2, handoff: { from: "agent-a", how: "released", note: "out of budget; the tokenizer is next", branch: null, commits: [] } });
+    const record = await json<{ handoff?: { from: string; note: string } }>("record", "I1");
+    expect(record.handoff).toMatchObject({ from: "agent-a", note: "out of budget; the tokenizer is next" });
+    const text = await cli("record", "I1");
+    expect(text.out).toContain("handoff from agent-a (released 20");
+    expect(text.out).toContain("note: out of budget; the tokenizer is next");
+    // Once the issue moves on, there is nothing to hand off.
+    expect((await cli("verify", "I1", "--as", "agent-b")).code).toBe(EXIT.ok);
+    expect((await json<{ handoff?: unknown }>("record", "I1")).handoff).toBeUndefined();
+  });
+
+  it("a claim skips an issue another agent owns and one commits already work on, names them, and takes the claimer's own first; --any takes them", async () => {
+    repo.writeIssue("I1", issueYaml({ id: "I1", extra: "owner: claude-code#3f2a\n" }));
+    repo.writeIssue("I3", issueYaml({ id: "I3", extra: "owner: agent-d\n" }));
+    repo.write("src/parser.ts", "export const parse = 1;\n");
+    repo.commitAll("I2: begin the parser");
+    // agent-d's own issue comes first; the two it may not take are named.
+    const d = await json<{ issue: string; skipped: { id: string; reason: string }[] }>("claim", "--as", "agent-d");
+    expect(d.issue).toBe("I3");
+    expect(d.skipped).toEqual([
+      { id: "I1", reason: "owned by the agent claude-code#3f2a" },
+      { id: "I2", reason: "commits already work on it without a start (work_without_start)" },
+    ]);
+    const none = await cli("claim", "--as", "agent-e", "--no-reclaim");
+    expect(none.code).toBe(EXIT.refused);
+    expect(none.err).toContain("no READY issue is left for agent-e: I1 (owned by the agent claude-code#3f2a), I2 (commits already work on it without a start (work_without_start)); claim --any (any: true) takes them");
+    expect((await json<{ issue: string }>("claim", "--as", "agent-e", "--any")).issue).toBe("I1");
+  });
+
+  it("an owner who is a person does not turn a claim away", async () => {
+    repo.writeIssue("I1", issueYaml({ id: "I1", extra: "owner: lea\n" }));
+    repo.commitAll("lea owns I1");
+    const b = await json<{ issue: string; skipped?: unknown }>("claim", "--as", "agent-b");
+    expect(b.issue).toBe("I1");
+    expect(b.skipped).toBeUndefined();
+  });
+});
+

@@ -15,6 +15,7 @@ import { editorProps } from "@/app/editor-props";
 import { FieldList } from "@/components/FieldValue";
 import { LeaseNote } from "@/components/LeaseNote";
 import { RecordTimeline } from "@/components/RecordTimeline";
+import { HandoffCard } from "@/components/HandoffCard";
 import { BlockerLink, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { TransitionButtons, type MoveOption, type Suggestion } from "@/components/TransitionButtons";
@@ -205,6 +206,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
         )}
       </Card>
 
+      {record.handoff && <HandoffCard handoff={record.handoff} />}
       <RecordTimeline id={id} kind="issue" />
 
       <Card title={file ? `Every field (${file.path})` : "Every field"}>

@@ -16,7 +16,7 @@ import { planRoadmapCapability } from "../../capabilities/plan-roadmap";
 import { planStandupCapability } from "../../capabilities/plan-standup";
 import { planStatusCapability } from "../../capabilities/plan-status";
 import { renderStandup } from "./standup-text";
-import { renderAgents } from "./agents-text";
+import { renderAgents, renderHandoff } from "./agents-text";
 import { planValidateCapability } from "../../capabilities/plan-validate";
 import { planWavesCapability } from "../../capabilities/plan-waves";
 import { toDot, toMermaid } from "../../graph/export";
@@ -135,7 +135,8 @@ export const READ_VERBS: Record<string, Verb> = {
           const id = "issue" in v ? v.issue.id : v.milestone.id;
           const records = recordsNow();
           const evidence = "issue" in v ? records.issues.find((r) => r.id === id) : records.milestones.find((r) => r.id === id);
-          return renderRecord(v, { evidence, unsealed: unsealedIssueIds(plan()), warning: "issue" in v ? unsealedWarning(plan(), id)?.message : undefined });
+          const shown = renderRecord(v, { evidence, unsealed: unsealedIssueIds(plan()), warning: "issue" in v ? unsealedWarning(plan(), id)?.message : undefined });
+          return v.handoff ? `${shown}\n${renderHandoff(v.handoff)}` : shown;
         },
       }).run(repo, args);
     },

@@ -13,6 +13,8 @@ import { planTransitionCapability } from "../../capabilities/plan-transition";
 import type { Move } from "../../plan/seal";
 import { adoptLegacyStamps, type AdoptResult, type TransitionResult } from "../../repo/transition";
 import { COMMON, UsageError, type OptionKind } from "./args";
+import { renderHandoff } from "./agents-text";
+import type { Handoff } from "../../coordination/handoff";
 import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
 import { importInput, renderImport } from "./import";
 import { EXIT } from "../exit-codes";
@@ -76,9 +78,9 @@ export const WRITE_VERBS: Record<string, Verb> = {
     },
   }),
   claim: capabilityVerb(planClaimCapability, {
-    summary: "start the next ready issue (of one milestone with --milestone) in one locked step",
+    summary: "start the next ready issue (of one milestone with --milestone) in one locked step, as your session; abandoned ACTIVE work first (--no-reclaim: not); --any: issues other agents own or commits already work on too",
     options: CLAIM_OPTIONS,
-    input: (a) => ({ ...fields(a, { milestone: "milestone" }), ...(a.options.has("no-reclaim") ? { no_reclaim: true } : {}) }),
+    input: (a) => ({ ...fields(a, { milestone: "milestone" }), ...(a.options.has("no-reclaim") ? { no_reclaim: true } : {}), ...(a.options.has("any") ? { any: true } : {}) }),
     text: (v) => withCodeFindings(renderClaim(v), v),
   }),
   heartbeat: capabilityVerb(planHeartbeatCapability, {
@@ -193,11 +195,14 @@ function renderTransition(r: TransitionResult): string {
 }
 
 /** A claim: its move (or the reclaim of an abandoned issue), then the session it opened. */
-function renderClaim(r: TransitionResult & { session?: string; epoch?: number; reclaimed_from?: { actor: string; session: string; epoch: number } }): string {
-  const move = r.event === "plan_reclaim" ? `plan: ${r.issue} reclaimed (ACTIVE; its lease had expired), from ${r.reclaimed_from?.actor ?? "?"}'s session ${r.reclaimed_from?.session ?? "?"}` : renderTransition(r);
-  const session = r.session !== undefined ? `
-session: ${r.session} (epoch ${r.epoch}); renew it: cockpit plan heartbeat ${r.issue} --note TEXT` : "";
-  return move + session;
+function renderClaim(r: TransitionResult & { session?: string; epoch?: number; reclaimed_from?: { actor: string; session: string; epoch: number }; handoff?: Handoff; skipped?: { id: string; reason: string }[] }): string {
+  const how = r.handoff?.how === "released" ? "it was released" : "its lease had expired";
+  const move = r.event === "plan_reclaim" ? `plan: ${r.issue} taken over (ACTIVE; ${how}) from ${r.reclaimed_from?.actor ?? "?"}'s session ${r.reclaimed_from?.session ?? "?"}` : renderTransition(r);
+  const lines = [move];
+  if (r.session !== undefined) lines.push(`session: ${r.session} (epoch ${r.epoch}); renew it: cockpit plan heartbeat ${r.issue} --note TEXT`);
+  if (r.handoff) lines.push(renderHandoff(r.handoff));
+  for (const s of r.skipped ?? []) lines.push(`skipped ${s.id}: ${s.reason} (--any takes it)`);
+  return lines.join("\n");
 }
 
 function renderAdoption(r: AdoptResult): string {
