@@ -116,19 +116,21 @@ describe("a claim is a session of one actor", () => {
 
 describe("states, reclaim and fencing", () => {
   it("a silent session is stale, then expired and open to reclaim; the next claim takes it over, and the old holder is fenced out", async () => {
-    process.env.COCKPIT_LEASE_TTL_S = "2";
-    process.env.COCKPIT_STALE_AFTER_S = "1";
     const a = await json<{ issue: string; session: string }>("claim", "--as", "agent-a");
     expect(a.issue).toBe("I1");
     const startedText = issueText("I1");
-    await sleep(1200);
+    // Time passes for the store (its clock is the judge): 10 minutes of silence, the lease still live.
+    const store = openSqliteStore(repo.root);
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    await store.write((tx) => tx.updateSession(a.session, { last_seen: ago(10) }));
     const [stale] = await agents();
     expect(stale.state).toBe("stale");
-    expect(stale.reason).toMatch(/^no heartbeat for 1 s; the lease ends at 20/);
-    await sleep(1000);
+    expect(stale.reason).toMatch(/^no heartbeat for 10 min; the lease ends at 20/);
+    // Then its lease runs out.
+    await store.write((tx) => tx.updateSession(a.session, { last_seen: ago(31), expires: ago(1) }));
     const [expired] = await agents();
     expect(expired.state).toBe("expired");
-    expect(expired.reason).toMatch(/the lease ended at 20.*; I1 is ACTIVE: open to reclaim$/);
+    expect(expired.reason).toMatch(/^no word for 31 min; the lease ended at 20.*; I1 is ACTIVE: open to reclaim$/);
 
     const b = await json<{ issue: string; event: string; session: string; epoch: number; reclaimed_from: { actor: string; session: string; epoch: number }; from: string; to: string }>(
       "claim",
