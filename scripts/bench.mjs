@@ -8,6 +8,7 @@
 // A section is a module under scripts/bench/ exporting `name`, `description` and
 // `run(options) -> { name, text, report, ok }`. Add new sections (transitions, HTTP, …) to SECTIONS.
 
+import * as agents from "./bench/agents.mjs";
 import * as code from "./bench/code.mjs";
 import * as doors from "./bench/doors.mjs";
 import * as following from "./bench/follow.mjs";
@@ -21,7 +22,7 @@ import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, doors, waves, standup, time, code, leases, plans, importing, following];
+const SECTIONS = [plan, transitions, http, doors, waves, standup, time, code, leases, agents, plans, importing, following];
 
 function parseOptions(argv) {
   const options = { strict: false };

@@ -2,7 +2,7 @@ import { codeFindingsOf, workedWithoutStart } from "../code/answer";
 import { ownersOf } from "../people/facts";
 import { isClientSessionName } from "../repo/identity";
 import type { Plan } from "../plan/shapes";
-import { actorOf, issueHandoff, leaseWriteOptions, type ClaimPolicy, type OpenedBy } from "../coordination/plan-leases";
+import { actorOf, issueHandoff, leaseWriteOptions, undoOpened, type ClaimPolicy, type OpenedBy } from "../coordination/plan-leases";
 import { claim } from "../repo/transition";
 import { refused } from "../plan/errors";
 import { hasPlanFolder, noPlanAt } from "../repo/repo-folder";
@@ -55,6 +55,9 @@ export const planClaimCapability = defineCapability({
         const r = out.previous;
         return r && out.opened ? { previous: r.actor, previous_session: r.session, epoch: out.opened.session.epoch } : undefined;
       },
+    }).catch(async (error: unknown) => {
+      await undoOpened(ctx.repo, ctx.plan, out, configOf(ctx));
+      throw error;
     });
     const { opened, previous } = out;
     const handoff = await issueHandoff(ctx.repo, ctx.plan, result.issue, configOf(ctx));

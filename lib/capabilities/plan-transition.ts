@@ -1,4 +1,4 @@
-import { actorOf, afterIssueWrite, leaseWriteOptions } from "../coordination/plan-leases";
+import { actorOf, afterIssueWrite, leaseWriteOptions, undoOpened, type OpenedBy } from "../coordination/plan-leases";
 import type { Actor } from "../coordination/sessions";
 import { invalidInput, refused } from "../plan/errors";
 import { transition } from "../repo/transition";
@@ -26,12 +26,16 @@ export const planTransitionCapability = defineCapability({
     const who = actorOf(ctx.by, ctx.kind);
     if (input.force || input.reason !== undefined) forceProblem(input, who);
     const force = input.force === true;
+    const out: OpenedBy = {};
     const result = await transition(ctx.repo, input.issue, input.transition, {
       by: ctx.by,
       cache: ctx.cache,
       ...ctx.moves,
-      ...leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx), who, {}, { force }),
+      ...leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx), who, out, { force }),
       ...(force ? { forced: input.reason } : {}),
+    }).catch(async (error: unknown) => {
+      await undoOpened(ctx.repo, ctx.plan, out, configOf(ctx));
+      throw error;
     });
     if (input.transition !== "start") await afterIssueWrite(ctx.repo, ctx.plan, input.issue, input.transition, who, configOf(ctx));
     return result;

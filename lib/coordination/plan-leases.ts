@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { processWide } from "../process-wide";
 import { refused } from "../plan/errors";
+import { loadPlan } from "../repo";
 import type { Move } from "../plan/seal";
 import type { WriteOptions } from "../repo/transition";
 import type { Plan, PlanIssue } from "../plan/shapes";
@@ -126,6 +127,32 @@ export function leaseWriteOptions(
       });
     },
   };
+}
+
+/**
+ * A move refused after its session was opened (a record that could not be written, a ledger line
+ * that could not be appended): the session goes, and the one a reclaim took over is open again, so
+ * the refusal leaves the sessions as they were. A start whose record was written keeps its session
+ * (the issue is ACTIVE: it has a holder). A store that cannot be used is reported: the session then
+ * ends at its expiry.
+ */
+export async function undoOpened(repo: string, plan: () => Plan, out: OpenedBy, config?: CockpitConfig): Promise<void> {
+  const opened = out.opened;
+  if (!opened) return;
+  const started = !opened.reclaimed && !out.previous && loadPlan(repo).issues.find((i) => i.id === opened.session.issue)?.status === "ACTIVE";
+  if (started) return;
+  try {
+    const s = await sessionStore(repo, plan, config, false);
+    await s?.write(async (tx) => {
+      await tx.deleteSession(opened.session.session);
+      // A reclaimed session is open again (a released one stays released).
+      if (opened.reclaimed) await tx.updateSession(opened.reclaimed.session, { ended: null, ended_at: null, ended_by: null });
+    });
+  } catch (error) {
+    console.error(`[cockpit] the session on ${opened.session.issue} of a refused move was not removed (${error instanceof Error ? error.message : String(error)}); it ends at its expiry`);
+  }
+  out.opened = undefined;
+  out.previous = undefined;
 }
 
 /** Refuse a write on an issue another session holds (or that was reclaimed from `who`); renew `who`'s own. */

@@ -153,6 +153,10 @@ class PostgresTx extends PlanTx {
     ]);
   }
 
+  async deleteSession(session: string): Promise<void> {
+    await this.client.query("DELETE FROM cockpit_sessions WHERE project = $1 AND session = $2", [this.project, session]);
+  }
+
   sessions(endedSince: string): Promise<SessionRow[]> {
     return this.sessionRows(`SELECT ${SESSION_COLUMNS.join(", ")} FROM cockpit_sessions WHERE project = $1 AND (ended IS NULL OR ended_at >= $2) ORDER BY since, session`, [endedSince]);
   }

@@ -193,6 +193,8 @@ export abstract class PlanTx {
   abstract sessionsOf(issue: string): Promise<SessionRow[]>;
   abstract insertSession(row: SessionRow): Promise<void>;
   abstract updateSession(session: string, patch: SessionPatch): Promise<void>;
+  /** Remove a session that never held anything (its move was refused after it was opened). */
+  abstract deleteSession(session: string): Promise<void>;
   /** The sessions not ended, and those ended at or after `endedSince`, oldest first. */
   abstract sessions(endedSince: string): Promise<SessionRow[]>;
 

@@ -205,6 +205,10 @@ class SqliteTx extends PlanTx {
     this.sql(`UPDATE sessions SET ${entries.map(([k]) => `${k} = ?`).join(", ")} WHERE session = ?`).run(...entries.map(([, v]) => v), session);
   }
 
+  async deleteSession(session: string): Promise<void> {
+    this.sql("DELETE FROM sessions WHERE session = ?").run(session);
+  }
+
   async sessions(endedSince: string): Promise<SessionRow[]> {
     return (this.sql("SELECT * FROM sessions WHERE ended IS NULL OR ended_at >= ? ORDER BY since, session").all(endedSince) as RawRow[]).map(toSession);
   }

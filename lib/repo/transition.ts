@@ -322,7 +322,12 @@ async function reclaimMove(repo: string, issue: PlanIssue, o: WriteOptions): Pro
   const payload = { issue: issue.id, previous: taken?.previous ?? "", previous_session: taken?.previous_session ?? "", epoch: String(taken?.epoch ?? "") };
   checkEvent("plan_reclaim", payload);
   const env = await envelope(repo, at, by(o));
-  const ledgerId = appendLedgerOrReport(repo, { ...env, event: "plan_reclaim", payload });
+  let ledgerId: number;
+  try {
+    ledgerId = appendLedger(repo, { ...env, event: "plan_reclaim", payload });
+  } catch (error) {
+    throw refused(`the reclaim of ${issue.id} was not recorded: its ledger line could not be written (${error instanceof Error ? error.message : String(error)}); the session it took over is open again`);
+  }
   return () => ({ issue: issue.id, transition: "start", from: issue.status, to: issue.status, field: "started_at", at, event: "plan_reclaim", ledger_id: ledgerId });
 }
 

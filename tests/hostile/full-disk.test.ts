@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import Database from "better-sqlite3";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,12 +33,17 @@ function plan(extra = ""): PlanRepo {
   return makePlanRepo({ issues: [{ id: "I0001", extra }, { id: "I0002" }], files: { ".gitignore": ".ai/local\n" }, commit: true });
 }
 
-const stateFiles = (repo: PlanRepo) => readdirSync(repo.path(".ai/local/state")).sort();
+/** What a write left in the state folder, the sessions' store aside (a start opens a session before its record is written). */
+const stateFiles = (repo: PlanRepo) =>
+  readdirSync(repo.path(".ai/local/state"))
+    .filter((f) => !/^cockpit\.db(-wal|-shm|-journal)?$/.test(f))
+    .sort();
 const issueFolder = (repo: PlanRepo) => readdirSync(repo.path(".ai/repo/project/issues")).sort();
 
 describe("a ledger append that fails", () => {
   it("cuts the ledger back to its bytes before the append, and says the record was written", async () => {
-    const blocks = 8;
+    // Room for the sessions' store (a start opens a session before its record is written), not for the ledger's next line.
+    const blocks = 512;
     const limit = fileLimit(blocks);
     const repo = plan();
     // One whole line, then a line that leaves room for 20 bytes of the next one.
@@ -99,7 +105,8 @@ describe("temporary files go with their failure", () => {
   });
 
   it("the record's temporary file, and the record keeps its bytes (never torn)", async () => {
-    const blocks = 2;
+    // Room for the sessions' store, not for the record once stamped.
+    const blocks = 512;
     const limit = fileLimit(blocks);
     // The record fits now and no longer once the stamp, its seal and updated_at are added.
     const base = plan().read("I0001").length;
@@ -113,6 +120,10 @@ describe("temporary files go with their failure", () => {
     expect(repo.read("I0001")).toBe(before);
     expect(issueFolder(repo)).toEqual(files);
     expect(stateFiles(repo)).toEqual([]);
+    // The session the start opened went with it: nobody holds I0001.
+    const store = new Database(repo.path(".ai/local/state/cockpit.db"), { readonly: true });
+    expect(store.prepare("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+    store.close();
     expect(repo.ledger()).toBeUndefined();
   });
 });
