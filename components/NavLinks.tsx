@@ -33,7 +33,7 @@ export function NavLinks({ badges = {} }: { badges?: Readonly<Record<string, { c
         {PAGES.map(({ href, label }) => {
           const current = isCurrent(pathname, href);
           return (
-            <li key={href}>
+            <li key={href} className="flex items-center">
               <Link
                 href={href}
                 aria-current={current ? "page" : undefined}
@@ -41,13 +41,14 @@ export function NavLinks({ badges = {} }: { badges?: Readonly<Record<string, { c
                 className={`block py-1 md:py-0 ${current ? "font-semibold text-slate-950 underline underline-offset-4 dark:text-white" : "text-slate-700 hover:text-slate-950 hover:underline dark:text-slate-300 dark:hover:text-white"}`}
               >
                 {label}
-                {badges[href] && (
-                  <span className="ml-1 rounded-full bg-amber-700 px-1.5 text-xs font-semibold text-white" title={badges[href].title} data-testid={`nav-badge-${href.slice(1)}`}>
-                    {badges[href].count}
-                    <span className="sr-only"> ({badges[href].title})</span>
-                  </span>
-                )}
               </Link>
+              {/* Beside the link, not in it: the link's name stays the page's. */}
+              {badges[href] && (
+                <span className="ml-1 rounded-full bg-amber-700 px-1.5 text-xs font-semibold text-white" title={badges[href].title} data-testid={`nav-badge-${href.slice(1)}`}>
+                  {badges[href].count}
+                  <span className="sr-only"> ({badges[href].title})</span>
+                </span>
+              )}
             </li>
           );
         })}

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { undoMove } from "../repo/undo";
-import { defineCapability } from "./capability";
+import { configOf, defineCapability } from "./capability";
 import { IdempotencyKeyField } from "./inputs";
 import { PublishedFields } from "../repo/sync-shapes";
+import { releaseUndoneStarts } from "../coordination/plan-leases";
 
 export const UndoInput = z.strictObject({
   ledger_id: z
@@ -34,5 +35,10 @@ export const planUndoCapability = defineCapability({
     "Put a record's file back exactly as it was before one move or edit (its ledger_id); only its author, and refused (409) when the record changed since.",
   input: UndoInput,
   output: UndoResultSchema,
-  handler: (ctx, input) => undoMove(ctx.repo, input.ledger_id, { by: ctx.by, cache: ctx.cache, ...ctx.moves }),
+  handler: async (ctx, input) => {
+    const result = await undoMove(ctx.repo, input.ledger_id, { by: ctx.by, cache: ctx.cache, ...ctx.moves });
+    // A start undone holds nothing: its session ends with it.
+    if (result.undone === "plan_start") await releaseUndoneStarts(ctx.repo, ctx.plan, [result.record], configOf(ctx), ctx.by);
+    return result;
+  },
 });

@@ -219,7 +219,7 @@ export async function agentSessions(repo: string, plan: () => Plan, config?: Coc
   const s = await sessionStore(repo, plan, config, false);
   if (!s) return [];
   const statuses = new Map(plan().issues.map((i) => [i.id, i.status]));
-  return s.read((tx) => listSessions(tx, staleAfterSeconds(), (id) => statuses.get(id)));
+  return s.read((tx) => listSessions(tx, staleAfterSeconds(), (id) => statuses.get(id), !shared(config)));
 }
 
 const warned = processWide("lease-warnings", () => new Set<string>());
@@ -233,7 +233,11 @@ export async function leasesForRead(repo: string, plan: () => Plan, config?: Coc
     const s = await sessionStore(repo, plan, config, false);
     if (!s) return undefined;
     const rows = await s.read((tx) => liveSessions(tx));
-    return new Map([...rows].map(([issue, r]) => [issue, { holder: r.actor, since: toSecond(r.since), expires: toSecond(r.expires) }]));
+    // A clone's own store knows every start of the clone: a session on an issue its files do not
+    // show ACTIVE holds nothing (a start undone, a record put back by hand). A shared one's may be
+    // another clone's start, not pulled yet.
+    const active = shared(config) ? undefined : new Set(plan().issues.filter((i) => i.status === "ACTIVE").map((i) => i.id));
+    return new Map([...rows].filter(([issue]) => !active || active.has(issue)).map(([issue, r]) => [issue, { holder: r.actor, since: toSecond(r.since), expires: toSecond(r.expires) }]));
   } catch (error) {
     const url = databaseUrl(config);
     const key = url ? redactUrl(url) : repo;
@@ -277,13 +281,13 @@ export function leasedPlan(repo: string, derived: () => Plan, config?: CockpitCo
  * once, so another clone may take the issues now rather than at the expiry. A store that cannot be
  * used is reported, not thrown: the undo is already done.
  */
-export async function releaseUndoneStarts(repo: string, plan: () => Plan, issues: readonly string[], config?: CockpitConfig): Promise<void> {
+export async function releaseUndoneStarts(repo: string, plan: () => Plan, issues: readonly string[], config?: CockpitConfig, by = "cockpit (its start was undone by the remote)"): Promise<void> {
   if (issues.length === 0) return;
   try {
     const s = await sessionStore(repo, plan, config, false);
     if (!s) return;
     await s.write(async (tx) => {
-      for (const issue of issues) await endSession(tx, issue, "released", "cockpit (its start was undone by the remote)");
+      for (const issue of issues) await endSession(tx, issue, "released", by, "its start was undone");
     });
   } catch (error) {
     console.error(`[cockpit] the sessions on ${issues.join(", ")} were not released after their starts were undone (${error instanceof Error ? error.message : String(error)}); they end at their expiry`);

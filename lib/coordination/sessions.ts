@@ -174,13 +174,15 @@ export interface AgentSession {
  * files show in VERIFY or DONE is finished even before its end was written (a process killed
  * after its move).
  */
-export function sessionState(row: SessionRow, now: Date, staleAfterS: number, statusOf: (issue: string) => string | undefined): { state: SessionState; reason: string } {
+export function sessionState(row: SessionRow, now: Date, staleAfterS: number, statusOf: (issue: string) => string | undefined, local = false): { state: SessionState; reason: string } {
   const note = row.note ? `: "${row.note}"` : "";
   if (row.ended === "reclaimed") return { state: "reclaimed", reason: `reclaimed by ${row.ended_by} at ${toSecond(row.ended_at!)} after its lease ended` };
   if (row.ended === "released") return { state: "released", reason: `released by ${row.ended_by} at ${toSecond(row.ended_at!)}${note}` };
   if (row.ended === "finished") return { state: "finished", reason: `${row.issue} moved on by ${row.ended_by} at ${toSecond(row.ended_at!)}` };
   const status = statusOf(row.issue);
   if (status === "VERIFY" || status === "DONE") return { state: "finished", reason: `${row.issue} is ${status}` };
+  // A clone's own store knows every start of the clone: one its files do not show holds nothing.
+  if (local && status !== undefined && status !== "ACTIVE") return { state: "released", reason: `${row.issue} is ${status} in the files: its start was undone or put back` };
   const silent = now.getTime() - Date.parse(row.last_seen);
   if (Date.parse(row.expires) <= now.getTime()) {
     const open = status === "ACTIVE" ? `; ${row.issue} is ACTIVE: open to reclaim` : "";
@@ -191,7 +193,7 @@ export function sessionState(row: SessionRow, now: Date, staleAfterS: number, st
 }
 
 /** Every session not ended, then those ended within a day, with their states; newest first in each. */
-export async function listSessions(tx: PlanTx, staleAfterS: number, statusOf: (issue: string) => string | undefined): Promise<AgentSession[]> {
+export async function listSessions(tx: PlanTx, staleAfterS: number, statusOf: (issue: string) => string | undefined, local = false): Promise<AgentSession[]> {
   const now = await tx.clock();
   const rows = await tx.sessions(iso(new Date(now.getTime() - ENDED_KEPT_MS)));
   const ended = (s: AgentSession) => (s.state === "released" || s.state === "finished" || s.state === "reclaimed" ? 1 : 0);
@@ -201,7 +203,7 @@ export async function listSessions(tx: PlanTx, staleAfterS: number, statusOf: (i
       actor: row.actor,
       kind: row.kind,
       issue: row.issue,
-      ...sessionState(row, now, staleAfterS, statusOf),
+      ...sessionState(row, now, staleAfterS, statusOf, local),
       epoch: row.epoch,
       since: toSecond(row.since),
       last_seen: toSecond(row.last_seen),
