@@ -94,14 +94,23 @@ test("a forged server action and the live stream are refused without a session, 
   expect(readFileSync(join(repo.dir, ".ai/local/state/ledger.jsonl")).equals(ledgerBefore)).toBe(true);
 });
 
-test("bob's token over the API is bob in the ledger", async ({ page, repo }) => {
-  const r = await page.request.post("/api/v1/plan/transition", {
-    headers: { authorization: `Bearer ${tokens().bob}`, "content-type": "application/json" },
-    data: { issue: "BK-020", transition: "verify" },
-  });
-  expect(r.status(), await r.text()).toBe(200);
-  expect(ledgerLines(repo.dir).at(-1)).toMatchObject({ event: "plan_verify", by: "bob" });
-  repo.restore(repo.issue("BK-020"));
+test("bob's token over the API is bob in the ledger; the issue ada's session holds is hers to move", async ({ page, repo }) => {
+  const as = (who: "ada" | "bob") => ({ authorization: `Bearer ${tokens()[who]}`, "content-type": "application/json" });
+  try {
+    // ada started BK-020 in the browser (the test before): her session holds it, and bob is told so.
+    const held = await page.request.post("/api/v1/plan/transition", { headers: as("bob"), data: { issue: "BK-020", transition: "verify" } });
+    expect(held.status()).toBe(422);
+    expect(((await held.json()) as { error: { message: string } }).error.message).toMatch(/^BK-020 is held by ada \(session s-[0-9a-f]{12}, epoch 1\) since 20/);
+    const mine = await page.request.post("/api/v1/plan/transition", { headers: as("ada"), data: { issue: "BK-020", transition: "verify" } });
+    expect(mine.status(), await mine.text()).toBe(200);
+    expect(ledgerLines(repo.dir).at(-1)).toMatchObject({ event: "plan_verify", by: "ada", issue: "BK-020" });
+    // bob's own move is his.
+    const r = await page.request.post("/api/v1/plan/transition", { headers: as("bob"), data: { issue: "BK-016", transition: "start" } });
+    expect(r.status(), await r.text()).toBe(200);
+    expect(ledgerLines(repo.dir).at(-1)).toMatchObject({ event: "plan_start", by: "bob", issue: "BK-016" });
+  } finally {
+    repo.restore(repo.issue("BK-020"), repo.issue("BK-016"));
+  }
 });
 
 test("an agent's token signs its moves with its name, and /people marks it an agent", async ({ page, repo, shot }) => {
