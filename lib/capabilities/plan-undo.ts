@@ -37,8 +37,8 @@ export const planUndoCapability = defineCapability({
   output: UndoResultSchema,
   handler: async (ctx, input) => {
     const result = await undoMove(ctx.repo, input.ledger_id, { by: ctx.by, cache: ctx.cache, ...ctx.moves });
-    // A start undone holds nothing: its session ends with it.
-    if (result.undone === "plan_start") await releaseUndoneStarts(ctx.repo, ctx.plan, [result.record], configOf(ctx), ctx.by);
+    // A start undone held nothing: its session goes with it.
+    if (result.undone === "plan_start") await releaseUndoneStarts(ctx.repo, ctx.plan, [result.record], configOf(ctx));
     return result;
   },
 });

@@ -277,17 +277,21 @@ export function leasedPlan(repo: string, derived: () => Plan, config?: CockpitCo
 }
 
 /**
- * Starts undone (a following server's command the remote decided against): their sessions end at
- * once, so another clone may take the issues now rather than at the expiry. A store that cannot be
- * used is reported, not thrown: the undo is already done.
+ * Starts undone (a following server's command the remote decided against, or plan.undo): their
+ * sessions go, as the starts did. The issue is free at once for another clone, and a session that
+ * never held a start is no abandoned work a claim would take over (a released one would be). A
+ * store that cannot be used is reported, not thrown: the undo is already done.
  */
-export async function releaseUndoneStarts(repo: string, plan: () => Plan, issues: readonly string[], config?: CockpitConfig, by = "cockpit (its start was undone by the remote)"): Promise<void> {
+export async function releaseUndoneStarts(repo: string, plan: () => Plan, issues: readonly string[], config?: CockpitConfig): Promise<void> {
   if (issues.length === 0) return;
   try {
     const s = await sessionStore(repo, plan, config, false);
     if (!s) return;
     await s.write(async (tx) => {
-      for (const issue of issues) await endSession(tx, issue, "released", by, "its start was undone");
+      for (const issue of issues) {
+        const current = await tx.liveSession(issue);
+        if (current) await tx.deleteSession(current.session);
+      }
     });
   } catch (error) {
     console.error(`[cockpit] the sessions on ${issues.join(", ")} were not released after their starts were undone (${error instanceof Error ? error.message : String(error)}); they end at their expiry`);

@@ -223,8 +223,13 @@ describe("plan.code on a known history, the same on every surface", () => {
     }
   });
 
-  it("a claim warns that commits already work on the issue it took", async () => {
-    const r = await runCli(["plan", "claim", "--repo", repo.dir, "--json"]);
+  it("a claim passes over the issue commits already work on, naming it; --any takes it, with the warning", async () => {
+    const passed = await runCli(["plan", "claim", "--repo", repo.dir, "--json"]);
+    expect(passed.code).toBe(0);
+    const other = JSON.parse(passed.stdout) as { issue: string; skipped: { id: string; reason: string }[] };
+    expect(other.issue).not.toBe("BK-020");
+    expect(other.skipped).toContainEqual({ id: "BK-020", reason: "commits already work on it without a start (work_without_start)" });
+    const r = await runCli(["plan", "claim", "--any", "--repo", repo.dir, "--json"]);
     expect(r.code).toBe(0);
     const claimed = JSON.parse(r.stdout) as { issue: string; code_findings: { code: string; subject: string }[] };
     expect(claimed.issue).toBe("BK-020");
