@@ -183,14 +183,17 @@ export async function afterIssueWrite(repo: string, plan: () => Plan, issue: str
   }
 }
 
+/** A heartbeat from an actor who holds no session on the issue (or a clone with no store yet). */
+const noSession = (issue: string) => refused(`no session of yours holds ${issue}: a heartbeat renews the session a claim or a start opened (cockpit plan claim, cockpit plan start ${issue})`);
+
 /** A heartbeat: renew `who`'s session on the issue and keep the note; refused when `who` holds none. */
 export async function heartbeat(repo: string, plan: () => Plan, issue: string, who: Actor, note: string | undefined, config?: CockpitConfig): Promise<SessionRow> {
   const s = await sessionStore(repo, plan, config, false);
-  if (!s) throw refused(`no session of yours holds ${issue}: a heartbeat renews the session a claim or a start opened (cockpit plan claim, cockpit plan start ${issue})`);
+  if (!s) throw noSession(issue);
   return s.write(async (tx) => {
     const mine = await guardIssue(tx, issue, who);
     if (!mine) {
-      throw refused(`no session of yours holds ${issue}: a heartbeat renews the session a claim or a start opened (cockpit plan claim, cockpit plan start ${issue})`);
+      throw noSession(issue);
     }
     return renew(tx, mine, leaseTtlSeconds(), note);
   });
