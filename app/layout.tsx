@@ -8,6 +8,7 @@ import { Shortcuts } from "@/components/Shortcuts";
 import { uncommittedCount } from "@/lib/repo/commit";
 import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 import { planAgentsCapability } from "@/lib/capabilities/plan-agents";
+import { planInboxCapability } from "@/lib/capabilities/plan-inbox";
 import { currentViewer, maySeePlan } from "./viewer";
 import "./globals.css";
 
@@ -28,13 +29,22 @@ async function quietSessions(): Promise<{ stale: number; expired: number }> {
   }
 }
 
+/** How many things need a person (plan.inbox's count): the header's Inbox badge. A store that cannot be read counts none. */
+async function inboxCount(): Promise<number> {
+  try {
+    return (await call(planInboxCapability)).count;
+  } catch {
+    return 0;
+  }
+}
+
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const viewer = await currentViewer();
   // Nothing of the plan (not even its name) reaches a browser that has not signed in.
   const visible = maySeePlan(viewer);
   const project = visible ? (await servedState()).plan.project.name : "";
   const uncommitted = visible ? await uncommittedCount(servedRepo()) : 0;
-  const quiet = visible ? await quietSessions() : { stale: 0, expired: 0 };
+  const [quiet, inbox] = visible ? await Promise.all([quietSessions(), inboxCount()]) : [{ stale: 0, expired: 0 }, 0];
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
@@ -42,7 +52,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           Skip to content
         </a>
         <Providers>
-          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} canSignIn={viewer.canSignIn && !viewer.signedIn} uncommitted={uncommitted} quiet={quiet}>
+          <Nav project={project} links={visible} user={viewer.signedIn ? { name: viewer.name } : undefined} canSignIn={viewer.canSignIn && !viewer.signedIn} uncommitted={uncommitted} quiet={quiet} inbox={inbox}>
             {visible && <ImportMenu />}
             {visible && <CommandPalette />}
           </Nav>

@@ -18,6 +18,7 @@ export function Nav({
   canSignIn = false,
   uncommitted = 0,
   quiet = { stale: 0, expired: 0 },
+  inbox = 0,
   children,
 }: {
   project: string;
@@ -28,6 +29,8 @@ export function Nav({
   uncommitted?: number;
   /** Sessions gone quiet and abandoned (docs/agents.md): shown, linking to /agents, when any. */
   quiet?: { stale: number; expired: number };
+  /** What needs a person (docs/inbox.md): shown beside Inbox when any. */
+  inbox?: number;
   children?: ReactNode;
 }) {
   const quietText = [quiet.stale ? `${quiet.stale} stale` : "", quiet.expired ? `${quiet.expired} expired` : ""].filter(Boolean).join(", ");
@@ -40,7 +43,14 @@ export function Nav({
           <span>Cockpit</span>
           {project && <span className="font-normal text-slate-600 dark:text-slate-400">· {project}</span>}
         </Link>
-        {links && <NavLinks badges={quietText ? { "/agents": { count: quiet.stale + quiet.expired, title: `sessions with no recent word: ${quietText}` } } : {}} />}
+        {links && (
+          <NavLinks
+            badges={{
+              ...(quietText ? { "/agents": { count: quiet.stale + quiet.expired, title: `sessions with no recent word: ${quietText}` } } : {}),
+              ...(inbox > 0 ? { "/inbox": { count: inbox, title: `${inbox} thing${inbox === 1 ? "" : "s"} need${inbox === 1 ? "s" : ""} a person` } } : {}),
+            }}
+          />
+        )}
         {links && (
           <div className="flex flex-wrap items-center gap-4 md:ml-auto">
             {children}

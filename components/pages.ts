@@ -6,6 +6,7 @@ export const PAGES = [
   { href: "/findings", label: "Findings", key: "f" },
   { href: "/standup", label: "Standup", key: "s" },
   { href: "/people", label: "People", key: "p" },
+  { href: "/inbox", label: "Inbox", key: "i" },
   { href: "/agents", label: "Agents", key: "a" },
   { href: "/plans", label: "Plans", key: "e" },
 ] as const;

@@ -23,6 +23,7 @@ export const ISSUE_STATUS_ORDER = ["DONE", "VERIFY", "ACTIVE", "READY", "BLOCKED
 /** A session's state (docs/agents.md): working, gone quiet, abandoned, or over. */
 export const SESSION_STATE_STYLE: Record<string, string> = {
   active: "bg-green-700 text-white",
+  awaiting_input: "bg-sky-700 text-white",
   stale: "bg-amber-700 text-white",
   expired: "bg-red-700 text-white",
   released: "bg-slate-600 text-white",

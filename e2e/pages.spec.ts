@@ -17,6 +17,7 @@ const PAGES: Record<string, { path: string; check?: string }[]> = {
     { path: "/milestones/booking", check: "milestone-status" },
     { path: "/plans" },
     { path: "/standup" },
+    { path: "/inbox", check: "inbox-summary" },
   ],
   majordomus: [
     { path: "/", check: "fail-count" },
@@ -27,6 +28,7 @@ const PAGES: Record<string, { path: string; check?: string }[]> = {
     { path: "/issues/I0007", check: "issue-status" },
     { path: "/milestones/M000", check: "milestone-status" },
     { path: "/plans" },
+    { path: "/inbox", check: "inbox-summary" },
   ],
 };
 

@@ -11,7 +11,7 @@ import { personHref } from "@/app/standup/PeopleView";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Agents" };
 
-const LIVE = new Set(["active", "stale", "expired"]);
+const LIVE = new Set(["active", "awaiting_input", "stale", "expired"]);
 
 /** Who holds what (docs/agents.md): every session with its state and the reason, live ones first. */
 export default async function AgentsPage() {

@@ -17,6 +17,7 @@ import type { PlanStandup } from "@/lib/people/shapes";
 import Link from "@/components/Link";
 import { type ReactNode, Suspense } from "react";
 import { Card } from "@/components/Card";
+import { LongAsks } from "./LongAsks";
 import { BlockedBy, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { BurnupChart, type BurnupSize } from "@/components/standup/BurnupChart";
@@ -176,6 +177,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
             link with both ends pinned
           </Link>
         </p>
+        <LongAsks />
         <PeopleView
           standup={standup}
           unsealed={await unsealedAt(untilCommit)}

@@ -29,6 +29,8 @@ export interface CapabilityContext {
   moves?: Pick<WriteOptions, "derive" | "current" | "written" | "before" | "derived">;
   /** How the clone follows its remote (plan.sync_status), lent by the surface that serves it. */
   sync?: () => Promise<SyncStatus>;
+  /** Aborted when the caller went away (an HTTP request closed): a long wait (plan.wait) ends early. */
+  signal?: AbortSignal;
   /** What the surface was started with (lib/config.ts): the database, the commits' author. Absent: the environment's. */
   config?: CockpitConfig;
 }

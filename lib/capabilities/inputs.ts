@@ -151,3 +151,39 @@ export const CodeInput = z.strictObject({
     .describe("The branch merges are measured on (main, origin/main); absent: the server's --default-branch, else origin/HEAD's branch, else HEAD's."),
   stale_days: z.number().int().min(0, "stale_days must be 0 or more").max(3650, "stale_days is at most 3650").optional().describe("Days without a stamp or a commit before an ACTIVE issue is stalled (default 3)."),
 });
+
+/** Text a person reads: bounded, no control character but newline and tab. */
+const askText = (name: string, max: number) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} is text`) })
+    .min(1, `${name} is not empty`)
+    .max(max, `${name} is at most ${max} characters`);
+
+export const AskInput = z.strictObject({
+  issue: id("The issue"),
+  question: askText("question", 4000).describe("What a person should decide or tell."),
+  kind: z.enum(["approve", "choose", "answer"], { error: "kind must be one of approve, choose, answer" }).optional().describe("approve (yes/no), choose (one of options) or answer (free text, the default)."),
+  options: z.array(askText("an option", 200)).max(20, "at most 20 options").optional().describe("The choices of a choose ask (2 to 20)."),
+});
+
+export const AnswerInput = z.strictObject({
+  id: z.string().min(1, "id is an ask's id (a-…), not empty").max(100, "id is at most 100 characters").describe("The ask's id (a-…)."),
+  yes: z.boolean().optional().describe("The answer to an approve ask."),
+  choice: z.string().max(200, "choice is at most 200 characters").optional().describe("The answer to a choose ask: one of its options."),
+  text: askText("text", 4000).optional().describe("The answer to an answer ask."),
+  comment: askText("comment", 4000).optional().describe("A comment with the answer."),
+});
+
+export const WithdrawInput = z.strictObject({
+  id: z.string().min(1, "id is an ask's id (a-…), not empty").max(100, "id is at most 100 characters").describe("The ask's id (a-…)."),
+  reason: askText("reason", 500).optional().describe("Why it is withdrawn."),
+});
+
+export const WaitInput = z.strictObject({
+  id: z.string().min(1, "id is an ask's id (a-…), not empty").max(100, "id is at most 100 characters").describe("The ask's id (a-…)."),
+  timeout: z.number().min(0, "timeout must be 0 or more").max(86400, "timeout is at most 86400").optional().describe("Seconds to wait at most (bounded by the server's max_wait_s)."),
+});
+
+export const InboxInput = z.strictObject({
+  issue: z.string().min(1).max(200).optional().describe("Only the asks of this issue, every one of them (open or ended)."),
+});

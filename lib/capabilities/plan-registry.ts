@@ -1,5 +1,8 @@
 import type { AnyCapability } from "./capability";
 import { planAgentsCapability } from "./plan-agents";
+import { planAnswerCapability, planAskCapability, planWaitCapability, planWithdrawCapability } from "./plan-ask";
+import { planInboxCapability } from "./plan-inbox";
+import { planDigestCapability } from "./plan-digest";
 import { planBurnupCapability } from "./plan-burnup";
 import { planChangesCapability } from "./plan-changes";
 import { planClaimCapability } from "./plan-claim";
@@ -53,6 +56,12 @@ const declared = [
   planHeartbeatCapability,
   planReleaseCapability,
   planAgentsCapability,
+  planAskCapability,
+  planWaitCapability,
+  planAnswerCapability,
+  planWithdrawCapability,
+  planInboxCapability,
+  planDigestCapability,
   planCreateCapability,
   planEditCapability,
   planUndoCapability,

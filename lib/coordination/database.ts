@@ -140,6 +140,32 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     CREATE UNIQUE INDEX cockpit_sessions_by_epoch ON cockpit_sessions (project, issue, epoch);
     CREATE INDEX cockpit_sessions_by_end ON cockpit_sessions (project, ended_at);`,
   },
+  // Asks: questions put to a person about an issue, the same in meaning as the SQLite store's
+  // `asks` (lib/coordination/asks.ts); several servers on one database share one inbox.
+  {
+    version: 6,
+    sql: `CREATE TABLE cockpit_asks (
+      project    text NOT NULL,
+      ask        text NOT NULL,
+      issue      text NOT NULL,
+      session    text,
+      asker      text NOT NULL,
+      asker_kind text NOT NULL CHECK (asker_kind IN ('agent', 'person')),
+      kind       text NOT NULL CHECK (kind IN ('approve', 'choose', 'answer')),
+      question   text NOT NULL,
+      options    text NOT NULL DEFAULT '[]',
+      opened     text NOT NULL,
+      ended      text CHECK (ended IN ('answered', 'withdrawn', 'closed')),
+      ended_at   text,
+      ended_by   text,
+      answer     text,
+      reason     text,
+      PRIMARY KEY (project, ask)
+    );
+    CREATE UNIQUE INDEX cockpit_asks_one_open ON cockpit_asks (project, issue, kind, question) WHERE ended IS NULL;
+    CREATE INDEX cockpit_asks_by_end ON cockpit_asks (project, ended_at);
+    CREATE INDEX cockpit_asks_by_issue ON cockpit_asks (project, issue, opened);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

@@ -16,6 +16,7 @@ import { databaseUrl, redactUrl } from "./database";
 import { projectKey, type Lease } from "./leases";
 import { endSession, guardIssue, handoffSession, listSessions, liveSessions, openSession, reclaimable, renew, toSecond, type Actor, type AgentSession, type Opened } from "./sessions";
 import { handoffOf, type Handoff } from "./handoff";
+import { closeAsksOf } from "./asks";
 
 // Sessions as the plan's commands use them (lib/coordination/sessions.ts): `start` and `claim`
 // open one inside the plan lock before the record is written; `verify`, `done`, evidence and
@@ -24,7 +25,7 @@ import { handoffOf, type Handoff } from "./handoff";
 // the shared PostgreSQL when one is configured: coordination state, never plan records.
 
 /** Where the sessions are: the database when one is configured, else the clone's SQLite file (made when `create`). */
-async function sessionStore(repo: string, plan: () => Plan, config: CockpitConfig | undefined, create: boolean): Promise<ExecutionStore | undefined> {
+export async function sessionStore(repo: string, plan: () => Plan, config: CockpitConfig | undefined, create: boolean): Promise<ExecutionStore | undefined> {
   const url = databaseUrl(config);
   if (url) return openPostgresStore(url, repo, projectKey(plan()));
   // A read never makes the store, nor asks git about a store that is not there.
@@ -163,7 +164,7 @@ export async function guardWrite(repo: string, plan: () => Plan, issue: string, 
 }
 
 /**
- * After a move: VERIFY or DONE ends the issue's session; evidence renews the holder's. The record
+ * After a move: VERIFY or DONE ends the issue's session and closes its open asks; evidence renews the holder's. The record
  * is already written, so a store that cannot be used is reported, not thrown: the session then
  * ends at its expiry (and reads as finished, its issue being VERIFY or DONE).
  */
@@ -172,7 +173,10 @@ export async function afterIssueWrite(repo: string, plan: () => Plan, issue: str
     const s = await sessionStore(repo, plan, config, false);
     if (!s) return;
     await s.write(async (tx) => {
-      if (move === "verify" || move === "done") await endSession(tx, issue, "finished", who.actor);
+      if (move === "verify" || move === "done") {
+        await endSession(tx, issue, "finished", who.actor);
+        await closeAsksOf(tx, issue, `${issue} reached ${move === "verify" ? "VERIFY" : "DONE"}`);
+      }
       else {
         const current = await tx.liveSession(issue);
         if (current && current.actor === who.actor) await renew(tx, current, leaseTtlSeconds());

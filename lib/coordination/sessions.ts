@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { refused } from "../plan/errors";
-import type { PlanTx, SessionRow } from "../execution/store-rows";
+import type { AskRow, PlanTx, SessionRow } from "../execution/store-rows";
 
 // Sessions: who holds an issue. `claim` and `start` open a session of the actor on the issue, with
 // a lease that lives `ttl` seconds from the last word heard (a heartbeat, evidence); the session's
@@ -11,8 +11,8 @@ import type { PlanTx, SessionRow } from "../execution/store-rows";
 // unique index on the sessions not ended says so too. Times are the store's clock.
 
 export type SessionKind = "agent" | "person";
-export type SessionState = "active" | "stale" | "expired" | "released" | "finished" | "reclaimed";
-export const SESSION_STATES: readonly SessionState[] = ["active", "stale", "expired", "released", "finished", "reclaimed"];
+export type SessionState = "active" | "awaiting_input" | "stale" | "expired" | "released" | "finished" | "reclaimed";
+export const SESSION_STATES: readonly SessionState[] = ["active", "awaiting_input", "stale", "expired", "released", "finished", "reclaimed"];
 
 /** Who acts on an issue, as a session names them. */
 export interface Actor {
@@ -39,6 +39,18 @@ export function durationWords(ms: number): string {
 }
 
 const live = (row: SessionRow, now: Date): boolean => row.ended === null && Date.parse(row.expires) > now.getTime();
+
+/**
+ * The open ask a session waits on, if any (lib/coordination/asks.ts): while a person has the
+ * question, the session holds its issue past its lease (the person answers, or releases it).
+ */
+async function awaitedAsk(tx: PlanTx, row: SessionRow, now: Date): Promise<AskRow | undefined> {
+  if (row.ended !== null) return undefined;
+  return (await tx.asks(iso(now), row.issue)).find((a) => a.ended === null && a.session === row.session);
+}
+
+/** Whether a session holds its issue now: its lease is live, or it waits on a person's answer. */
+const holds = async (tx: PlanTx, row: SessionRow, now: Date): Promise<boolean> => live(row, now) || (await awaitedAsk(tx, row, now)) !== undefined;
 
 /** The refusal of a move on an issue another session holds: who, since when, last heard from. */
 export function heldBy(row: SessionRow, now: Date, override?: string): string {
@@ -67,7 +79,7 @@ export async function openSession(tx: PlanTx, issue: string, who: Actor, ttl: nu
   const current = await tx.liveSession(issue);
   let reclaimed: SessionRow | undefined;
   if (current) {
-    if (live(current, now) && !options.stray) throw refused(heldBy(current, now));
+    if (!options.stray && (await holds(tx, current, now))) throw refused(heldBy(current, now));
     const ended = options.stray && live(current, now) ? "released" : "reclaimed";
     await tx.updateSession(current.session, { ended, ended_at: iso(now), ended_by: who.actor });
     reclaimed = { ...current, ended, ended_at: iso(now), ended_by: who.actor };
@@ -97,7 +109,7 @@ export async function openSession(tx: PlanTx, issue: string, who: Actor, ttl: nu
  */
 export async function reclaimable(tx: PlanTx, issue: string): Promise<SessionRow | undefined> {
   const current = await tx.liveSession(issue);
-  if (current) return live(current, await tx.clock()) ? undefined : current;
+  if (current) return (await holds(tx, current, await tx.clock())) ? undefined : current;
   const last = (await tx.sessionsOf(issue))[0];
   return last?.ended === "released" ? last : undefined;
 }
@@ -133,7 +145,7 @@ export async function guardIssue(tx: PlanTx, issue: string, who: Actor, options:
   }
   const mine = (await tx.sessionsOf(issue)).find((s) => s.actor === who.actor);
   if (mine?.ended === "reclaimed") throw refused(fencedOut(mine));
-  if (current && live(current, now)) throw refused(heldBy(current, now, who.kind === "person" ? options.override : undefined));
+  if (current && (await holds(tx, current, now))) throw refused(heldBy(current, now, who.kind === "person" ? options.override : undefined));
   return undefined;
 }
 
@@ -174,7 +186,14 @@ export interface AgentSession {
  * files show in VERIFY or DONE is finished even before its end was written (a process killed
  * after its move).
  */
-export function sessionState(row: SessionRow, now: Date, staleAfterS: number, statusOf: (issue: string) => string | undefined, local = false): { state: SessionState; reason: string } {
+export function sessionState(
+  row: SessionRow,
+  now: Date,
+  staleAfterS: number,
+  statusOf: (issue: string) => string | undefined,
+  local = false,
+  asking?: Pick<AskRow, "ask" | "question" | "opened">,
+): { state: SessionState; reason: string } {
   const note = row.note ? `: "${row.note}"` : "";
   if (row.ended === "reclaimed") return { state: "reclaimed", reason: `reclaimed by ${row.ended_by} at ${toSecond(row.ended_at!)} after its lease ended` };
   if (row.ended === "released") return { state: "released", reason: `released by ${row.ended_by} at ${toSecond(row.ended_at!)}${note}` };
@@ -184,6 +203,10 @@ export function sessionState(row: SessionRow, now: Date, staleAfterS: number, st
   // A clone's own store knows every start of the clone: one its files do not show holds nothing.
   if (local && status !== undefined && status !== "ACTIVE") return { state: "released", reason: `${row.issue} is ${status} in the files: its start was undone or put back` };
   const silent = now.getTime() - Date.parse(row.last_seen);
+  if (asking) {
+    const question = asking.question.length > 120 ? `${asking.question.slice(0, 119)}…` : asking.question;
+    return { state: "awaiting_input", reason: `asked "${question}" (ask ${asking.ask}) ${durationWords(now.getTime() - Date.parse(asking.opened))} ago: a person answers it in the inbox` };
+  }
   if (Date.parse(row.expires) <= now.getTime()) {
     const open = status === "ACTIVE" ? `; ${row.issue} is ACTIVE: open to reclaim` : "";
     return { state: "expired", reason: `no word for ${durationWords(silent)}; the lease ended at ${toSecond(row.expires)}${open}` };
@@ -196,6 +219,8 @@ export function sessionState(row: SessionRow, now: Date, staleAfterS: number, st
 export async function listSessions(tx: PlanTx, staleAfterS: number, statusOf: (issue: string) => string | undefined, local = false): Promise<AgentSession[]> {
   const now = await tx.clock();
   const rows = await tx.sessions(iso(new Date(now.getTime() - ENDED_KEPT_MS)));
+  const asking = new Map<string, AskRow>();
+  for (const a of await tx.asks(iso(now))) if (a.ended === null && a.session !== null && !asking.has(a.session)) asking.set(a.session, a);
   const ended = (s: AgentSession) => (s.state === "released" || s.state === "finished" || s.state === "reclaimed" ? 1 : 0);
   return rows
     .map((row): AgentSession => ({
@@ -203,7 +228,7 @@ export async function listSessions(tx: PlanTx, staleAfterS: number, statusOf: (i
       actor: row.actor,
       kind: row.kind,
       issue: row.issue,
-      ...sessionState(row, now, staleAfterS, statusOf, local),
+      ...sessionState(row, now, staleAfterS, statusOf, local, row.ended === null ? asking.get(row.session) : undefined),
       epoch: row.epoch,
       since: toSecond(row.since),
       last_seen: toSecond(row.last_seen),
@@ -218,5 +243,6 @@ export async function listSessions(tx: PlanTx, staleAfterS: number, statusOf: (i
 export async function liveSessions(tx: PlanTx): Promise<Map<string, SessionRow>> {
   const now = await tx.clock();
   const rows = await tx.sessions(iso(now));
-  return new Map(rows.filter((r) => live(r, now)).map((r) => [r.issue, r]));
+  const awaiting = new Set((await tx.asks(iso(now))).filter((a) => a.ended === null && a.session !== null).map((a) => a.session));
+  return new Map(rows.filter((r) => live(r, now) || (r.ended === null && awaiting.has(r.session))).map((r) => [r.issue, r]));
 }

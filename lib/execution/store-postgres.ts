@@ -8,6 +8,10 @@ import {
   PLAN_COLUMNS,
   PlanTx,
   SESSION_COLUMNS,
+  ASK_COLUMNS,
+  toAsk,
+  type AskRow,
+  type AskPatch,
   insertValues,
   toSession,
   patchEntries,
@@ -159,6 +163,43 @@ class PostgresTx extends PlanTx {
 
   sessions(endedSince: string): Promise<SessionRow[]> {
     return this.sessionRows(`SELECT ${SESSION_COLUMNS.join(", ")} FROM cockpit_sessions WHERE project = $1 AND (ended IS NULL OR ended_at >= $2) ORDER BY since, session`, [endedSince]);
+  }
+
+  private async askRows(sql: string, args: unknown[]): Promise<AskRow[]> {
+    const { rows } = await this.client.query(sql, [this.project, ...args]);
+    return rows.map(toAsk);
+  }
+
+  async insertAsk(row: AskRow): Promise<void> {
+    await this.client.query(`INSERT INTO cockpit_asks (project, ${ASK_COLUMNS.join(", ")}) VALUES ($1, ${ASK_COLUMNS.map((_, i) => `$${i + 2}`).join(", ")})`, [
+      this.project,
+      ...ASK_COLUMNS.map((c) => row[c]),
+    ]);
+  }
+
+  async updateAsk(ask: string, patch: AskPatch): Promise<void> {
+    const entries = Object.entries(patch);
+    if (entries.length === 0) return;
+    await this.client.query(`UPDATE cockpit_asks SET ${entries.map(([k], i) => `${k} = $${i + 3}`).join(", ")} WHERE project = $1 AND ask = $2`, [
+      this.project,
+      ask,
+      ...entries.map(([, v]) => v),
+    ]);
+  }
+
+  async askById(ask: string): Promise<AskRow | undefined> {
+    return (await this.askRows(`SELECT ${ASK_COLUMNS.join(", ")} FROM cockpit_asks WHERE project = $1 AND ask = $2`, [ask]))[0];
+  }
+
+  async openAskLike(issue: string, kind: string, question: string): Promise<AskRow | undefined> {
+    return (await this.askRows(`SELECT ${ASK_COLUMNS.join(", ")} FROM cockpit_asks WHERE project = $1 AND issue = $2 AND kind = $3 AND question = $4 AND ended IS NULL`, [issue, kind, question]))[0];
+  }
+
+  asks(endedSince: string, issue?: string): Promise<AskRow[]> {
+    const columns = ASK_COLUMNS.join(", ");
+    return issue === undefined
+      ? this.askRows(`SELECT ${columns} FROM cockpit_asks WHERE project = $1 AND (ended IS NULL OR ended_at >= $2) ORDER BY opened, ask`, [endedSince])
+      : this.askRows(`SELECT ${columns} FROM cockpit_asks WHERE project = $1 AND issue = $3 AND (ended IS NULL OR ended_at >= $2) ORDER BY opened, ask`, [endedSince, issue]);
   }
 }
 

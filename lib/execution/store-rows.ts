@@ -184,6 +184,56 @@ export function toSession(raw: Record<string, unknown>): SessionRow {
 /** The columns of a session that change after it is opened. */
 export type SessionPatch = Partial<Pick<SessionRow, "last_seen" | "expires" | "note" | "ended" | "ended_at" | "ended_by">>;
 
+/**
+ * An ask: a question an actor puts to a person about an issue (lib/coordination/asks.ts). At most
+ * one open ask has one issue, kind and question (the store's unique index says so). `options`
+ * (choose) and `answer` are JSON texts; times are ISO 8601 texts of the store's clock.
+ */
+export interface AskRow {
+  ask: string;
+  issue: string;
+  /** The asker's session on the issue when it asked, if it held one. */
+  session: string | null;
+  asker: string;
+  asker_kind: "agent" | "person";
+  kind: "approve" | "choose" | "answer";
+  question: string;
+  options: string;
+  opened: string;
+  ended: "answered" | "withdrawn" | "closed" | null;
+  ended_at: string | null;
+  ended_by: string | null;
+  /** What closed it (closed), or the answer's JSON (answered). */
+  answer: string | null;
+  reason: string | null;
+}
+
+export const ASK_COLUMNS = ["ask", "issue", "session", "asker", "asker_kind", "kind", "question", "options", "opened", "ended", "ended_at", "ended_by", "answer", "reason"] as const;
+
+const textOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+export function toAsk(raw: Record<string, unknown>): AskRow {
+  return {
+    ask: String(raw.ask),
+    issue: String(raw.issue),
+    session: textOrNull(raw.session),
+    asker: String(raw.asker),
+    asker_kind: raw.asker_kind === "agent" ? "agent" : "person",
+    kind: raw.kind === "approve" || raw.kind === "choose" ? raw.kind : "answer",
+    question: String(raw.question),
+    options: String(raw.options ?? "[]"),
+    opened: String(raw.opened),
+    ended: raw.ended === "answered" || raw.ended === "withdrawn" || raw.ended === "closed" ? raw.ended : null,
+    ended_at: textOrNull(raw.ended_at),
+    ended_by: textOrNull(raw.ended_by),
+    answer: textOrNull(raw.answer),
+    reason: textOrNull(raw.reason),
+  };
+}
+
+/** The columns of an ask that change after it is opened: its end. */
+export type AskPatch = Partial<Pick<AskRow, "ended" | "ended_at" | "ended_by" | "answer" | "reason">>;
+
 export abstract class PlanTx {
   /** The store's clock: the database's for PostgreSQL, this machine's for the SQLite file. */
   abstract clock(): Promise<Date>;
@@ -197,6 +247,13 @@ export abstract class PlanTx {
   abstract deleteSession(session: string): Promise<void>;
   /** The sessions not ended, and those ended at or after `endedSince`, oldest first. */
   abstract sessions(endedSince: string): Promise<SessionRow[]>;
+  abstract insertAsk(row: AskRow): Promise<void>;
+  abstract updateAsk(ask: string, patch: AskPatch): Promise<void>;
+  abstract askById(ask: string): Promise<AskRow | undefined>;
+  /** The open ask with this issue, kind and question, if any. */
+  abstract openAskLike(issue: string, kind: string, question: string): Promise<AskRow | undefined>;
+  /** The open asks and those ended at or after `endedSince` (of one issue, when given), oldest first. */
+  abstract asks(endedSince: string, issue?: string): Promise<AskRow[]>;
 
   abstract insertPlan(row: NewPlanRow): Promise<PlanRow>;
   /** Change some columns of a plan; `updated_at` is set to `at`. */

@@ -8,6 +8,10 @@ import {
   PLAN_COLUMNS,
   PlanTx,
   SESSION_COLUMNS,
+  ASK_COLUMNS,
+  toAsk,
+  type AskRow,
+  type AskPatch,
   insertValues,
   toSession,
   patchEntries,
@@ -112,6 +116,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX sessions_by_end ON sessions(ended_at);
     `,
   },
+  {
+    version: 3,
+    name: "asks",
+    sql: `
+      CREATE TABLE asks (
+        ask TEXT PRIMARY KEY,
+        issue TEXT NOT NULL,
+        session TEXT,
+        asker TEXT NOT NULL,
+        asker_kind TEXT NOT NULL CHECK (asker_kind IN ('agent', 'person')),
+        kind TEXT NOT NULL CHECK (kind IN ('approve', 'choose', 'answer')),
+        question TEXT NOT NULL,
+        options TEXT NOT NULL DEFAULT '[]',
+        opened TEXT NOT NULL,
+        ended TEXT CHECK (ended IN ('answered', 'withdrawn', 'closed')),
+        ended_at TEXT,
+        ended_by TEXT,
+        answer TEXT,
+        reason TEXT
+      );
+      CREATE UNIQUE INDEX asks_one_open ON asks(issue, kind, question) WHERE ended IS NULL;
+      CREATE INDEX asks_by_end ON asks(ended_at);
+      CREATE INDEX asks_by_issue ON asks(issue, opened);
+    `,
+  },
 ];
 
 type RawRow = Record<string, unknown>;
@@ -211,6 +240,33 @@ class SqliteTx extends PlanTx {
 
   async sessions(endedSince: string): Promise<SessionRow[]> {
     return (this.sql("SELECT * FROM sessions WHERE ended IS NULL OR ended_at >= ? ORDER BY since, session").all(endedSince) as RawRow[]).map(toSession);
+  }
+
+  async insertAsk(row: AskRow): Promise<void> {
+    this.sql(`INSERT INTO asks (${ASK_COLUMNS.join(", ")}) VALUES (${ASK_COLUMNS.map(() => "?").join(", ")})`).run(...ASK_COLUMNS.map((c) => row[c]));
+  }
+
+  async updateAsk(ask: string, patch: AskPatch): Promise<void> {
+    const entries = Object.entries(patch);
+    if (entries.length === 0) return;
+    this.sql(`UPDATE asks SET ${entries.map(([k]) => `${k} = ?`).join(", ")} WHERE ask = ?`).run(...entries.map(([, v]) => v), ask);
+  }
+
+  async askById(ask: string): Promise<AskRow | undefined> {
+    const r = this.sql("SELECT * FROM asks WHERE ask = ?").get(ask) as RawRow | undefined;
+    return r ? toAsk(r) : undefined;
+  }
+
+  async openAskLike(issue: string, kind: string, question: string): Promise<AskRow | undefined> {
+    const r = this.sql("SELECT * FROM asks WHERE issue = ? AND kind = ? AND question = ? AND ended IS NULL").get(issue, kind, question) as RawRow | undefined;
+    return r ? toAsk(r) : undefined;
+  }
+
+  async asks(endedSince: string, issue?: string): Promise<AskRow[]> {
+    const rows = issue === undefined
+      ? this.sql("SELECT * FROM asks WHERE ended IS NULL OR ended_at >= ? ORDER BY opened, ask").all(endedSince)
+      : this.sql("SELECT * FROM asks WHERE issue = ? AND (ended IS NULL OR ended_at >= ?) ORDER BY opened, ask").all(issue, endedSince);
+    return (rows as RawRow[]).map(toAsk);
   }
 }
 

@@ -19,7 +19,16 @@ export const PLAN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   plan_imported: ["record", "kind", "source", "source_id"],
   /** An ACTIVE issue whose lease expired, taken over by a claim (the record is not stamped again): whose session it was, and the new epoch. */
   plan_reclaim: ["issue", "previous", "previous_session", "epoch"],
+  /** An ask opened on an issue (lib/coordination/asks.ts): its id, kind and the start of its question. */
+  plan_ask: ["issue", "ask", "kind", "question"],
+  /** An ask answered by a person: the answer in words. */
+  plan_answer: ["issue", "ask", "answer"],
+  /** An ask withdrawn by its asker. */
+  plan_ask_ended: ["issue", "ask", "ended"],
 };
+
+/** Lines about coordination (sessions, asks), not about a record's bytes: a commit's message leaves them out. */
+export const COORDINATION_EVENTS: ReadonlySet<string> = new Set(["plan_reclaim", "plan_ask", "plan_answer", "plan_ask_ended"]);
 
 export const ENVELOPE_KEYS = ["ts", "event", "head", "branch", "by", "session"] as const;
 

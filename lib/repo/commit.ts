@@ -6,6 +6,7 @@ import { controlProblem, escapeControls } from "../plan/control-chars";
 import { readLedger } from "./ledger";
 import { locked } from "./transition";
 import { ownValue } from "../plan/own";
+import { COORDINATION_EVENTS } from "../plan/events";
 
 // Commit what the Cockpit left in the work tree: the changed files of the records' folder, with
 // the moves and edits behind them (the ledger lines written since HEAD), by git's own commit of
@@ -134,7 +135,7 @@ export function summarise(event: string, payload: Record<string, string>): strin
 function eventsSinceHead(repo: string, head: string): Map<string, PendingEvent[]> {
   const out = new Map<string, PendingEvent[]>();
   for (const row of readLedger(repo).entries as Record<string, string>[]) {
-    if (row.head !== head) continue;
+    if (row.head !== head || COORDINATION_EVENTS.has(row.event)) continue;
     const record = row.record ?? row.issue;
     if (!record) continue;
     const { ts, event, head: _h, branch: _b, by, session: _s, ...payload } = row;

@@ -127,17 +127,20 @@ function requestActor(headers: Headers, user: string | undefined, security: Serv
   return { by: named };
 }
 
-/** Numeric fields of a query input, which arrive as text in the query string. */
-function numericFields(schema: z.ZodType): Set<string> {
-  const out = new Set<string>();
+/** Numeric fields of a query input, which arrive as text in the query string: whether each takes a fraction. */
+function numericFields(schema: z.ZodType): Map<string, "whole" | "fraction"> {
+  const out = new Map<string, "whole" | "fraction">();
   if (!(schema instanceof z.ZodObject)) return out;
   for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
     let inner: z.ZodType = field;
     while (inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
-    if (inner instanceof z.ZodNumber) out.add(key);
+    if (inner instanceof z.ZodNumber) out.set(key, inner.format === "safeint" || inner.format === "int32" ? "whole" : "fraction");
   }
   return out;
 }
+
+const WHOLE = /^(?:[0-9]{1,10}|-[1-9][0-9]{0,9})$/;
+const FRACTION = /^(?:[0-9]{1,10}(?:\.[0-9]{1,6})?|-[1-9][0-9]{0,9})$/;
 
 function queryInput(url: URL, capability: AnyCapability): { input?: Record<string, unknown>; problem?: string } {
   const numeric = numericFields(capability.input);
@@ -148,7 +151,9 @@ function queryInput(url: URL, capability: AnyCapability): { input?: Record<strin
     if (values.length > 1) return { problem: `${key}: given ${values.length} times; give it once` };
     const value = values[0];
     // A negative number is a number, so it is refused by its bounds ("must be 0 or more"), not its type.
-    input[key] = numeric.has(key) && /^(?:[0-9]{1,10}|-[1-9][0-9]{0,9})$/.test(value) ? Number(value) : value;
+    // A fraction is a number where the field takes one (a wait's timeout: 0.5 s); elsewhere it is text, refused by its type.
+    const kind = numeric.get(key);
+    input[key] = kind !== undefined && (kind === "fraction" ? FRACTION : WHOLE).test(value) ? Number(value) : value;
   }
   return { input };
 }
@@ -204,7 +209,7 @@ export async function handleCapabilityRequest(request: Request, path: string, se
       input = { ...(input as Record<string, unknown>), idempotency_key: key };
     }
   }
-  const ctx = contextFor(settings.repo, by);
+  const ctx = { ...contextFor(settings.repo, by), signal: request.signal };
   const result = await invoke(capability, ctx, input);
   if (result.ok) {
     const version = capability.version?.(ctx, input as never);

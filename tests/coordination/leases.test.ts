@@ -227,3 +227,28 @@ describe("leases across clones", () => {
     expect(leased).toEqual([...completedIssues].sort());
   }, 180_000);
 });
+
+describe("asks on a shared database", () => {
+  it("an ask made in one clone is in the other clone's inbox; answered there, the first clone's wait ends with the answer", async () => {
+    const db = freshDatabase();
+    const url = cluster.server.urlFor(db);
+    const origin = makeOrigin(2);
+    const [a, b] = ["a", "b"].map((n) => cloneOf(origin, n));
+    const claimed = jsonOf(await plan(a, url, "claim", "--as", "builder-1", "--json"));
+    const waiting = plan(a, url, "ask", claimed.issue, "--question", "Approve the migration?", "--kind", "approve", "--wait", "--timeout", "60", "--as", "builder-1");
+    let asks: { id: string; asker: string; session: string }[] = [];
+    for (let i = 0; i < 100 && asks.length === 0; i++) {
+      asks = jsonOf(await plan(b, url, "inbox", "--json")).asks;
+      if (asks.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(asks).toEqual([expect.objectContaining({ asker: "builder-1", session: claimed.session })]);
+    expect(cluster.server.sql("SELECT count(*) FROM cockpit_asks WHERE ended IS NULL", db)).toBe("1");
+    const answered = await plan(b, url, "answer", asks[0].id, "--no", "--comment", "not before the backup", "--as", "lead", "--json");
+    expect([answered.code, answered.stderr]).toEqual([0, ""]);
+    const done = await waiting;
+    expect([done.code, done.stderr]).toEqual([0, ""]);
+    expect(done.stdout.replace(/\s+/g, " ").trim()).toBe(`plan: ask ${asks[0].id} on ${claimed.issue} answered by lead: no (not before the backup)`);
+    // The store says who answered, once.
+    expect(cluster.server.sql("SELECT ended || ' ' || ended_by FROM cockpit_asks", db)).toBe("answered lead");
+  }, 120_000);
+});

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteStore, STORE_FILE } from "@/lib/execution/store-sqlite";
-import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { EXIT } from "@/lib/surfaces/exit-codes";
+import { planCli } from "../support/cli-in-process";
 import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
 import { issueYaml } from "../support/record-files";
 
@@ -24,18 +24,9 @@ afterEach(() => {
 });
 afterAll(() => cleanupRepos());
 
-async function cli(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runPlanCommand([...argv, "--repo", repo.root], { out: (t) => out.push(t), err: (t) => err.push(t) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const { cli, json } = planCli(() => repo.root);
 
-async function json<T = Record<string, unknown>>(...argv: string[]): Promise<T> {
-  const r = await cli(...argv, "--json");
-  expect(r.code, r.err || r.out).toBe(EXIT.ok);
-  return JSON.parse(r.out) as T;
-}
+
 
 interface Session {
   session: string;

@@ -182,7 +182,7 @@ describe("the document tells the whole truth about HTTP", () => {
 
 /** What a hint's reason says the same call again does: nothing more (true), more (false), or it does not say (undefined). */
 function repeatOf(why: string): boolean | undefined {
-  if (/again is refused and writes nothing|again finds them all there and writes nothing|a second call finds none/.test(why)) return true;
+  if (/again is refused and writes nothing|again finds them all there and writes nothing|again answers the same ask and writes nothing|a second call finds none/.test(why)) return true;
   if (/again (appends|is refused, the refusal recorded)|a second call (starts|adds|creates|hands|records|commits|renews)|is another change/.test(why)) return false;
   return undefined;
 }

@@ -72,6 +72,8 @@ const QUERY_CASES: Case[] = [
   { name: "status of one milestone", capability: "plan.status", input: { milestone: ACTIVE }, expect: "ok" },
   { name: "status of an unknown milestone", capability: "plan.status", input: { milestone: "no-such-milestone" }, expect: "not_found" },
   { name: "status with an unknown field", capability: "plan.status", input: { colour: "red" }, expect: "invalid_input", cliCodeOnly: true },
+  { name: "the inbox of one issue", capability: "plan.inbox", input: { issue: READY.id }, expect: "ok" },
+  { name: "a wait on an unknown ask", capability: "plan.wait", input: { id: "a-000000000000", timeout: 0 }, expect: "not_found" },
   { name: "issues", capability: "plan.issues", input: {}, expect: "ok" },
   { name: "issues READY", capability: "plan.issues", input: { status: "READY" }, expect: "ok" },
   { name: "issues BLOCKED", capability: "plan.issues", input: { status: "BLOCKED" }, expect: "ok" },
@@ -176,6 +178,8 @@ const TIME_CASES: Case[] = [
   { name: "standup since HEAD~1 (until the files now)", capability: "plan.standup", input: { since: "HEAD~1" }, expect: "ok" },
   { name: "standup since a date until HEAD, stuck after 1 day", capability: "plan.standup", input: { since: "2026-11-21", until: "HEAD", stuck: 1 }, expect: "ok" },
   { name: "standup since an unknown revision", capability: "plan.standup", input: { since: "no-such-revision" }, expect: "invalid_input" },
+  { name: "digest since HEAD~1 (until the files now)", capability: "plan.digest", input: { since: "HEAD~1" }, expect: "ok" },
+  { name: "digest of one person since a date", capability: "plan.digest", input: { since: "2026-11-21", person: "nobody-here" }, expect: "ok" },
 ];
 
 const COMMAND_CASES: Case[] = [
@@ -217,6 +221,10 @@ const COMMAND_CASES: Case[] = [
   { name: "a claim in an unknown milestone", capability: "plan.claim", input: { milestone: "no-such-milestone" }, expect: "not_found" },
   { name: "a release of an issue no session holds", capability: "plan.release", input: { issue: READY.id }, expect: "ok" },
   { name: "a heartbeat on an issue no session of the caller holds", capability: "plan.heartbeat", input: { issue: BLOCKED.id, note: "here" }, expect: "refused" },
+  { name: "an ask on an unknown issue", capability: "plan.ask", input: { issue: "NO-SUCH-1", question: "May I?" }, expect: "not_found" },
+  { name: "an ask with an empty question", capability: "plan.ask", input: { issue: READY.id, question: "" }, expect: "invalid_input" },
+  { name: "an answer to an unknown ask", capability: "plan.answer", input: { id: "a-000000000000", yes: true }, expect: "not_found" },
+  { name: "a withdrawal of an unknown ask", capability: "plan.withdraw", input: { id: "a-000000000000" }, expect: "not_found" },
   // Inputs the declaration refuses and the command line can spell exactly as the others send them.
   {
     name: "evidence with an empty command",
@@ -395,6 +403,14 @@ function cliWords(c: Case): string[] {
       return ["release", String(input.issue), ...(input.force ? ["--force"] : []), ...options(["note"])];
     case "plan.heartbeat":
       return ["heartbeat", String(input.issue), ...options(["note"])];
+    case "plan.ask":
+      return ["ask", String(input.issue), ...options(["question", "kind"])];
+    case "plan.answer":
+      return ["answer", String(input.id), ...((input as Record<string, unknown>).yes === true ? ["--yes"] : (input as Record<string, unknown>).yes === false ? ["--no"] : []), ...options(["choice", "text", "comment"])];
+    case "plan.withdraw":
+      return ["withdraw", String(input.id), ...options(["reason"])];
+    case "plan.wait":
+      return ["wait", String(input.id), ...options(["timeout"])];
     case "plan.edit":
     case "plan.create":
       return editWords(c);

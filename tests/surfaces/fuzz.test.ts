@@ -220,6 +220,10 @@ const VALID: Record<string, Record<string, unknown>> = {
   "plan.release": { issue: READY.id },
   // No session holds anything in a fresh copy, so even this is refused.
   "plan.heartbeat": { issue: READY.id, note: "still here" },
+  "plan.ask": { issue: READY.id, question: "May I drop the legacy table?", kind: "approve" },
+  // No ask was ever opened in a fresh copy, so these are not found.
+  "plan.answer": { id: "a-000000000000", yes: true },
+  "plan.withdraw": { id: "a-000000000000", reason: "settled" },
   "plan.edit": { id: READY.id, set: { priority: "p0" } },
   "plan.create": { kind: "issue", milestone: READY_MILESTONE, title: "A new issue", add: { acceptance_criteria: ["it works"], validation: ["npm test"] } },
   // The fuzzed copies are no git work trees, so even this is refused.
@@ -234,6 +238,9 @@ const REQUIRED: Record<string, string[]> = {
   "plan.claim": [],
   "plan.release": ["issue"],
   "plan.heartbeat": ["issue"],
+  "plan.ask": ["issue", "question"],
+  "plan.answer": ["id"],
+  "plan.withdraw": ["id"],
   "plan.edit": ["id"],
   "plan.create": ["kind", "title"],
   "plan.commit": [],

@@ -257,6 +257,8 @@ export { words, edit, preview, conflict, evidence, wrongType };
     const check = answersValidator(document);
     const problems: string[] = [];
     for (const c of capabilities.filter((k) => k.kind === "query" && k.id.startsWith("plan.") && !["plan.changes", "plan.history", "plan.burnup", "plan.forecast", "plan.code"].includes(k.id))) {
+      // An ask that does not exist has no answer to hold to the document: plan.wait's is held by tests/coordination/asks-surfaces.test.ts.
+      if (c.id === "plan.wait") continue;
       const input = c.id === "plan.record" ? { id: "BK-020" } : {};
       const r = await invoke(c, contextFor(SOURCE_REPO), input);
       if (!r.ok) throw new Error(`${c.id}: ${r.error.message}`);

@@ -60,6 +60,12 @@ const TABLE: readonly Row[] = [
   { id: "plan.heartbeat", kind: "command", method: "POST", route: "/api/v1/plan/heartbeat", tool: "plan_heartbeat", cli: "cockpit plan heartbeat", verbs: ["heartbeat"] },
   { id: "plan.release", kind: "command", method: "POST", route: "/api/v1/plan/release", tool: "plan_release", cli: "cockpit plan release", verbs: ["release"] },
   { id: "plan.agents", kind: "query", method: "GET", route: "/api/v1/plan/agents", tool: "plan_agents", cli: "cockpit plan agents", verbs: ["agents"] },
+  { id: "plan.ask", kind: "command", method: "POST", route: "/api/v1/plan/ask", tool: "plan_ask", cli: "cockpit plan ask", verbs: ["ask"] },
+  { id: "plan.wait", kind: "query", method: "GET", route: "/api/v1/plan/wait", tool: "plan_wait", cli: "cockpit plan wait", verbs: ["wait"] },
+  { id: "plan.answer", kind: "command", method: "POST", route: "/api/v1/plan/answer", tool: "plan_answer", cli: "cockpit plan answer", verbs: ["answer"] },
+  { id: "plan.withdraw", kind: "command", method: "POST", route: "/api/v1/plan/withdraw", tool: "plan_withdraw", cli: "cockpit plan withdraw", verbs: ["withdraw"] },
+  { id: "plan.inbox", kind: "query", method: "GET", route: "/api/v1/plan/inbox", tool: "plan_inbox", cli: "cockpit plan inbox", verbs: ["inbox"] },
+  { id: "plan.digest", kind: "query", method: "GET", route: "/api/v1/plan/digest", tool: "plan_digest", cli: "cockpit plan digest", verbs: ["digest"] },
   { id: "plan.create", kind: "command", method: "POST", route: "/api/v1/plan/create", tool: "plan_create", cli: "cockpit plan create", verbs: ["new"] },
   { id: "plan.edit", kind: "command", method: "POST", route: "/api/v1/plan/edit", tool: "plan_edit", cli: "cockpit plan edit", verbs: ["edit"] },
   { id: "plan.undo", kind: "command", method: "POST", route: "/api/v1/plan/undo", tool: "plan_undo", cli: "cockpit plan undo", verbs: ["undo"] },
@@ -91,6 +97,12 @@ const VALID_INPUT: Record<string, Record<string, unknown>> = {
   "plan.heartbeat": { issue: "I0001", note: "tests" },
   "plan.release": { issue: "I0001", force: true },
   "plan.agents": {},
+  "plan.ask": { issue: "I0001", question: "which?", kind: "choose", options: ["a", "b"] },
+  "plan.wait": { id: "a-000000000000", timeout: 1 },
+  "plan.answer": { id: "a-000000000000", choice: "a", comment: "c" },
+  "plan.withdraw": { id: "a-000000000000", reason: "r" },
+  "plan.inbox": { issue: "I0001" },
+  "plan.digest": { since: "HEAD~1", person: "ada" },
   "plan.create": { kind: "issue", milestone: "m", title: "t", set: { priority: "p1" }, add: { scope: ["x"] }, dry_run: true },
   "plan.edit": { id: "I0001", set: { priority: "p1" }, unset: ["risk"], add: { scope: ["x"] }, remove: { scope: ["y"] }, if_version: "v", dry_run: true, allow_findings: true },
   "plan.undo": { ledger_id: 1, idempotency_key: "k" },
@@ -182,9 +194,23 @@ describe("the projection table", () => {
 });
 
 describe("queries and commands", () => {
-  it("among the plan.* capabilities exactly transition, evidence, claim, heartbeat, release, create, edit, undo, import and commit are commands", () => {
+  it("among the plan.* capabilities exactly transition, evidence, claim, heartbeat, release, ask, answer, withdraw, create, edit, undo, import and commit are commands", () => {
     const commands = capabilities.filter((c) => c.id.startsWith("plan.") && c.kind === "command").map((c) => c.id);
-    expect(commands.sort()).toEqual(["plan.claim", "plan.commit", "plan.create", "plan.edit", "plan.evidence", "plan.heartbeat", "plan.import", "plan.release", "plan.transition", "plan.undo"]);
+    expect(commands.sort()).toEqual([
+      "plan.answer",
+      "plan.ask",
+      "plan.claim",
+      "plan.commit",
+      "plan.create",
+      "plan.edit",
+      "plan.evidence",
+      "plan.heartbeat",
+      "plan.import",
+      "plan.release",
+      "plan.transition",
+      "plan.undo",
+      "plan.withdraw",
+    ]);
     for (const c of capabilities) expect(["query", "command"]).toContain(c.kind);
   });
 

@@ -32,7 +32,7 @@ function tree(dir: string): string[] {
 
 /** The input each query is read with: ids that exist where one is needed, and one that does not. */
 /** The queries that read the git history. */
-const TIME_QUERIES = new Set(["plan.changes", "plan.history", "plan.burnup", "plan.standup"]);
+const TIME_QUERIES = new Set(["plan.changes", "plan.history", "plan.burnup", "plan.standup", "plan.digest"]);
 
 function inputsOf(c: AnyCapability): Record<string, string>[] {
   switch (c.id) {
@@ -47,9 +47,15 @@ function inputsOf(c: AnyCapability): Record<string, string>[] {
       return [{}, { milestone: MILESTONE }];
     case "plan.changes":
     case "plan.standup":
+    case "plan.digest":
       return [{ since: "HEAD" }];
     case "plan.history":
       return [{ id: ISSUE }];
+    case "plan.wait":
+      // No ask was ever opened here: not found at once, and nothing is made to look for it.
+      return [{ id: "a-000000000000", timeout: "0" }];
+    case "plan.inbox":
+      return [{}, { issue: ISSUE }];
     case "plan.code":
       return [{}, { id: ISSUE }];
     case "plan.burnup":

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { READ_VERBS } from "./read-verbs";
 import { WRITE_VERBS } from "./write-verbs";
+import { ASK_VERBS } from "./ask-verbs";
 import type { Verb } from "./verb";
 import { CapabilityError } from "../../plan/errors";
 import { ISSUE_STATUSES } from "../../plan/constants";
@@ -25,7 +26,7 @@ export type { Io };
 
 // The plan verbs: read-verbs.ts and write-verbs.ts declare them (verb.ts is what a verb is).
 
-const VERBS: Record<string, Verb> = { ...READ_VERBS, ...WRITE_VERBS };
+const VERBS: Record<string, Verb> = { ...READ_VERBS, ...WRITE_VERBS, ...ASK_VERBS };
 
 /** The plan verbs as data, in the order `usage()` lists them (and docs/cli.md, made by `npm run docs`). */
 export function planVerbs(): VerbDoc[] {
@@ -44,7 +45,7 @@ export function usage(width = terminalWidth()): string {
     "--at REV answers a read from a git revision (sha, branch, tag, HEAD~3) or a date/ISO time, read from git's objects.",
     `--database URL (or ${DATABASE_ENV}) coordinates clones through a shared PostgreSQL: leases on issues, and the execution plans (cockpit plans).`,
     `statuses: ${ISSUE_STATUSES.join(", ")}`,
-    "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused",
+    "exit codes: 0 ok, 2 usage or invalid input, 10 validate found a failure, 12 no such record, 15 refused, 16 a wait ran out with the ask open",
   ].join("\n"), width);
 }
 

@@ -19,6 +19,7 @@ const EXIT_MEANING: Record<keyof typeof EXIT, string> = {
   missing: "no such record",
   internal: "an internal error (logged on stderr); also a missing `dist/` bundle",
   refused: "refused: a guard, a busy repository, an issue another clone holds, a database that cannot be reached, an edit that adds FAIL findings, a stale `--if-version`, a push that is behind",
+  waiting: "`ask --wait` or `wait` ran out of `--timeout` with the ask still open (the answer names it: wait again)",
 };
 
 /**
