@@ -16,10 +16,13 @@ export function LiveUpdates() {
     const source = new EventSource("/api/v1/events");
     source.addEventListener("open", () => setState("live"));
     source.addEventListener("error", () => setState(source.readyState === EventSource.CLOSED ? "offline" : "connecting"));
-    source.addEventListener("change", () => {
+    const refresh = () => {
       router.refresh();
       void queries.invalidateQueries();
-    });
+    };
+    source.addEventListener("change", refresh);
+    // An ask opened or answered changes the inbox and the header's count, not a record.
+    source.addEventListener("ask", refresh);
     return () => source.close();
   }, [router, queries]);
   return (

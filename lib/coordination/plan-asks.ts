@@ -26,6 +26,27 @@ const answered = processWide("ask-answers", () => {
   return e;
 });
 
+/** What a live listener hears of an ask: it opened, was answered, withdrawn or closed (the events stream sends it as `ask`). */
+export interface AskEvent {
+  id: string;
+  issue: string;
+  state: AskView["state"];
+}
+
+const askEvents = processWide("ask-events", () => {
+  const e = new EventEmitter();
+  e.setMaxListeners(0);
+  return e;
+});
+
+/** Listen to the asks this process opens and ends; answers the unsubscribe. */
+export function subscribeToAsks(listener: (event: AskEvent) => void): () => void {
+  askEvents.on("ask", listener);
+  return () => askEvents.off("ask", listener);
+}
+
+const told = (view: Pick<AskView, "id" | "issue" | "state">) => askEvents.emit("ask", { id: view.id, issue: view.issue, state: view.state } satisfies AskEvent);
+
 const statusesOf = (plan: Plan) => {
   const statuses = new Map(plan.issues.map((i) => [i.id, i.status as string]));
   return (issue: string) => statuses.get(issue);
@@ -67,6 +88,7 @@ export async function ask(repo: string, plan: () => Plan, config: CockpitConfig 
     const session = mine && !opened.repeated ? await renew(tx, mine, leaseTtlSeconds()) : mine;
     return { view: askView(opened.row, await tx.clock(), status(issue.id), session), repeated: opened.repeated };
   });
+  if (!out.repeated) told(out.view);
   if (!out.repeated) await ledgerLine(repo, who.actor, "plan_ask", { issue: issue.id, ask: out.view.id, kind: out.view.kind, question: short(out.view.question) });
   return out;
 }
@@ -84,6 +106,7 @@ export async function answer(repo: string, plan: () => Plan, config: CockpitConf
     return askView(row, await tx.clock(), status(row.issue), session);
   });
   answered.emit(id);
+  told(view);
   await ledgerLine(repo, who.actor, "plan_answer", { issue: view.issue, ask: id, answer: short(answerWords(view.answer)) });
   return view;
 }
@@ -98,6 +121,7 @@ export async function withdraw(repo: string, plan: () => Plan, config: CockpitCo
     return askView(row, await tx.clock(), status(row.issue), undefined);
   });
   answered.emit(id);
+  told(view);
   await ledgerLine(repo, who.actor, "plan_ask_ended", { issue: view.issue, ask: id, ended: "withdrawn" });
   return view;
 }
@@ -108,7 +132,10 @@ export async function closeIssueAsks(repo: string, plan: () => Plan, config: Coc
     const s = await sessionStore(repo, plan, config, false);
     if (!s) return;
     const closed = await s.write((tx) => closeAsksOf(tx, issue, `${issue} reached ${status}`));
-    for (const row of closed) answered.emit(row.ask);
+    for (const row of closed) {
+      answered.emit(row.ask);
+      told({ id: row.ask, issue: row.issue, state: "closed" });
+    }
   } catch (error) {
     console.error(`[cockpit] the asks on ${issue} were not closed (${error instanceof Error ? error.message : String(error)}); they read as closed`);
   }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { GET as events } from "@/app/api/v1/events/route";
 import { findCapability, httpPath } from "@/lib/capabilities/index";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { openApiDocument } from "@/lib/surfaces/openapi";
@@ -109,5 +110,32 @@ describe("asks across the surfaces", () => {
     const bad = await http("plan.ask", { issue: "I2", question: "Still wanted?", kind: "maybe" }, "lead");
     expect(bad.status).toBe(400);
     expect((bad.body.error as { message: string }).message).toContain("kind must be one of approve, choose, answer");
+  });
+
+  it("the live events say when an ask opens and when it is answered (event: ask), so a page refreshes its inbox", async () => {
+    const saved = process.env.COCKPIT_REPO;
+    process.env.COCKPIT_REPO = repo.root;
+    const aborted = new AbortController();
+    try {
+      const response = await events(new Request("http://127.0.0.1/api/v1/events", { signal: aborted.signal }));
+      expect(response.headers.get("content-type")).toContain("text/event-stream");
+      const reader = response.body!.getReader();
+      let text = "";
+      const until = async (needle: string) => {
+        while (!text.includes(needle)) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error(`the stream ended before ${needle}`);
+          text += new TextDecoder().decode(value);
+        }
+      };
+      const asked = await http("plan.ask", { issue: "I1", question: "Live?" }, "lead");
+      await until(`event: ask\ndata: {"id":"${String(asked.body.id)}","issue":"I1","state":"open"}`);
+      await http("plan.answer", { id: asked.body.id, text: "yes" }, "boss");
+      await until(`event: ask\ndata: {"id":"${String(asked.body.id)}","issue":"I1","state":"answered"}`);
+    } finally {
+      aborted.abort();
+      if (saved === undefined) delete process.env.COCKPIT_REPO;
+      else process.env.COCKPIT_REPO = saved;
+    }
   });
 });

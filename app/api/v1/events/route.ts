@@ -1,10 +1,11 @@
 import { admit, settingsFromEnv } from "@/lib/surfaces/http";
 import { securityFromEnv } from "@/lib/server/security";
 import { subscribeToChanges } from "@/lib/server/state";
+import { subscribeToAsks } from "@/lib/coordination/plan-asks";
 
 export const dynamic = "force-dynamic";
 
-/** Server-sent events: `change` whenever a record of the served plan changes on disk. */
+/** Server-sent events: `change` whenever a record of the served plan changes on disk; `ask` when an ask opens or ends here (docs/inbox.md). */
 export async function GET(request: Request) {
   const { repo, security } = settingsFromEnv();
   const { denied } = await admit(request, security ?? securityFromEnv(), "query");
@@ -22,10 +23,12 @@ export async function GET(request: Request) {
       };
       send("retry: 1000\n\n");
       const unsubscribe = subscribeToChanges(repo, () => send(`event: change\ndata: ${Date.now()}\n\n`));
+      const unsubscribeAsks = subscribeToAsks((e) => send(`event: ask\ndata: ${JSON.stringify(e)}\n\n`));
       const keepAlive = setInterval(() => send(": keep-alive\n\n"), 15_000);
       cleanup = () => {
         clearInterval(keepAlive);
         unsubscribe();
+        unsubscribeAsks();
       };
       request.signal.addEventListener("abort", () => {
         cleanup();
