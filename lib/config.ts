@@ -78,3 +78,44 @@ export function actorFromEnv(env: Env = process.env): string | undefined {
 export function usersFile(env: Env = process.env): string | undefined {
   return env.COCKPIT_USERS;
 }
+
+export interface NotifySettings {
+  urls: string[];
+  /** HMAC-SHA256 key of X-Cockpit-Signature-256; absent: events go unsigned. */
+  secret?: string;
+  /** An ask open this long is escalated once (ask.escalated). */
+  escalateAfterS: number;
+  /** How often the plan is looked at and the due events sent. */
+  intervalMs: number;
+}
+
+/** Why a notify URL cannot be used, or undefined: only http and https, with a host. */
+export function notifyUrlProblem(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `'${url}' is not a URL`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `'${url}' is not http(s): a notify URL is http:// or https://`;
+  if (parsed.hostname === "") return `'${url}' names no host`;
+  return undefined;
+}
+
+/** The notify settings of the environment (COCKPIT_NOTIFY_URLS, set by cockpit serve --notify-url), or undefined when no URL is given. */
+export function notifySettings(env: Env = process.env): NotifySettings | undefined {
+  const urls = (env.COCKPIT_NOTIFY_URLS ?? "").split(/[\s,]+/).filter(Boolean);
+  if (urls.length === 0) return undefined;
+  for (const url of urls) {
+    const problem = notifyUrlProblem(url);
+    if (problem) throw new Error(`COCKPIT_NOTIFY_URLS: ${problem}`);
+  }
+  const escalate = Number(env.COCKPIT_ASK_ESCALATE_AFTER_S || 4 * 3600);
+  const interval = Number(env.COCKPIT_NOTIFY_INTERVAL_S || 10);
+  return {
+    urls: [...new Set(urls)],
+    ...(env.COCKPIT_NOTIFY_SECRET ? { secret: env.COCKPIT_NOTIFY_SECRET } : {}),
+    escalateAfterS: Number.isFinite(escalate) && escalate > 0 ? escalate : 4 * 3600,
+    intervalMs: Math.max(100, (Number.isFinite(interval) && interval > 0 ? interval : 10) * 1000),
+  };
+}

@@ -116,6 +116,7 @@ describe("the layers", () => {
     const EXCEPTIONS: Record<string, string> = {
       "lib/server/serve.ts": "cockpit serve hands its settings to the Next process it starts through that process's environment",
       "lib/server/follow.ts": "the following settings reach the served process from cockpit serve, through its environment",
+      "lib/server/notify.ts": "the repository served reaches the notifier from cockpit serve, through its environment (COCKPIT_REPO); its settings are read in lib/config.ts",
       "lib/server/security/settings.ts": "the security settings reach the served process from cockpit serve, through its environment",
       "lib/surfaces/http.ts": "the repository served reaches the served process from cockpit serve, through its environment (COCKPIT_REPO)",
       "lib/surfaces/cli/users.ts": "cockpit users is handed its environment as a parameter, for the users file to edit",

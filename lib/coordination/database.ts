@@ -166,6 +166,25 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     CREATE INDEX cockpit_asks_by_end ON cockpit_asks (project, ended_at);
     CREATE INDEX cockpit_asks_by_issue ON cockpit_asks (project, issue, opened);`,
   },
+  // Notifications waiting for their receivers (lib/notify): one row per event and URL, so several
+  // servers on one database deliver each event once.
+  {
+    version: 7,
+    sql: `CREATE TABLE cockpit_notify_outbox (
+      project      text    NOT NULL,
+      key          text    NOT NULL,
+      url          text    NOT NULL,
+      event        text    NOT NULL,
+      body         text    NOT NULL,
+      created      text    NOT NULL,
+      attempts     integer NOT NULL DEFAULT 0,
+      next_at      text    NOT NULL,
+      delivered_at text,
+      failed       text,
+      PRIMARY KEY (project, key, url)
+    );
+    CREATE INDEX cockpit_notify_outbox_due ON cockpit_notify_outbox (project, next_at) WHERE delivered_at IS NULL AND failed IS NULL;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

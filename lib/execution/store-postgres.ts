@@ -9,7 +9,11 @@ import {
   PlanTx,
   SESSION_COLUMNS,
   ASK_COLUMNS,
+  OUTBOX_COLUMNS,
   toAsk,
+  toOutbox,
+  type OutboxRow,
+  type OutboxPatch,
   type AskRow,
   type AskPatch,
   insertValues,
@@ -163,6 +167,47 @@ class PostgresTx extends PlanTx {
 
   sessions(endedSince: string): Promise<SessionRow[]> {
     return this.sessionRows(`SELECT ${SESSION_COLUMNS.join(", ")} FROM cockpit_sessions WHERE project = $1 AND (ended IS NULL OR ended_at >= $2) ORDER BY since, session`, [endedSince]);
+  }
+
+  async addToOutbox(rows: OutboxRow[]): Promise<OutboxRow[]> {
+    const added: OutboxRow[] = [];
+    for (const row of rows) {
+      const r = await this.client.query(
+        `INSERT INTO cockpit_notify_outbox (project, ${OUTBOX_COLUMNS.join(", ")}) VALUES ($1, ${OUTBOX_COLUMNS.map((_, i) => `$${i + 2}`).join(", ")}) ON CONFLICT (project, key, url) DO NOTHING`,
+        [this.project, ...OUTBOX_COLUMNS.map((c) => row[c])],
+      );
+      if (r.rowCount === 1) added.push(row);
+    }
+    return added;
+  }
+
+  async outboxKnows(url: string): Promise<boolean> {
+    const { rows } = await this.client.query("SELECT 1 FROM cockpit_notify_outbox WHERE project = $1 AND url = $2 LIMIT 1", [this.project, url]);
+    return rows.length > 0;
+  }
+
+  async outboxKeys(url: string): Promise<Set<string>> {
+    const { rows } = await this.client.query<{ key: string }>("SELECT key FROM cockpit_notify_outbox WHERE project = $1 AND url = $2", [this.project, url]);
+    return new Set(rows.map((r) => r.key));
+  }
+
+  async outboxDue(now: string, limit: number): Promise<OutboxRow[]> {
+    const { rows } = await this.client.query(
+      `SELECT ${OUTBOX_COLUMNS.join(", ")} FROM cockpit_notify_outbox WHERE project = $1 AND delivered_at IS NULL AND failed IS NULL AND next_at <= $2 ORDER BY created, key LIMIT $3`,
+      [this.project, now, limit],
+    );
+    return rows.map(toOutbox);
+  }
+
+  async updateOutbox(key: string, url: string, patch: OutboxPatch): Promise<void> {
+    const entries = Object.entries(patch);
+    if (entries.length === 0) return;
+    await this.client.query(`UPDATE cockpit_notify_outbox SET ${entries.map(([k], i) => `${k} = $${i + 4}`).join(", ")} WHERE project = $1 AND key = $2 AND url = $3`, [
+      this.project,
+      key,
+      url,
+      ...entries.map(([, v]) => v),
+    ]);
   }
 
   private async askRows(sql: string, args: unknown[]): Promise<AskRow[]> {

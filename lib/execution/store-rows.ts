@@ -231,6 +231,43 @@ export function toAsk(raw: Record<string, unknown>): AskRow {
   };
 }
 
+/**
+ * One notification for one receiver (lib/notify): kept until it is delivered, refused (a 4xx) or
+ * an hour old. `key` names what happened (the delivery id): the same key and URL are one row, so a
+ * second server on the same database that sees the same thing adds nothing.
+ */
+export interface OutboxRow {
+  key: string;
+  url: string;
+  event: string;
+  body: string;
+  created: string;
+  attempts: number;
+  next_at: string;
+  /** When the receiver took it; "baseline" for what was already so when notifying began (never sent). */
+  delivered_at: string | null;
+  /** Why it is given up: a 4xx, or an hour of failures. */
+  failed: string | null;
+}
+
+export const OUTBOX_COLUMNS = ["key", "url", "event", "body", "created", "attempts", "next_at", "delivered_at", "failed"] as const;
+
+export function toOutbox(raw: Record<string, unknown>): OutboxRow {
+  return {
+    key: String(raw.key),
+    url: String(raw.url),
+    event: String(raw.event),
+    body: String(raw.body),
+    created: String(raw.created),
+    attempts: Number(raw.attempts),
+    next_at: String(raw.next_at),
+    delivered_at: textOrNull(raw.delivered_at),
+    failed: textOrNull(raw.failed),
+  };
+}
+
+export type OutboxPatch = Partial<Pick<OutboxRow, "attempts" | "next_at" | "delivered_at" | "failed">>;
+
 /** The columns of an ask that change after it is opened: its end. */
 export type AskPatch = Partial<Pick<AskRow, "ended" | "ended_at" | "ended_by" | "answer" | "reason">>;
 
@@ -254,6 +291,15 @@ export abstract class PlanTx {
   abstract openAskLike(issue: string, kind: string, question: string): Promise<AskRow | undefined>;
   /** The open asks and those ended at or after `endedSince` (of one issue, when given), oldest first. */
   abstract asks(endedSince: string, issue?: string): Promise<AskRow[]>;
+  /** Add the rows whose key and URL are not there yet; answers those added. */
+  abstract addToOutbox(rows: OutboxRow[]): Promise<OutboxRow[]>;
+  /** Whether any row was ever kept for this URL (a receiver's first pass is a baseline). */
+  abstract outboxKnows(url: string): Promise<boolean>;
+  /** Every key kept for a URL. */
+  abstract outboxKeys(url: string): Promise<Set<string>>;
+  /** The rows neither delivered nor given up whose time has come, oldest first. */
+  abstract outboxDue(now: string, limit: number): Promise<OutboxRow[]>;
+  abstract updateOutbox(key: string, url: string, patch: OutboxPatch): Promise<void>;
 
   abstract insertPlan(row: NewPlanRow): Promise<PlanRow>;
   /** Change some columns of a plan; `updated_at` is set to `at`. */

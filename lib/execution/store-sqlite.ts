@@ -9,7 +9,11 @@ import {
   PlanTx,
   SESSION_COLUMNS,
   ASK_COLUMNS,
+  OUTBOX_COLUMNS,
   toAsk,
+  toOutbox,
+  type OutboxRow,
+  type OutboxPatch,
   type AskRow,
   type AskPatch,
   insertValues,
@@ -141,6 +145,25 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX asks_by_issue ON asks(issue, opened);
     `,
   },
+  {
+    version: 4,
+    name: "notify_outbox",
+    sql: `
+      CREATE TABLE notify_outbox (
+        key TEXT NOT NULL,
+        url TEXT NOT NULL,
+        event TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at TEXT NOT NULL,
+        delivered_at TEXT,
+        failed TEXT,
+        PRIMARY KEY (key, url)
+      );
+      CREATE INDEX notify_outbox_due ON notify_outbox(next_at) WHERE delivered_at IS NULL AND failed IS NULL;
+    `,
+  },
 ];
 
 type RawRow = Record<string, unknown>;
@@ -240,6 +263,30 @@ class SqliteTx extends PlanTx {
 
   async sessions(endedSince: string): Promise<SessionRow[]> {
     return (this.sql("SELECT * FROM sessions WHERE ended IS NULL OR ended_at >= ? ORDER BY since, session").all(endedSince) as RawRow[]).map(toSession);
+  }
+
+  async addToOutbox(rows: OutboxRow[]): Promise<OutboxRow[]> {
+    const insert = this.sql(`INSERT OR IGNORE INTO notify_outbox (${OUTBOX_COLUMNS.join(", ")}) VALUES (${OUTBOX_COLUMNS.map(() => "?").join(", ")})`);
+    return rows.filter((row) => insert.run(...OUTBOX_COLUMNS.map((c) => row[c])).changes === 1);
+  }
+
+  async outboxKnows(url: string): Promise<boolean> {
+    return this.sql("SELECT 1 FROM notify_outbox WHERE url = ? LIMIT 1").get(url) !== undefined;
+  }
+
+  async outboxKeys(url: string): Promise<Set<string>> {
+    return new Set((this.sql("SELECT key FROM notify_outbox WHERE url = ?").all(url) as { key: string }[]).map((r) => r.key));
+  }
+
+  async outboxDue(now: string, limit: number): Promise<OutboxRow[]> {
+    const rows = this.sql("SELECT * FROM notify_outbox WHERE delivered_at IS NULL AND failed IS NULL AND next_at <= ? ORDER BY created, key LIMIT ?").all(now, limit) as RawRow[];
+    return rows.map(toOutbox);
+  }
+
+  async updateOutbox(key: string, url: string, patch: OutboxPatch): Promise<void> {
+    const entries = Object.entries(patch);
+    if (entries.length === 0) return;
+    this.sql(`UPDATE notify_outbox SET ${entries.map(([k]) => `${k} = ?`).join(", ")} WHERE key = ? AND url = ?`).run(...entries.map(([, v]) => v), key, url);
   }
 
   async insertAsk(row: AskRow): Promise<void> {

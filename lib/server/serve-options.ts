@@ -17,6 +17,8 @@ export const SERVE_OPTIONS = {
   "default-branch": "value",
   follow: "flag",
   "follow-interval": "value",
+  "notify-url": "values",
+  "ask-escalate-after": "value",
 } as const satisfies Record<string, OptionKind>;
 
 /** What each option of `cockpit serve` does (its --help and docs/cli.md): a new option does not compile until it is described here. */
@@ -33,6 +35,8 @@ export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
   "default-branch": "the branch `cockpit plan code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
   follow: "follow the remote: `--follow [REMOTE/BRANCH]` (default: the branch's upstream, else origin/<branch>); each command is a commit pushed there ([team-server.md](team-server.md))",
   "follow-interval": "seconds between two fetches while following (default 60, at least 2)",
+  "notify-url": "POST each event (an ask opened, answered or waiting too long, a session gone stale or expired, an issue READY, an owner changed, a milestone DONE, a code finding) to this http(s) URL; give it once per receiver (also `COCKPIT_NOTIFY_URLS`; [inbox.md](inbox.md#webhooks))",
+  "ask-escalate-after": "how long an ask waits before `ask.escalated` is sent: seconds, or with m or h (default 4h; also `COCKPIT_ASK_ESCALATE_AFTER_S`)",
 };
 
 /** How each option reads in the usage line of `cockpit --help` and docs/cli.md; "" leaves it out. */
@@ -49,6 +53,8 @@ const SERVE_USAGE: Record<keyof typeof SERVE_OPTIONS, string> = {
   "default-branch": "[--default-branch B]",
   follow: "[--follow [REMOTE/BRANCH]]",
   "follow-interval": "[--follow-interval S]",
+  "notify-url": "[--notify-url URL]…",
+  "ask-escalate-after": "[--ask-escalate-after 4h]",
 };
 
 /** `serve` and its options, as `cockpit`'s list of commands shows them. */

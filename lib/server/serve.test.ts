@@ -26,6 +26,22 @@ describe("cockpit serve's options", () => {
     expect(() => parseServeArgs(["--repo", dir, "origin/main"], {})).toThrow(/takes no argument/);
   });
 
+  it("--notify-url URL (repeated, else COCKPIT_NOTIFY_URLS) and --ask-escalate-after reach the server; a URL that is not http(s) is refused at start", () => {
+    const env = (argv: string[], given: Record<string, string> = {}) => serveEnv(parseServeArgs(["--repo", dir, ...argv], given), given);
+    expect(env([])).toMatchObject({ COCKPIT_NOTIFY_URLS: "", COCKPIT_ASK_ESCALATE_AFTER_S: "" });
+    expect(env(["--notify-url", "https://chat.example/hook", "--notify-url", "http://127.0.0.1:9/x", "--ask-escalate-after", "90m"])).toMatchObject({
+      COCKPIT_NOTIFY_URLS: "https://chat.example/hook http://127.0.0.1:9/x",
+      COCKPIT_ASK_ESCALATE_AFTER_S: "5400",
+    });
+    expect(env([], { COCKPIT_NOTIFY_URLS: "https://a.example/h, https://b.example/h" })).toMatchObject({ COCKPIT_NOTIFY_URLS: "https://a.example/h https://b.example/h" });
+    expect(env(["--ask-escalate-after", "4h"])).toMatchObject({ COCKPIT_ASK_ESCALATE_AFTER_S: "14400" });
+    expect(() => parseServeArgs(["--repo", dir, "--notify-url", "ftp://files.example/x"], {})).toThrow("--notify-url: 'ftp://files.example/x' is not http(s): a notify URL is http:// or https://");
+    expect(() => parseServeArgs(["--repo", dir, "--notify-url", "not a url"], {})).toThrow("--notify-url: 'not a url' is not a URL");
+    expect(() => parseServeArgs(["--repo", dir], { COCKPIT_NOTIFY_URLS: "file:///etc/passwd" })).toThrow(/is not http\(s\)/);
+    expect(() => parseServeArgs(["--repo", dir, "--ask-escalate-after", "0"], {})).toThrow(/a duration above 0/);
+    expect(() => parseServeArgs(["--repo", dir, "--ask-escalate-after", "2d"], {})).toThrow(/seconds, or with m or h/);
+  });
+
   it("binds to loopback with nothing else by default", () => {
     const o = parseServeArgs(["--repo", dir], {});
     expect(o).toMatchObject({ host: "127.0.0.1", port: 3000, allowedHosts: [], trustProxy: false, usersFile: undefined });

@@ -1,4 +1,4 @@
-import { configEnvironment, resolveConfig } from "../config";
+import { configEnvironment, notifyUrlProblem, resolveConfig } from "../config";
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -103,6 +103,10 @@ export interface ServeOptions {
   follow?: string;
   /** `--follow-interval S`: seconds between syncs (default 60, at least 2). */
   followInterval?: number;
+  /** `--notify-url URL`…, else COCKPIT_NOTIFY_URLS: where events are POSTed (docs/inbox.md#webhooks). */
+  notifyUrls: string[];
+  /** `--ask-escalate-after`: seconds an ask waits before ask.escalated. */
+  askEscalateAfterS?: number;
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -151,6 +155,17 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
   if (defaultBranch !== undefined && (defaultBranch === "" || defaultBranch.startsWith("-") || /[\0-\x20~^:?*[\\]/.test(defaultBranch))) {
     throw new UsageError(`--default-branch takes a branch name (main, origin/main), not '${defaultBranch}'`);
   }
+  const notifyUrls = [...(args.lists.get("notify-url") ?? (env.COCKPIT_NOTIFY_URLS ?? "").split(/[\s,]+/).filter(Boolean))];
+  for (const url of notifyUrls) {
+    const problem = notifyUrlProblem(url);
+    if (problem) throw new UsageError(`--notify-url: ${problem}`);
+  }
+  const escalateText = args.options.get("ask-escalate-after");
+  const escalate = escalateText === undefined ? undefined : /^([0-9]+)(s|m|h)?$/.exec(escalateText);
+  if (escalateText !== undefined && (!escalate || Number(escalate[1]) === 0)) {
+    throw new UsageError(`--ask-escalate-after takes a duration above 0: seconds, or with m or h (4h, 90m), not '${escalateText}'`);
+  }
+  const askEscalateAfterS = escalate ? Number(escalate[1]) * (escalate[2] === "h" ? 3600 : escalate[2] === "m" ? 60 : 1) : undefined;
   const repo = resolve(args.options.get("repo") ?? ".");
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
   return {
@@ -166,6 +181,8 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     ...(defaultBranch !== undefined ? { defaultBranch } : {}),
     ...(follow !== undefined ? { follow } : {}),
     ...(followInterval !== undefined ? { followInterval } : {}),
+    notifyUrls,
+    ...(askEscalateAfterS !== undefined ? { askEscalateAfterS } : {}),
   };
 }
 
@@ -185,6 +202,8 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
     // "1": the upstream; otherwise the REMOTE/BRANCH given (lib/server/follow.ts reads both).
     COCKPIT_FOLLOW: options.follow === undefined ? "" : options.follow || "1",
     COCKPIT_FOLLOW_INTERVAL: options.followInterval === undefined ? "" : String(options.followInterval),
+    COCKPIT_NOTIFY_URLS: options.notifyUrls.join(" "),
+    COCKPIT_ASK_ESCALATE_AFTER_S: options.askEscalateAfterS === undefined ? (env.COCKPIT_ASK_ESCALATE_AFTER_S ?? "") : String(options.askEscalateAfterS),
     NEXT_TELEMETRY_DISABLED: "1",
   };
 }

@@ -40,6 +40,10 @@ export const ENVIRONMENT: Record<string, string> = {
   COCKPIT_SESSION_TTL: "seconds a sign-in lasts (default 43200, 12 hours)",
   COCKPIT_SESSION_SECRET: "the key sign-in cookies are sealed with, 32 characters or more (default: a random one per server, so a restart signs everyone out)",
   COCKPIT_DIST_DIR: "the web app's build folder (default `.next`)",
+  COCKPIT_NOTIFY_URLS: "where a server POSTs its events, separated by spaces or commas, when no `--notify-url` is given ([inbox.md](inbox.md#webhooks))",
+  COCKPIT_NOTIFY_SECRET: "the key of each event's `X-Cockpit-Signature-256` (HMAC-SHA256 of the body); unset: events go unsigned",
+  COCKPIT_ASK_ESCALATE_AFTER_S: "seconds an ask waits before `ask.escalated` is sent, when `--ask-escalate-after` is not given (default 14400)",
+  COCKPIT_NOTIFY_INTERVAL_S: "seconds between two looks of the notifier at the plan (default 10)",
 };
 export const SERVER_SET_ENVIRONMENT = [
   "COCKPIT_REPO",
