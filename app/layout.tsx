@@ -15,6 +15,8 @@ import "./globals.css";
 export const metadata: Metadata = {
   title: { default: "Cockpit", template: "%s · Cockpit" },
   description: "A repository's plan, derived: where it stands, what is next, what is in the way.",
+  // A feed reader finds the plan's Atom feed from any page (docs/inbox.md#feeds).
+  alternates: { types: { "application/atom+xml": [{ url: "/feed.atom", title: "The plan" }] } },
 };
 
 export const dynamic = "force-dynamic";

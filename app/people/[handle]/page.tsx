@@ -70,7 +70,12 @@ export default async function PersonPage({ params }: { params: Promise<{ handle:
   const leased = plan.issues.filter((i) => i.lease && i.lease.holder === handle);
   return (
     <main className="flex flex-col gap-6" data-testid={`person-page-${handle}`}>
-      <h1 className="text-2xl font-semibold">{handle}</h1>
+      <div className="flex flex-wrap items-baseline gap-x-4">
+        <h1 className="text-2xl font-semibold">{handle}</h1>
+        <a href={`/people/${encodeURIComponent(handle)}/feed.atom`} className="text-sm text-blue-700 underline dark:text-blue-300" data-testid="person-feed">
+          Atom feed
+        </a>
+      </div>
       <Card title={`Since the previous working day · ${mine?.commits ?? 0} linked commits`}>
         {mine ? <PersonLists lists={mine} unsealed={unsealed} /> : <p className="text-slate-600 dark:text-slate-400">Nothing to say.</p>}
       </Card>
