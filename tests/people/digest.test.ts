@@ -63,6 +63,12 @@ describe("cockpit plan digest", () => {
     expect(tom.out).toContain(`(choose, ${waiting.id})`);
     expect(tom.out).not.toContain(settled.id);
     expect(tom.out).not.toContain("Findings");
+    // The words a scheduled job says: yesterday is the default window, today is since midnight (UTC).
+    const yesterday = await cli("digest", "--since", "yesterday", "--format", "json");
+    const byDefault = await cli("digest", "--format", "json");
+    expect(yesterday.code, yesterday.err).toBe(EXIT.ok);
+    expect((JSON.parse(yesterday.out) as { subject: string }).subject).toBe((JSON.parse(byDefault.out) as { subject: string }).subject);
+    expect((await cli("digest", "--since", "today")).out.split("\n")[0]).toMatch(/since \d{4}-\d\d-\d\d/);
     const bad = await cli("digest", "--format", "html");
     expect(bad.code).toBe(EXIT.usage);
     expect(bad.err).toContain("--format is text, markdown or json, not 'html'");

@@ -135,7 +135,7 @@ export const ASK_VERBS: Record<string, Verb> = {
     text: (v) => renderInbox(v),
   }),
   digest: {
-    summary: "the standup as one message to post: moves by person, asks waiting and answered, findings, next (--since REV, default the previous working day; --person HANDLE; --format text|markdown|json)",
+    summary: "the standup as one message to post: moves by person, asks waiting and answered, findings, next (--since yesterday|today|last-week|REV, default yesterday: the previous working day; --person HANDLE; --format text|markdown|json)",
     options: { ...COMMON, since: "value", person: "value", format: "value" },
     // A message to post as it is: never wrapped to the terminal's width.
     raw: true,
