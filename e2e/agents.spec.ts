@@ -77,3 +77,41 @@ test("/agents shows a stale session and an expired one with their reasons; a cla
     repo.restore(repo.issue(one.issue), repo.issue(two.issue));
   }
 });
+
+test("a person takes an abandoned issue over from /agents, with a reason, having seen what changes @demo", async ({ page, repo, visit, shot }) => {
+  const gone = JSON.parse(repo.cockpit("plan", "claim", "--as", "builder-4", "--json")) as Claimed;
+  try {
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    const db = new Database(join(repo.dir, ".ai/local/state/cockpit.db"), { timeout: 10_000 });
+    db.prepare("UPDATE sessions SET last_seen = ?, expires = ? WHERE session = ?").run(ago(40), ago(5), gone.session);
+    db.close();
+    await visit("/agents");
+    await expect(page.getByTestId(`session-state-${gone.session}`)).toHaveText("expired");
+    await page.getByTestId(`takeover-open-${gone.issue}`).click();
+    await expect(page.getByTestId(`takeover-preview-${gone.issue}`)).toHaveText(
+      `Before: ${gone.issue} ACTIVE, held by builder-4 (expired, epoch 1). After: ${gone.issue} ACTIVE, held by you (epoch 2); builder-4's later writes on it are refused.`,
+    );
+    await expect(page.getByTestId(`takeover-confirm-${gone.issue}`)).toBeDisabled();
+    await page.getByLabel("Why (kept in the ledger and as your session's note)").fill("builder-4 crashed overnight");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await settle(page);
+      await shot(`agents-takeover-form-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.getByTestId(`takeover-confirm-${gone.issue}`).click();
+    await expect(page.getByTestId(`takeover-outcome-${gone.issue}`)).toHaveText(`Took over ${gone.issue} from builder-4 (epoch 2).`);
+    await expect(page.getByTestId(`session-state-${gone.session}`)).toHaveText("reclaimed");
+    const line = repo.cockpit("plan", "agents", "--json");
+    expect((JSON.parse(line) as { sessions: { issue: string; epoch: number; state: string; note: string | null }[] }).sessions.find((s) => s.issue === gone.issue && s.epoch === 2)).toMatchObject({ state: "active", note: "builder-4 crashed overnight" });
+    await shot("agents-taken-over");
+  } finally {
+    await page.emulateMedia({ colorScheme: "light" });
+    try {
+      repo.cockpit("plan", "release", gone.issue, "--as", "e2e-lead", "--force");
+    } catch {
+      /* nothing held it any more */
+    }
+    repo.restore(repo.issue(gone.issue));
+  }
+});

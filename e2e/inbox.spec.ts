@@ -40,6 +40,18 @@ test("an agent's ask --wait is answered from /inbox: its process prints the answ
     }
     await page.emulateMedia({ colorScheme: "light" });
 
+    // The standup by person opens with the agents at work: builder-e2e waits on a person.
+    await visit("/standup");
+    await expect(page.getByTestId("standup-sessions-builder-e2e")).toContainText(`${claimed.issue}awaiting_input`);
+    await expect(page.getByTestId("standup-sessions-builder-e2e")).toContainText("builder-e2e (agent)");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await settle(page);
+      await shot(`standup-agents-at-work-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+
+    await visit("/inbox");
     await page.getByTestId(`answer-comment-${ask.id}`).fill("after the export is verified");
     await page.getByTestId(`answer-yes-${ask.id}`).click();
     await expect(page.getByTestId(`answer-outcome-${ask.id}`)).toHaveText(`Answered ${ask.id} on ${claimed.issue}: yes.`);

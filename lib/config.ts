@@ -13,11 +13,25 @@ export interface CockpitConfig {
   readonly database?: string;
   /** `Name <email>`: the author of the commits the Cockpit makes; absent: git's own configuration. */
   readonly author?: string;
+  /** Seconds a session's lease lives after its last word (`--lease-ttl`); absent: COCKPIT_LEASE_TTL_S, else 1800. */
+  readonly leaseTtlS?: number;
+  /** Seconds a session may be silent before it is stale (`--stale-after`); absent: COCKPIT_STALE_AFTER_S, else 300. */
+  readonly staleAfterS?: number;
 }
 
 export interface ConfigFlags {
   database?: string;
   author?: string;
+  leaseTtl?: string;
+  staleAfter?: string;
+}
+
+/** A flag that takes seconds above 0, refused by name otherwise. */
+function seconds(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(text) || !(n > 0)) throw new RangeError(`--${flag} takes seconds above 0, not '${text}'`);
+  return n;
 }
 
 const given = (value: string | undefined): string | undefined => {
@@ -29,12 +43,24 @@ const given = (value: string | undefined): string | undefined => {
 export function resolveConfig(flags: ConfigFlags = {}, env: Readonly<Record<string, string | undefined>> = process.env): CockpitConfig {
   const database = flags.database !== undefined ? given(flags.database) : given(env[DATABASE_ENV]);
   const author = flags.author !== undefined ? given(flags.author) : given(env[AUTHOR_ENV]);
-  return { ...(database ? { database } : {}), ...(author ? { author } : {}) };
+  const leaseTtlS = seconds("lease-ttl", flags.leaseTtl);
+  const staleAfterS = seconds("stale-after", flags.staleAfter);
+  return {
+    ...(database ? { database } : {}),
+    ...(author ? { author } : {}),
+    ...(leaseTtlS !== undefined ? { leaseTtlS } : {}),
+    ...(staleAfterS !== undefined ? { staleAfterS } : {}),
+  };
 }
 
 /** The environment a child process of this one is started with, so that it resolves the same configuration. */
 export function configEnvironment(config: CockpitConfig): Record<string, string> {
-  return { [DATABASE_ENV]: config.database ?? "", [AUTHOR_ENV]: config.author ?? "" };
+  return {
+    [DATABASE_ENV]: config.database ?? "",
+    [AUTHOR_ENV]: config.author ?? "",
+    ...(config.leaseTtlS !== undefined ? { COCKPIT_LEASE_TTL_S: String(config.leaseTtlS) } : {}),
+    ...(config.staleAfterS !== undefined ? { COCKPIT_STALE_AFTER_S: String(config.staleAfterS) } : {}),
+  };
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -49,14 +75,14 @@ export function lockWaitMs(env: Env = process.env): number {
   return positive(env.COCKPIT_LOCK_WAIT_MS, 60_000);
 }
 
-/** How long a lease lives without a word from its session (docs/agents.md): COCKPIT_LEASE_TTL_S seconds, else 30 minutes. */
-export function leaseTtlSeconds(env: Env = process.env): number {
-  return positive(env.COCKPIT_LEASE_TTL_S, 1800);
+/** How long a lease lives without a word from its session (docs/agents.md): --lease-ttl, else COCKPIT_LEASE_TTL_S seconds, else 30 minutes. */
+export function leaseTtlSeconds(config?: CockpitConfig, env: Env = process.env): number {
+  return config?.leaseTtlS ?? positive(env.COCKPIT_LEASE_TTL_S, 1800);
 }
 
-/** How long a session may be silent before it is stale: COCKPIT_STALE_AFTER_S seconds, else 5 minutes. */
-export function staleAfterSeconds(env: Env = process.env): number {
-  return positive(env.COCKPIT_STALE_AFTER_S, 300);
+/** How long a session may be silent before it is stale: --stale-after, else COCKPIT_STALE_AFTER_S seconds, else 5 minutes. */
+export function staleAfterSeconds(config?: CockpitConfig, env: Env = process.env): number {
+  return config?.staleAfterS ?? positive(env.COCKPIT_STALE_AFTER_S, 300);
 }
 
 /** The secret a webhook's signature (GitHub) or token (GitLab) is checked with; "" when none is set. */

@@ -2,6 +2,7 @@ import Link from "@/components/Link";
 import { AutoRefresh } from "@/components/AutoRefresh";
 import { IssueLink } from "@/components/IssueLink";
 import { ReleaseSession } from "@/components/ReleaseSession";
+import { TakeOverSession } from "@/components/TakeOverSession";
 import { SESSION_STATE_STYLE } from "@/components/status";
 import { planAgentsCapability } from "@/lib/capabilities/plan-agents";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
@@ -25,7 +26,7 @@ export default async function AgentsPage() {
       <h1 className="text-2xl font-semibold">Agents</h1>
       <p className="max-w-3xl text-sm text-slate-700 dark:text-slate-300">
         Every session: an actor&apos;s hold on an issue, opened by a claim or a start. A session is stale after {answer.stale_after_s} s without a word (a heartbeat, evidence) and its lease
-        ends {answer.lease_ttl_s} s after the last one; an ACTIVE issue whose lease ended is taken over by the next claim. Ended sessions stay here for a day.
+        ends {answer.lease_ttl_s} s after the last one; an ACTIVE issue whose lease ended is taken over by the next claim, or by you here. Ended sessions stay here for a day.
       </p>
       <p className="text-sm" data-testid="agents-counts">
         {answer.sessions.length === 0 ? "No session yet: a claim or a start opens one." : [...counts].map(([state, n]) => `${n} ${state}`).join(" · ")}
@@ -68,7 +69,10 @@ export default async function AgentsPage() {
                   <td className="whitespace-nowrap py-1.5 pr-3 font-mono text-xs">{s.last_seen}</td>
                   <td className="py-1.5 pr-3 tabular-nums">{s.epoch}</td>
                   <td className="py-1.5">
-                    <ReleaseSession issue={s.issue} actor={s.actor} status={statusOf.get(s.issue) ?? "?"} state={s.state} live={LIVE.has(s.state)} />
+                    <div className="flex flex-col gap-1">
+                      <ReleaseSession issue={s.issue} actor={s.actor} status={statusOf.get(s.issue) ?? "?"} state={s.state} live={LIVE.has(s.state)} />
+                      {s.state === "expired" && statusOf.get(s.issue) === "ACTIVE" && <TakeOverSession issue={s.issue} actor={s.actor} epoch={s.epoch} />}
+                    </div>
                   </td>
                 </tr>
               ))}

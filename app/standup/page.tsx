@@ -18,6 +18,7 @@ import Link from "@/components/Link";
 import { type ReactNode, Suspense } from "react";
 import { Card } from "@/components/Card";
 import { LongAsks } from "./LongAsks";
+import { AgentsAtWork } from "./AgentsAtWork";
 import { BlockedBy, IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { StatusBadge } from "@/components/StatusBadge";
 import { BurnupChart, type BurnupSize } from "@/components/standup/BurnupChart";
@@ -178,6 +179,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
           </Link>
         </p>
         <LongAsks />
+        <AgentsAtWork />
         <PeopleView
           standup={standup}
           unsealed={await unsealedAt(untilCommit)}

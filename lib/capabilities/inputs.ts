@@ -75,6 +75,8 @@ export const EvidenceInput = z
   .meta({ oneOf: [{ required: ["command"] }, { required: ["artifact"] }] });
 
 export const ClaimInput = z.strictObject({
+  issue: z.string().min(1, "issue is an id, not empty").max(200, "issue is at most 200 characters").optional().describe("This issue only: start it if READY, take it over if ACTIVE with its lease ended."),
+  reason: z.string().min(1).max(500, "reason is at most 500 characters").optional().describe("Why, for a take-over: kept in the ledger line and as the new session's note."),
   milestone: z.string().min(1).max(200).optional().describe("Only issues of this milestone (no widening)."),
   no_reclaim: z.boolean().optional().describe("Skip abandoned ACTIVE issues (expired leases); take READY work only."),
   any: z.boolean().optional().describe("Also take issues another agent owns, or that commits already work on (work_without_start)."),

@@ -14,7 +14,7 @@ export const planAgentsCapability = defineCapability({
   output: AgentsResultSchema,
   handler: async (ctx) => ({
     sessions: await agentSessions(ctx.repo, ctx.plan, configOf(ctx)),
-    stale_after_s: staleAfterSeconds(),
-    lease_ttl_s: leaseTtlSeconds(),
+    stale_after_s: staleAfterSeconds(configOf(ctx)),
+    lease_ttl_s: leaseTtlSeconds(configOf(ctx)),
   }),
 });

@@ -2,9 +2,9 @@ import { codeFindingsOf, workedWithoutStart } from "../code/answer";
 import { ownersOf } from "../people/facts";
 import { isClientSessionName } from "../repo/identity";
 import type { Plan } from "../plan/shapes";
-import { actorOf, issueHandoff, leaseWriteOptions, undoOpened, type ClaimPolicy, type OpenedBy } from "../coordination/plan-leases";
+import { actorOf, heartbeat, issueHandoff, leaseWriteOptions, undoOpened, type ClaimPolicy, type OpenedBy } from "../coordination/plan-leases";
 import { claim } from "../repo/transition";
-import { refused } from "../plan/errors";
+import { invalidInput, refused } from "../plan/errors";
 import { hasPlanFolder, noPlanAt } from "../repo/repo-folder";
 import { configOf, defineCapability } from "./capability";
 import { ClaimInput } from "./inputs";
@@ -42,8 +42,11 @@ export const planClaimCapability = defineCapability({
     // The code findings are of the issue as it stood before the claim: "never started, yet worked on".
     const before = ctx.plan();
     const out: OpenedBy = {};
-    const who = actorOf(ctx.by, ctx.kind, true);
-    const policy = input.any ? undefined : await claimPolicy(ctx.repo, before, who.actor, ctx.knownAgents?.() ?? new Set());
+    // Taking the next issue is what an agent does; naming one (a person's take-over from /agents) keeps the surface's word.
+    const who = actorOf(ctx.by, ctx.kind, input.issue === undefined);
+    if (input.issue !== undefined && input.milestone !== undefined) throw invalidInput("give issue or milestone, not both: a named issue is claimed wherever it is");
+    // A named issue is the claimer's choice: nothing is skipped for it.
+    const policy = input.any || input.issue !== undefined ? undefined : await claimPolicy(ctx.repo, before, who.actor, ctx.knownAgents?.() ?? new Set());
     const sessions = leaseWriteOptions(ctx.repo, ctx.plan, configOf(ctx), who, out, { policy });
     const result = await claim(ctx.repo, input.milestone, {
       by: ctx.by,
@@ -53,13 +56,15 @@ export const planClaimCapability = defineCapability({
       ...(input.no_reclaim ? { reclaim: undefined } : {}),
       reclaimed: () => {
         const r = out.previous;
-        return r && out.opened ? { previous: r.actor, previous_session: r.session, epoch: out.opened.session.epoch } : undefined;
+        return r && out.opened ? { previous: r.actor, previous_session: r.session, epoch: out.opened.session.epoch, ...(input.reason ? { reason: input.reason } : {}) } : undefined;
       },
-    }).catch(async (error: unknown) => {
+    }, input.issue).catch(async (error: unknown) => {
       await undoOpened(ctx.repo, ctx.plan, out, configOf(ctx));
       throw error;
     });
     const { opened, previous } = out;
+    // A take-over's reason is the new session's first word.
+    if (input.reason && opened) await heartbeat(ctx.repo, ctx.plan, result.issue, who, input.reason, configOf(ctx));
     const handoff = await issueHandoff(ctx.repo, ctx.plan, result.issue, configOf(ctx));
     return {
       ...result,

@@ -85,7 +85,7 @@ export async function ask(repo: string, plan: () => Plan, config: CockpitConfig 
     const agent = who.kind === "agent" || mine?.kind === "agent" || (await tx.sessions("")).some((r) => r.actor === who.actor && r.kind === "agent");
     const opened = await openAsk(tx, input, { ...who, kind: agent ? "agent" : "person" }, mine, status(issue.id));
     // Asking is a word from the session: its lease runs from now.
-    const session = mine && !opened.repeated ? await renew(tx, mine, leaseTtlSeconds()) : mine;
+    const session = mine && !opened.repeated ? await renew(tx, mine, leaseTtlSeconds(config)) : mine;
     return { view: askView(opened.row, await tx.clock(), status(issue.id), session), repeated: opened.repeated };
   });
   if (!out.repeated) told(out.view);
@@ -102,7 +102,7 @@ export async function answer(repo: string, plan: () => Plan, config: CockpitConf
     const row = await answerAsk(tx, id, who, given, status);
     // The asker waited on a person: its lease runs from the answer.
     const session = row.session ? (await tx.sessionsOf(row.issue)).find((r) => r.session === row.session) : undefined;
-    if (session && session.ended === null) await renew(tx, session, leaseTtlSeconds());
+    if (session && session.ended === null) await renew(tx, session, leaseTtlSeconds(config));
     return askView(row, await tx.clock(), status(row.issue), session);
   });
   answered.emit(id);

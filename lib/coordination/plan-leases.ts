@@ -84,7 +84,7 @@ export function leaseWriteOptions(
     }
     return [...own, ...rest];
   };
-  const ttl = leaseTtlSeconds();
+  const ttl = leaseTtlSeconds(config);
   // Only an opening makes the store: a guard or a reclaim with no store has no session to find.
   const store = (create = true) => sessionStore(repo, plan, config, create);
   return {
@@ -179,7 +179,7 @@ export async function afterIssueWrite(repo: string, plan: () => Plan, issue: str
       }
       else {
         const current = await tx.liveSession(issue);
-        if (current && current.actor === who.actor) await renew(tx, current, leaseTtlSeconds());
+        if (current && current.actor === who.actor) await renew(tx, current, leaseTtlSeconds(config));
       }
     });
   } catch (error) {
@@ -199,7 +199,7 @@ export async function heartbeat(repo: string, plan: () => Plan, issue: string, w
     if (!mine) {
       throw noSession(issue);
     }
-    return renew(tx, mine, leaseTtlSeconds(), note);
+    return renew(tx, mine, leaseTtlSeconds(config), note);
   });
 }
 
@@ -226,7 +226,7 @@ export async function agentSessions(repo: string, plan: () => Plan, config?: Coc
   const s = await sessionStore(repo, plan, config, false);
   if (!s) return [];
   const statuses = new Map(plan().issues.map((i) => [i.id, i.status]));
-  return s.read((tx) => listSessions(tx, staleAfterSeconds(), (id) => statuses.get(id), !shared(config)));
+  return s.read((tx) => listSessions(tx, staleAfterSeconds(config), (id) => statuses.get(id), !shared(config)));
 }
 
 const warned = processWide("lease-warnings", () => new Set<string>());

@@ -97,7 +97,7 @@ export interface WriteOptions {
    */
   reclaim?: (candidates: PlanIssue[]) => Promise<PlanIssue | undefined>;
   /** What the reclaim's ledger line names: the session taken over, and the new epoch. */
-  reclaimed?: () => { previous: string; previous_session: string; epoch: number } | undefined;
+  reclaimed?: () => { previous: string; previous_session: string; epoch: number; reason?: string } | undefined;
   /** A person's override of another's session (verify, done): the reason, kept in the ledger line with `forced`. */
   forced?: string;
 }
@@ -284,11 +284,24 @@ export async function transition(repo: string, id: string, move: Move, o: WriteO
  * Start the next ready issue in one locked step: the §3.5 choice, or with a milestone only issues
  * of it. Two callers at once get two different issues.
  */
-export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}): Promise<TransitionResult> {
+export async function claim(repo: string, milestone: string | undefined, o: WriteOptions = {}, named?: string): Promise<TransitionResult> {
   refuseFolderOutside(repo, ISSUES_DIR);
   const answer = await lockedMove(repo, o, async () => {
     const { records, plan } = await currentPlanOf(repo, o);
     let issue: PlanIssue | undefined;
+    // One issue named: it alone, READY to start or ACTIVE with its lease over to take over.
+    if (named !== undefined) {
+      const target = findIssue(plan, named);
+      if (target.status === "ACTIVE") {
+        const taken = o.reclaim ? await o.reclaim([target]) : undefined;
+        if (!taken) throw refused(`${target.id} is ACTIVE and its session's lease has not ended (or nobody's session ever held it); cockpit plan agents shows who holds it`);
+        return reclaimMove(repo, taken, o);
+      }
+      if (target.status !== "READY") throw refused(`${target.id} is ${target.status}: a claim starts a READY issue or takes over an ACTIVE one whose lease ended`);
+      issue = o.choose ? await o.choose([target]) : target;
+      if (!issue) throw refused(`${target.id} is held by another session; cockpit plan agents shows who holds it`);
+      return applyMove(repo, records, issue, "start", o);
+    }
     if (o.reclaim) {
       const taken = await o.reclaim(claimOrder(plan, milestone, "ACTIVE"));
       if (taken) return reclaimMove(repo, taken, o);
@@ -319,7 +332,7 @@ export async function claim(repo: string, milestone: string | undefined, o: Writ
 async function reclaimMove(repo: string, issue: PlanIssue, o: WriteOptions): Promise<() => TransitionResult> {
   const at = (o.now ?? stampNow)();
   const taken = o.reclaimed?.();
-  const payload = { issue: issue.id, previous: taken?.previous ?? "", previous_session: taken?.previous_session ?? "", epoch: String(taken?.epoch ?? "") };
+  const payload = { issue: issue.id, previous: taken?.previous ?? "", previous_session: taken?.previous_session ?? "", epoch: String(taken?.epoch ?? ""), ...(taken?.reason ? { reason: taken.reason } : {}) };
   checkEvent("plan_reclaim", payload);
   const env = await envelope(repo, at, by(o));
   let ledgerId: number;

@@ -17,6 +17,8 @@ export const SERVE_OPTIONS = {
   "default-branch": "value",
   follow: "flag",
   "follow-interval": "value",
+  "lease-ttl": "value",
+  "stale-after": "value",
   "notify-url": "values",
   "ask-escalate-after": "value",
 } as const satisfies Record<string, OptionKind>;
@@ -35,6 +37,8 @@ export const SERVE_HELP: Record<keyof typeof SERVE_OPTIONS, string> = {
   "default-branch": "the branch `cockpit plan code` measures merges on (default: `COCKPIT_DEFAULT_BRANCH`, else origin/HEAD's, else HEAD's)",
   follow: "follow the remote: `--follow [REMOTE/BRANCH]` (default: the branch's upstream, else origin/<branch>); each command is a commit pushed there ([team-server.md](team-server.md))",
   "follow-interval": "seconds between two fetches while following (default 60, at least 2)",
+  "lease-ttl": "seconds a session's lease lives after its last word: a heartbeat, evidence (default: `COCKPIT_LEASE_TTL_S`, else 1800)",
+  "stale-after": "seconds a session may be silent before it is stale (default: `COCKPIT_STALE_AFTER_S`, else 300)",
   "notify-url": "POST each event (an ask opened, answered or waiting too long, a session gone stale or expired, an issue READY, an owner changed, a milestone DONE, a code finding) to this http(s) URL; give it once per receiver (also `COCKPIT_NOTIFY_URLS`; [inbox.md](inbox.md#webhooks))",
   "ask-escalate-after": "how long an ask waits before `ask.escalated` is sent: seconds, or with m or h (default 4h; also `COCKPIT_ASK_ESCALATE_AFTER_S`)",
 };
@@ -53,6 +57,8 @@ const SERVE_USAGE: Record<keyof typeof SERVE_OPTIONS, string> = {
   "default-branch": "[--default-branch B]",
   follow: "[--follow [REMOTE/BRANCH]]",
   "follow-interval": "[--follow-interval S]",
+  "lease-ttl": "[--lease-ttl S]",
+  "stale-after": "[--stale-after S]",
   "notify-url": "[--notify-url URL]…",
   "ask-escalate-after": "[--ask-escalate-after 4h]",
 };

@@ -42,6 +42,13 @@ describe("cockpit serve's options", () => {
     expect(() => parseServeArgs(["--repo", dir, "--ask-escalate-after", "2d"], {})).toThrow(/seconds, or with m or h/);
   });
 
+  it("--lease-ttl S and --stale-after S reach the server as COCKPIT_LEASE_TTL_S and COCKPIT_STALE_AFTER_S; no number of seconds is refused", () => {
+    expect(serveEnv(parseServeArgs(["--repo", dir, "--lease-ttl", "60", "--stale-after", "20"], {}), {})).toMatchObject({ COCKPIT_LEASE_TTL_S: "60", COCKPIT_STALE_AFTER_S: "20" });
+    expect(serveEnv(parseServeArgs(["--repo", dir], {}), { COCKPIT_LEASE_TTL_S: "90" })).toMatchObject({ COCKPIT_LEASE_TTL_S: "90" });
+    expect(() => parseServeArgs(["--repo", dir, "--lease-ttl", "0"], {})).toThrow("--lease-ttl takes seconds above 0, not '0'");
+    expect(() => parseServeArgs(["--repo", dir, "--stale-after", "5m"], {})).toThrow("--stale-after takes seconds above 0, not '5m'");
+  });
+
   it("binds to loopback with nothing else by default", () => {
     const o = parseServeArgs(["--repo", dir], {});
     expect(o).toMatchObject({ host: "127.0.0.1", port: 3000, allowedHosts: [], trustProxy: false, usersFile: undefined });

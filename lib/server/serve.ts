@@ -107,6 +107,9 @@ export interface ServeOptions {
   notifyUrls: string[];
   /** `--ask-escalate-after`: seconds an ask waits before ask.escalated. */
   askEscalateAfterS?: number;
+  /** `--lease-ttl S` and `--stale-after S` (lib/config.ts checks them). */
+  leaseTtl?: string;
+  staleAfter?: string;
 }
 
 const HOST_NAME = /^(\.?[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
@@ -166,6 +169,13 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     throw new UsageError(`--ask-escalate-after takes a duration above 0: seconds, or with m or h (4h, 90m), not '${escalateText}'`);
   }
   const askEscalateAfterS = escalate ? Number(escalate[1]) * (escalate[2] === "h" ? 3600 : escalate[2] === "m" ? 60 : 1) : undefined;
+  const leaseTtl = args.options.get("lease-ttl");
+  const staleAfter = args.options.get("stale-after");
+  try {
+    resolveConfig({ leaseTtl, staleAfter }, {});
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
   const repo = resolve(args.options.get("repo") ?? ".");
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--repo ${repo} is not a folder`);
   return {
@@ -183,6 +193,8 @@ export function parseServeArgs(argv: readonly string[], env: Record<string, stri
     ...(followInterval !== undefined ? { followInterval } : {}),
     notifyUrls,
     ...(askEscalateAfterS !== undefined ? { askEscalateAfterS } : {}),
+    ...(leaseTtl !== undefined ? { leaseTtl } : {}),
+    ...(staleAfter !== undefined ? { staleAfter } : {}),
   };
 }
 
@@ -197,7 +209,7 @@ export function serveEnv(options: ServeOptions, env: Record<string, string | und
     COCKPIT_ALLOWED_HOSTS: options.allowedHosts.join(","),
     COCKPIT_TRUST_PROXY: options.trustProxy ? "1" : "",
     // The configuration crosses into the front's process as its environment, resolved once here.
-    ...configEnvironment(resolveConfig({ database: options.database, author: options.author }, env)),
+    ...configEnvironment(resolveConfig({ database: options.database, author: options.author, leaseTtl: options.leaseTtl, staleAfter: options.staleAfter }, env)),
     COCKPIT_DEFAULT_BRANCH: options.defaultBranch ?? env.COCKPIT_DEFAULT_BRANCH ?? "",
     // "1": the upstream; otherwise the REMOTE/BRANCH given (lib/server/follow.ts reads both).
     COCKPIT_FOLLOW: options.follow === undefined ? "" : options.follow || "1",

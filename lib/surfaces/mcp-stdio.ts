@@ -13,7 +13,7 @@ import { actorFromEnv } from "../config";
 import type { McpNames } from "../capabilities/index";
 
 /** The options of `cockpit mcp` (docs/cli.md lists them from here). */
-export const MCP_OPTIONS = { repo: "value", database: "value", "reference-names": "flag" } as const satisfies Record<string, OptionKind>;
+export const MCP_OPTIONS = { repo: "value", database: "value", "lease-ttl": "value", "stale-after": "value", "reference-names": "flag" } as const satisfies Record<string, OptionKind>;
 
 /**
  * A line that is not JSON is answered -32700 (parse error), one that is JSON but no JSON-RPC
@@ -37,6 +37,8 @@ function answerUnreadableLines(transport: StdioServerTransport): void {
 export const MCP_HELP: Record<keyof typeof MCP_OPTIONS, string> = {
   repo: "the repository to serve (default: the current folder)",
   database: "the shared PostgreSQL (default: `COCKPIT_DATABASE_URL`)",
+  "lease-ttl": "seconds a session's lease lives after its last word (default: `COCKPIT_LEASE_TTL_S`, else 1800)",
+  "stale-after": "seconds a session may be silent before it is stale (default: `COCKPIT_STALE_AFTER_S`, else 300)",
   "reference-names": "name the tools as the reference does (`majordomus_plan_next`, not `plan_next`), for clients written for it",
 };
 

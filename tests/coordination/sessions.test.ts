@@ -149,6 +149,40 @@ describe("states, reclaim and fencing", () => {
     expect((await cli("verify", "I1", "--as", "agent-b")).code).toBe(EXIT.ok);
   });
 
+  it("claim ID takes that issue only: a READY one is started, a held one refused, one whose lease ended taken over with the reason in the ledger and as the new note", async () => {
+    process.env.COCKPIT_LEASE_TTL_S = "1";
+    expect(await json("claim", "I3", "--as", "agent-a")).toMatchObject({ issue: "I3", event: "plan_start", epoch: 1 });
+    const held = await cli("claim", "I3", "--as", "lead", "--reason", "mine now");
+    expect(held.code).toBe(EXIT.refused);
+    expect(held.err).toContain("I3 is ACTIVE and its session's lease has not ended");
+    expect((await cli("claim", "I3", "--milestone", "M1", "--as", "lead")).code).toBe(EXIT.usage);
+    await sleep(1200);
+    const taken = await json<{ issue: string; event: string; epoch: number; reclaimed_from: { actor: string } }>("claim", "I3", "--as", "lead", "--reason", "agent-a went quiet");
+    expect(taken).toMatchObject({ issue: "I3", event: "plan_reclaim", epoch: 2, reclaimed_from: { actor: "agent-a" } });
+    expect(repo.ledgerLines().at(-1)).toMatchObject({ event: "plan_reclaim", by: "lead", issue: "I3", previous: "agent-a", reason: "agent-a went quiet" });
+    // A person taking over stays a person (a claim of the next issue is what makes an agent).
+    expect((await agents()).find((s) => s.issue === "I3" && s.actor === "lead")).toMatchObject({ state: "active", note: "agent-a went quiet", epoch: 2, kind: "person" });
+    // Not READY and not ACTIVE: nothing to claim, and it says why.
+    await json("verify", "I3", "--as", "lead");
+    const over = await cli("claim", "I3", "--as", "lead");
+    expect(over.code).toBe(EXIT.refused);
+    expect(over.err).toContain("I3 is VERIFY: a claim starts a READY issue or takes over an ACTIVE one whose lease ended");
+  });
+
+  it("--lease-ttl and --stale-after of a command set its times, as the environment does; a time that is no number of seconds is refused", async () => {
+    const claim = await json<{ session: string }>("claim", "--as", "agent-a", "--lease-ttl", "1");
+    expect((await json<{ lease_ttl_s: number; stale_after_s: number }>("agents", "--lease-ttl", "7", "--stale-after", "0.5"))).toMatchObject({ lease_ttl_s: 7, stale_after_s: 0.5 });
+    await sleep(700);
+    expect((await json<{ sessions: { session: string; state: string }[] }>("agents", "--stale-after", "0.5")).sessions.find((s) => s.session === claim.session)?.state).toBe("stale");
+    await sleep(600);
+    expect((await agents()).find((s) => s.session === claim.session)?.state).toBe("expired");
+    for (const bad of ["0", "-3", "soon"]) {
+      const r = await cli("agents", "--lease-ttl", bad);
+      expect(r.code, bad).toBe(EXIT.usage);
+      expect(r.err).toContain(`--lease-ttl takes seconds above 0, not '${bad}'`);
+    }
+  });
+
   it("claim --no-reclaim leaves abandoned work and takes READY work", async () => {
     process.env.COCKPIT_LEASE_TTL_S = "1";
     expect((await json<{ issue: string }>("claim", "--as", "agent-a")).issue).toBe("I1");

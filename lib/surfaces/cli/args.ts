@@ -23,7 +23,7 @@ export class UsageError extends Error {
 export type OptionKind = "flag" | "value" | "values";
 
 /** The options every plan verb takes. */
-export const COMMON = { repo: "value", json: "flag", database: "value" } as const;
+export const COMMON = { repo: "value", json: "flag", database: "value", "lease-ttl": "value", "stale-after": "value" } as const;
 /** A read's options: COMMON and a revision. */
 export const READ = { ...COMMON, at: "value" } as const;
 /** A write's options: COMMON and who acts (`--as NAME`, else COCKPIT_ACTOR, else git's user.name). */
@@ -99,5 +99,10 @@ function describeAccepted(accepted: Record<string, OptionKind>): string {
 
 /** The configuration of a command: its `--database` and `--author` over the environment. */
 export function configOfArgs(args: ParsedArgs): CockpitConfig {
-  return resolveConfig({ database: args.options.get("database"), author: args.options.get("author") });
+  try {
+    return resolveConfig({ database: args.options.get("database"), author: args.options.get("author"), leaseTtl: args.options.get("lease-ttl"), staleAfter: args.options.get("stale-after") });
+  } catch (error) {
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    throw error;
+  }
 }

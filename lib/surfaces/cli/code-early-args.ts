@@ -6,7 +6,7 @@ export const CODE_OPTIONS = { ...COMMON, "default-branch": "value", "stale-days"
 /** The options of `cockpit plan next`. */
 export const NEXT_OPTIONS = { ...READ, milestone: "value" } as const;
 /** The options of `cockpit plan claim`. */
-export const CLAIM_OPTIONS = { ...WRITE, milestone: "value", "no-reclaim": "flag", any: "flag" } as const;
+export const CLAIM_OPTIONS = { ...WRITE, milestone: "value", "no-reclaim": "flag", any: "flag", reason: "value" } as const;
 
 /** The plan verbs whose answer reads the commit graph (their code findings), with their options. */
 export const EARLY_VERBS: Readonly<Record<string, Record<string, OptionKind>>> = { code: CODE_OPTIONS, next: NEXT_OPTIONS, claim: CLAIM_OPTIONS };

@@ -78,9 +78,18 @@ export const WRITE_VERBS: Record<string, Verb> = {
     },
   }),
   claim: capabilityVerb(planClaimCapability, {
-    summary: "start the next ready issue (of one milestone with --milestone) in one locked step, as your session; abandoned ACTIVE work first (--no-reclaim: not); --any: issues other agents own or commits already work on too",
+    summary: "start the next ready issue (of one milestone with --milestone) in one locked step, as your session; abandoned ACTIVE work first (--no-reclaim: not); --any: issues other agents own or commits already work on too; with an ID, that issue only (a take-over with --reason TEXT)",
     options: CLAIM_OPTIONS,
-    input: (a) => ({ ...fields(a, { milestone: "milestone" }), ...(a.options.has("no-reclaim") ? { no_reclaim: true } : {}), ...(a.options.has("any") ? { any: true } : {}) }),
+    usage: "[ID]",
+    input: (a) => {
+      if (a.words.length > 1) throw new UsageError("cockpit plan claim takes at most one issue id");
+      return {
+        ...(a.words[0] !== undefined ? { issue: a.words[0] } : {}),
+        ...fields(a, { milestone: "milestone", reason: "reason" }),
+        ...(a.options.has("no-reclaim") ? { no_reclaim: true } : {}),
+        ...(a.options.has("any") ? { any: true } : {}),
+      };
+    },
     text: (v) => withCodeFindings(renderClaim(v), v),
   }),
   heartbeat: capabilityVerb(planHeartbeatCapability, {
