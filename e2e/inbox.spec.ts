@@ -51,6 +51,10 @@ test("an agent's ask --wait is answered from /inbox: its process prints the answ
     }
     await page.emulateMedia({ colorScheme: "light" });
 
+    // An actor that claimed the next issue is an agent on /people too.
+    await visit("/people");
+    await expect(page.getByTestId("people-kind-builder-e2e")).toHaveText("agent");
+
     await visit("/inbox");
     await page.getByTestId(`answer-comment-${ask.id}`).fill("after the export is verified");
     await page.getByTestId(`answer-yes-${ask.id}`).click();

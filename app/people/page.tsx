@@ -1,5 +1,6 @@
 import Link from "@/components/Link";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
+import { planAgentsCapability } from "@/lib/capabilities/plan-agents";
 import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { kindsOf } from "@/lib/server/security/kinds";
 import { call, servedRepo } from "@/lib/surfaces/pages";
@@ -15,7 +16,13 @@ export default async function PeoplePage() {
   const plan = await call(planModelCapability);
   const facts = await readPeopleFacts(servedRepo(), plan);
   const people = peopleOf(plan.issues, facts);
+  // A users file's agents, and whoever opened a session as an agent (a claim of the next issue, an MCP client).
   const kinds = kindsOf(people.keys());
+  try {
+    for (const s of (await call(planAgentsCapability)).sessions) if (s.kind === "agent" && people.has(s.actor)) kinds.set(s.actor, "agent");
+  } catch {
+    // A store that cannot be read marks no one more.
+  }
   return (
     <main className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">People</h1>
