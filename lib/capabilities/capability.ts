@@ -65,6 +65,12 @@ export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType
    */
   publish?: { retry: number } | false;
   /**
+   * false for a command that writes coordination state alone (a session, an ask) and never a record
+   * file: a following server has nothing to commit for it, and a serving process need not look at
+   * the files again after it.
+   */
+  records?: false;
+  /**
    * The version of what a query answered about, kept outside its answer (HTTP `ETag`, MCP
    * `_meta["cockpit/version"]`): a later edit carries it back to refuse a lost update.
    */

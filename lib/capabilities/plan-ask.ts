@@ -20,6 +20,7 @@ function checkText(fields: Record<string, string | undefined>, prose: boolean): 
 export const planAskCapability = defineCapability({
   id: "plan.ask",
   kind: "command",
+  records: false,
   title: "Ask a person about an issue",
   description:
     "Put a question to a person (approve: yes/no, choose: one of options, answer: free text); your session on the issue reads awaiting_input until it is answered. The same open question again answers that ask's id; then wait for the answer.",
@@ -41,6 +42,7 @@ export const planAskCapability = defineCapability({
 export const planAnswerCapability = defineCapability({
   id: "plan.answer",
   kind: "command",
+  records: false,
   title: "Answer an ask",
   description:
     "Answer an open ask as a person: yes (true or false) for approve, choice (one of its options) for choose, text for answer, with an optional comment. The asker's wait ends at once; an agent may not answer.",
@@ -56,6 +58,7 @@ export const planAnswerCapability = defineCapability({
 export const planWithdrawCapability = defineCapability({
   id: "plan.withdraw",
   kind: "command",
+  records: false,
   title: "Withdraw an ask",
   description: "Withdraw an open ask you made (its question no longer needs a person); its wait ends.",
   input: WithdrawInput,

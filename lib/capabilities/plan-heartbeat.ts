@@ -8,6 +8,7 @@ import { HeartbeatResultSchema } from "../results/outputs";
 export const planHeartbeatCapability = defineCapability({
   id: "plan.heartbeat",
   kind: "command",
+  records: false,
   title: "Say the session on an issue is alive",
   description:
     "Renew the actor's session on an issue (its lease lives another lease_ttl_s) and keep the note as its latest word. Refused when another actor's session holds the issue or the actor holds none.",

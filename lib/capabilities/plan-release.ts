@@ -8,6 +8,7 @@ import { ReleaseResultSchema } from "../results/outputs";
 export const planReleaseCapability = defineCapability({
   id: "plan.release",
   kind: "command",
+  records: false,
   title: "End the session that holds an issue",
   description:
     "Give an issue back: the actor's own session on it ends, with a note for the next one (force: another actor's, for a person clearing a crashed agent; never an agent). The record itself is not changed.",

@@ -45,7 +45,7 @@ async function run(capability: AnyCapability, ctx: CapabilityContext, data: unkn
     const lent: CapabilityContext = ctx.sync ? ctx : { ...ctx, sync: () => syncStatus(ctx.repo) };
     const handle = async () => capability.handler(lent, data);
     // A following server commits and pushes what a command wrote before answering (lib/server/follow.ts).
-    const follows = capability.kind === "command" && capability.publish !== false && followerOf(ctx.repo);
+    const follows = capability.kind === "command" && capability.publish !== false && capability.records !== false && followerOf(ctx.repo);
     const tries = capability.publish ? capability.publish.retry : 1;
     return { ok: true, value: follows ? await publishCommand(ctx.repo, { tries, by: ctx.by, email: ctx.email, config: ctx.config }, handle) : await handle() };
   } catch (error) {
@@ -56,6 +56,6 @@ async function run(capability: AnyCapability, ctx: CapabilityContext, data: unkn
     return { ok: false, error: { code: "internal", message: "internal error; the server log has the details" } };
   } finally {
     // A refused command writes nothing, but a failed one may have written part of its work.
-    if (capability.kind === "command") ctx.wrote?.();
+    if (capability.kind === "command" && capability.records !== false) ctx.wrote?.();
   }
 }
