@@ -37,4 +37,24 @@ describe("searchRecords", () => {
       { kind: "issue", id: "BK-10", title: "Public booking page", status: "READY" },
     ]);
   });
+
+  it("finds an id typed without its dash and zeros, records by their status, and ranks whole words above a match inside a word", () => {
+    const demo = planOf(
+      [makeMilestone({ id: "customers", title: "Customers" })],
+      [
+        makeIssue({ id: "BK-021", title: "Load test for customers", milestone: "customers" }),
+        makeIssue({ id: "BK-030", title: "Tom's refunds", milestone: "customers", depends_on: ["BK-021"] }),
+        makeIssue({ id: "BK-031", title: "Staff calendar", milestone: "customers" }),
+      ],
+    );
+    const find = (q: string) => searchRecords(demo, q).matches.map((m) => m.id);
+    expect(find("bk21")).toEqual(["BK-021"]);
+    expect(find("BK021")).toEqual(["BK-021"]);
+    expect(find("bk3")).toEqual(["BK-030", "BK-031"]);
+    // "blocked" is a status: the blocked issues.
+    expect(find("blocked")).toEqual(["BK-030"]);
+    expect(find("ready calendar")).toEqual(["BK-031"]);
+    // "tom" is a word of BK-030's title and only inside "customers" elsewhere: the word comes first.
+    expect(find("tom")).toEqual(["BK-030", "customers", "BK-021"]);
+  });
 });
