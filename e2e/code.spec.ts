@@ -23,6 +23,9 @@ test.describe("the code @demo", () => {
       await expect(panel.getByTestId("code-commits").locator("li").first()).toContainText("Versioned templates for the booking emails");
       await expect(panel.getByTestId("code-commits").locator("li").first()).toContainText("Marek Nowak");
       await expect(panel.getByTestId("code-findings")).toContainText("work_without_start");
+      // The findings card counts what the code says too (it said "(0)" under the panel's WARN).
+      await expect(page.getByTestId("issue-code-finding").filter({ hasText: "work_without_start" })).toHaveCount(1);
+      await expect(page.getByRole("heading", { name: /^Findings about it \([1-9]\d*\)$/ })).toBeVisible();
 
       // The suggestion opens the move's confirmation; nothing is written until it is confirmed.
       const before = readFileSync(file);

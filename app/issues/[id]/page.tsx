@@ -190,15 +190,18 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
         </Card>
       </div>
 
-      <Card title={`Findings about it (${findings.length})`}>
-        {findings.length === 0 ? (
+      {/* The plan's findings and what the code says, counted together as the standup counts them. */}
+      <Card title={`Findings about it (${findings.length + code.findings.length})`}>
+        {findings.length + code.findings.length === 0 ? (
           <p className="text-sm">None.</p>
         ) : (
           <ul className="text-sm" data-testid="issue-findings">
-            {findings.map((f, i) => (
-              <li key={i}>
+            {[...findings.map((f) => ({ f, fromCode: false })), ...code.findings.map((f) => ({ f, fromCode: true }))].map(({ f, fromCode }, i) => (
+              <li key={i} data-testid={fromCode ? "issue-code-finding" : undefined}>
                 <span className={f.level === "FAIL" ? "font-semibold text-red-700 dark:text-red-400" : "font-semibold text-amber-800 dark:text-amber-400"}>{f.level}</span>{" "}
-                <span className="font-mono text-xs">{f.code}</span> {f.subject !== id && <>{ids.milestones.has(f.subject) ? <MilestoneLink id={f.subject} /> : ids.issues.has(f.subject) ? <IssueLink id={f.subject} /> : <span className="font-mono">{f.subject}</span>}{" "}</>}
+                <span className="font-mono text-xs">{f.code}</span>{" "}
+                {fromCode && <span className="rounded border border-slate-400 px-1 text-xs text-slate-700 dark:border-slate-500 dark:text-slate-300">code</span>}{" "}
+                {f.subject !== id && <>{ids.milestones.has(f.subject) ? <MilestoneLink id={f.subject} /> : ids.issues.has(f.subject) ? <IssueLink id={f.subject} /> : <span className="font-mono">{f.subject}</span>}{" "}</>}
                 <FindingMessage finding={f} ids={ids} />
               </li>
             ))}
