@@ -1,4 +1,4 @@
-import { issueCodeOf } from "@/lib/code/shapes";
+import { issueCodeOf, planCodeOf } from "@/lib/code/shapes";
 import { planChangesCapability } from "@/lib/capabilities/plan-changes";
 import { planCodeCapability } from "@/lib/capabilities/plan-code";
 import { planRoadmapCapability } from "@/lib/capabilities/plan-roadmap";
@@ -23,13 +23,16 @@ import { missingEvidence } from "@/lib/plan/evidence-coverage";
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const [status, validation, roadmap, changes, served] = await Promise.all([
+  const [status, validation, roadmap, changes, served, code] = await Promise.all([
     call(planStatusCapability),
     call(planValidateCapability),
     call(planRoadmapCapability),
     sinceYesterday(),
     servedState(),
+    call(planCodeCapability).then(planCodeOf),
   ]);
+  // Counted as /findings and the standup count them: what the code says is a finding too.
+  const codeFindings = code.findings.length;
   const why = whyActiveIsNotNow(served.plan, roadmap, (id) => {
     const m = served.records.milestones.find((r) => r.id === id);
     return m ? missingEvidence(m) : [];
@@ -110,6 +113,10 @@ export default async function OverviewPage() {
             <Link href="/findings#WARN" className="flex items-center justify-between rounded border border-amber-300 px-3 py-2 hover:bg-amber-50 dark:border-amber-800 dark:hover:bg-amber-950">
               <span>Warnings</span>
               <span className="font-semibold text-amber-800 dark:text-amber-400" data-testid="warn-count">{warnings}</span>
+            </Link>
+            <Link href="/findings#code" className="flex items-center justify-between rounded border border-slate-300 px-3 py-2 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-900">
+              <span>What the code says</span>
+              <span className="font-semibold" data-testid="code-finding-count">{codeFindings}</span>
             </Link>
             <p className="text-xs text-slate-600 dark:text-slate-400">{validation.valid ? "The model is valid." : "The model is invalid: read the failures."}</p>
           </div>

@@ -145,3 +145,16 @@ test("every scope conflict is reachable by its pages: the 7th page lists the 601
   await expect(page).toHaveURL(/page=8/);
   await expect(group.locator("ul > li").first()).toContainText(conflicts[700].message);
 });
+
+test("what the code says is its own group on /findings, counted the same there, on the overview and in the standup @demo", async ({ page, visit }) => {
+  const code = (await (await page.request.get("/api/v1/plan/code")).json()) as { findings: { code: string; subject: string }[] };
+  const standup = (await (await page.request.get("/api/v1/plan/standup")).json()) as { findings: { code: unknown[] } };
+  expect(code.findings.length).toBeGreaterThan(0);
+  expect(standup.findings.code).toHaveLength(code.findings.length);
+  await visit("/findings");
+  await expect(page.locator("section#code").getByRole("heading", { level: 2 })).toHaveText(`What the code says (${code.findings.length})`);
+  await expect(page.getByTestId("findings-code-group").locator("li")).toHaveCount(code.findings.length);
+  await expect(page.getByTestId("findings-code-group")).toContainText(code.findings[0].code);
+  await visit("/");
+  await expect(page.getByTestId("code-finding-count")).toHaveText(String(code.findings.length));
+});

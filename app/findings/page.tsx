@@ -1,4 +1,6 @@
 import { planValidateCapability } from "@/lib/capabilities/plan-validate";
+import { planCodeCapability } from "@/lib/capabilities/plan-code";
+import { planCodeOf } from "@/lib/code/shapes";
 import Link from "@/components/Link";
 import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
@@ -69,6 +71,8 @@ function Pager({ query, code, page }: { query: FindingQuery; code: string; page:
 export default async function FindingsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = parseFindingQuery(await searchParams);
   const validation = await call(planValidateCapability);
+  // What the code says against the plan (docs/code-links.md): its own group, counted as the overview and the standup count it.
+  const codeFindings = planCodeOf(await call(planCodeCapability)).findings;
   const plan = (await servedState()).plan;
   const milestones = new Set(plan.milestones.map((m) => m.id));
   const issueMilestone = new Map(plan.issues.map((i) => [i.id, i.milestone]));
@@ -80,7 +84,8 @@ export default async function FindingsPage({ searchParams }: { searchParams: Pro
     <main className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Findings</h1>
       <p className="text-sm text-slate-600 dark:text-slate-400">
-        {validation.failures} failure(s) and {validation.warnings} warning(s) over {validation.milestones} milestones and {validation.issues} issues.{" "}
+        {validation.failures} failure(s) and {validation.warnings} warning(s) over {validation.milestones} milestones and {validation.issues} issues, and {codeFindings.length} from
+        the code.{" "}
         {validation.valid ? "The model is valid." : "A failure means the model is invalid; a warning is legal and worth reading."}
       </p>
       <form method="get" action="/findings" role="search" aria-label="Search the findings" className="flex flex-wrap items-end gap-3" data-testid="findings-filters">
@@ -164,6 +169,21 @@ export default async function FindingsPage({ searchParams }: { searchParams: Pro
           </Card>
         );
       })}
+      <Card id="code" title={`What the code says (${codeFindings.length})`}>
+        {codeFindings.length === 0 ? (
+          <p className="text-sm">Nothing: no branch or commit disagrees with the plan.</p>
+        ) : (
+          <ul className="text-sm [overflow-wrap:anywhere]" data-testid="findings-code-group">
+            {codeFindings.map((f, i) => (
+              <li key={`${f.code}-${f.subject}-${i}`} className="py-0.5">
+                <span className={f.level === "FAIL" ? "font-semibold text-red-700 dark:text-red-400" : "font-semibold text-amber-800 dark:text-amber-400"}>{f.level}</span>{" "}
+                <span className="font-mono text-xs">{f.code}</span> {ids.issues.has(f.subject) ? <IssueLink id={f.subject} /> : <span className="font-mono">{f.subject}</span>} —{" "}
+                <FindingMessage finding={f} ids={ids} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
     </main>
   );
 }
