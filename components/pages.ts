@@ -8,6 +8,7 @@ export const PAGES = [
   { href: "/people", label: "People", key: "p" },
   { href: "/inbox", label: "Inbox", key: "i" },
   { href: "/agents", label: "Agents", key: "a" },
+  { href: "/activity", label: "Activity", key: "y" },
   { href: "/plans", label: "Plans", key: "e" },
 ] as const;
 

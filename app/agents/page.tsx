@@ -1,6 +1,7 @@
 import Link from "@/components/Link";
 import { AutoRefresh } from "@/components/AutoRefresh";
 import { IssueLink } from "@/components/IssueLink";
+import { TableHead } from "@/components/TableHead";
 import { ReleaseSession } from "@/components/ReleaseSession";
 import { TakeOverSession } from "@/components/TakeOverSession";
 import { SESSION_STATE_STYLE } from "@/components/status";
@@ -34,17 +35,7 @@ export default async function AgentsPage() {
       {answer.sessions.length > 0 && (
         <div className="overflow-x-auto">
           <table className="w-full min-w-[56rem] text-left text-sm" data-testid="agents-table">
-            <thead className="text-xs text-slate-600 dark:text-slate-400">
-              <tr className="whitespace-nowrap border-b border-slate-300 dark:border-slate-700">
-                <th className="py-1 pr-3 font-medium">Issue</th>
-                <th className="py-1 pr-3 font-medium">State</th>
-                <th className="py-1 pr-3 font-medium">Who</th>
-                <th className="py-1 pr-3 font-medium">Why</th>
-                <th className="py-1 pr-3 font-medium">Last seen</th>
-                <th className="py-1 pr-3 font-medium">Epoch</th>
-                <th className="py-1 font-medium" />
-              </tr>
-            </thead>
+            <TableHead columns={["Issue", "State", "Who", "Why", "Last seen", "Epoch", ""]} />
             <tbody>
               {answer.sessions.map((s) => (
                 <tr key={s.session} className="border-b border-slate-200 align-top dark:border-slate-800" data-testid={`session-${s.session}`}>

@@ -28,6 +28,7 @@ import { planSyncStatusCapability } from "./plan-sync-status";
 import { planTransitionCapability } from "./plan-transition";
 import { planValidateCapability } from "./plan-validate";
 import { planUndoCapability } from "./plan-undo";
+import { planActivityCapability } from "./plan-activity";
 import { planWavesCapability } from "./plan-waves";
 
 /**
@@ -65,6 +66,7 @@ const declared = [
   planCreateCapability,
   planEditCapability,
   planUndoCapability,
+  planActivityCapability,
   planImportCapability,
   planCommitCapability,
   planSyncStatusCapability,

@@ -126,6 +126,10 @@ export function summarise(event: string, payload: Record<string, string>): strin
       return `edit: ${payload.changes}`;
     case "plan_undo":
       return `undo of ledger line ${payload.undoes} (${payload.undone})`;
+    case "plan_reclaim":
+      return `taken over from ${payload.previous} (epoch ${payload.epoch})${payload.reason ? `: ${payload.reason}` : ""}`;
+    case "plan_imported":
+      return `imported from ${payload.source}`;
     default:
       return event;
   }

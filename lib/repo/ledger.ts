@@ -106,6 +106,8 @@ function linesBefore(fd: number, size: number): number {
 export interface LedgerRead {
   entries: Record<string, unknown>[];
   skipped: number;
+  /** Each entry's line number in the file (its ledger_id), when read from the start. */
+  lines: number[];
 }
 
 /**
@@ -115,7 +117,7 @@ export interface LedgerRead {
  * (a warning says so): every reader (history, commit messages, the served tail) reads it here.
  */
 export function readLedger(repo: string, from = 0): LedgerRead {
-  const out: LedgerRead = { entries: [], skipped: 0 };
+  const out: LedgerRead = { entries: [], skipped: 0, lines: [] };
   const bytes = readStateFile(repo, LEDGER_FILE, from);
   if (!bytes) return out;
   for (let start = 0, n = 1; start < bytes.length; n++) {
@@ -134,6 +136,7 @@ export function readLedger(repo: string, from = 0): LedgerRead {
     }
     if (value !== null && typeof value === "object" && !Array.isArray(value)) {
       out.entries.push(value as Record<string, unknown>);
+      out.lines.push(n);
       continue;
     }
     out.skipped++;

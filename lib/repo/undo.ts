@@ -1,3 +1,4 @@
+import { COORDINATION_EVENTS } from "../plan/events";
 import { lstatSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { conflict, notFound, refused } from "../plan/errors";
@@ -59,9 +60,35 @@ function changesSince(repo: string, u: UndoRecord): string[] {
     const n = i + 1; // lines that are not JSON are rare; a count that drifts only names the change less well
     if (n <= u.ledger_id) return;
     if (line.record !== u.record && line.issue !== u.record) return;
+    // A session's or an ask's line changes no record's bytes.
+    if (typeof line.event === "string" && COORDINATION_EVENTS.has(line.event)) return;
     out.push(`${String(line.event)} by ${String(line.by)} at ${String(line.ts)}`);
   });
   return out;
+}
+
+/** Whether ledger line `ledgerId` can be undone now (its author aside, which plan.undo checks), and if not, why. */
+export async function undoState(repo: string, ledgerId: number): Promise<{ possible: boolean; why: string | null }> {
+  let u: UndoRecord | undefined;
+  try {
+    u = await readUndo(repo, ledgerId);
+    if (u) checkUndoPath(u);
+  } catch (error) {
+    return { possible: false, why: error instanceof Error ? error.message : String(error) };
+  }
+  if (!u) return { possible: false, why: `this clone keeps no undo of it (it keeps the last ${UNDO_KEPT} moves and edits)` };
+  if (u.undone_by !== undefined) return { possible: false, why: `undone by ledger line ${u.undone_by}` };
+  let now: string | null;
+  try {
+    now = textNow(repo, u);
+  } catch (error) {
+    return { possible: false, why: error instanceof Error ? error.message : String(error) };
+  }
+  if (now !== u.after) {
+    const since = changesSince(repo, u);
+    return { possible: false, why: `${u.record} changed since${since.length ? `: ${since.join("; ")}` : now === null ? ": its file is gone" : ": its file was changed outside the Cockpit"}` };
+  }
+  return { possible: true, why: null };
 }
 
 /**

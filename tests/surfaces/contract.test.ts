@@ -73,6 +73,7 @@ const QUERY_CASES: Case[] = [
   { name: "status of an unknown milestone", capability: "plan.status", input: { milestone: "no-such-milestone" }, expect: "not_found" },
   { name: "status with an unknown field", capability: "plan.status", input: { colour: "red" }, expect: "invalid_input", cliCodeOnly: true },
   { name: "the inbox of one issue", capability: "plan.inbox", input: { issue: READY.id }, expect: "ok" },
+  { name: "the activity of a fresh copy", capability: "plan.activity", input: { limit: 10 }, expect: "ok" },
   { name: "a wait on an unknown ask", capability: "plan.wait", input: { id: "a-000000000000", timeout: 0 }, expect: "not_found" },
   { name: "issues", capability: "plan.issues", input: {}, expect: "ok" },
   { name: "issues READY", capability: "plan.issues", input: { status: "READY" }, expect: "ok" },

@@ -53,6 +53,7 @@ const CASES: Case[] = [
   { capability: "plan.create", argv: ["new", "issue", "--title", "T", "--milestone", "M9"], input: { kind: "issue", title: "T", milestone: "M9" }, code: "invalid_input" },
   { capability: "plan.edit", argv: ["edit", "I9", "--set", "title=T"], input: { id: "I9", set: { title: "T" } }, code: "not_found" },
   { capability: "plan.undo", argv: ["undo", "999"], input: { ledger_id: 999 }, code: "not_found" },
+  { capability: "plan.activity", argv: ["activity", "--limit", "0"], input: { limit: 0 }, code: "invalid_input" },
   { capability: "plan.import", argv: [], input: { format: "beads", files: [] }, code: "invalid_input" },
   { capability: "plan.commit", argv: ["commit", "--message", ""], input: { message: "" }, code: "invalid_input" },
   { capability: "plan.sync_status", argv: [], input: { colour: "red" }, code: "invalid_input" },

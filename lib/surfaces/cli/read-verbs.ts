@@ -2,6 +2,7 @@ import { CODE_OPTIONS, NEXT_OPTIONS } from "./code-early-args";
 import { READ } from "./args";
 import { COMMON, capabilityVerb, fields, limitOf, parseCount, parseWave, readAt, withCodeFindings, type Verb } from "./verb";
 import { planAgentsCapability } from "../../capabilities/plan-agents";
+import { planActivityCapability } from "../../capabilities/plan-activity";
 import { planBurnupCapability } from "../../capabilities/plan-burnup";
 import { planChangesCapability } from "../../capabilities/plan-changes";
 import { planCodeCapability } from "../../capabilities/plan-code";
@@ -83,6 +84,15 @@ export const READ_VERBS: Record<string, Verb> = {
       return fields(a, { milestone: "milestone", at: "at" });
     },
     text: (v, a) => renderWaves(v, limitOf(a)),
+  }),
+  activity: capabilityVerb(planActivityCapability, {
+    summary: "the recent moves and edits of this clone, newest first, with whether each can be undone now (--limit N, default 50)",
+    options: { ...COMMON, limit: "value" },
+    input: (a) => (a.options.has("limit") ? { limit: parseCount("--limit", a.options.get("limit")!) } : {}),
+    text: (v) =>
+      v.entries.length === 0
+        ? "activity: no move or edit in this clone's ledger yet"
+        : v.entries.map((e) => `${String(e.ledger_id).padStart(5)}  ${e.at}  ${e.by}  ${e.record} ${e.summary}${e.undo.possible ? `  (undo: cockpit plan undo ${e.ledger_id})` : ""}`).join("\n"),
   }),
   agents: capabilityVerb(planAgentsCapability, {
     summary: "who holds what: every session (an actor's hold on an issue) with its state and the reason",
