@@ -5,6 +5,7 @@ import { Providers } from "@/components/Providers";
 import { CommandPalette } from "@/components/CommandPalette";
 import { ImportMenu } from "@/components/ImportMenu";
 import { Shortcuts } from "@/components/Shortcuts";
+import { QuickCapture } from "@/components/QuickCapture";
 import { uncommittedCount } from "@/lib/repo/commit";
 import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 import { planAgentsCapability } from "@/lib/capabilities/plan-agents";
@@ -44,7 +45,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const viewer = await currentViewer();
   // Nothing of the plan (not even its name) reaches a browser that has not signed in.
   const visible = maySeePlan(viewer);
-  const project = visible ? (await servedState()).plan.project.name : "";
+  const served = visible ? (await servedState()).plan : undefined;
+  const project = served?.project.name ?? "";
   const uncommitted = visible ? await uncommittedCount(servedRepo()) : 0;
   const [quiet, inbox] = visible ? await Promise.all([quietSessions(), inboxCount()]) : [{ stale: 0, expired: 0 }, 0];
   return (
@@ -59,6 +61,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             {visible && <CommandPalette />}
           </Nav>
           {visible && <Shortcuts />}
+          {served && <QuickCapture milestones={served.milestones.map((m) => ({ id: m.id, title: m.title }))} active={served.project.active_milestone} />}
           <div id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none md:px-6">
             {children}
           </div>

@@ -4,12 +4,13 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { RecordMatch, RecordSearch } from "@/lib/plan/search";
 import { PAGES } from "./pages";
+import { readSavedViews, type SavedView } from "./saved-views";
 import { Dialog } from "./Dialog";
 import { StatusBadge } from "./StatusBadge";
 
 interface Option {
   href: string;
-  kind: "page" | "person" | RecordMatch["kind"];
+  kind: "page" | "person" | "view" | RecordMatch["kind"];
   label: string;
   id?: string;
   status?: string;
@@ -33,9 +34,11 @@ export function CommandPalette() {
   const listId = useId();
   const optionId = (i: number) => `${listId}-option-${i}`;
 
+  const [views, setViews] = useState<SavedView[]>([]);
   const show = useCallback(() => {
     setQuery("");
     setActive(0);
+    setViews(readSavedViews());
     setOpen(true);
   }, []);
 
@@ -81,6 +84,7 @@ export function CommandPalette() {
   const options: Option[] = [
     ...PAGES.filter((p) => q === "" || p.label.toLowerCase().includes(q)).map((p) => ({ href: p.href, kind: "page" as const, label: p.label })),
     ...(q !== "" && "people".includes(q) ? [{ href: "/people", kind: "page" as const, label: "People" }] : []),
+    ...views.filter((v) => q === "" || v.name.toLowerCase().includes(q)).map((v) => ({ href: v.href, kind: "view" as const, label: `${v.name} (a saved view of the issues)` })),
     ...(found?.people ?? []).map((h) => ({ href: `/people/${encodeURIComponent(h)}`, kind: "person" as const, label: `${h}'s issues and standup`, id: h })),
     ...(found?.matches ?? []).map((m) => ({ href: recordHref(m), kind: m.kind, label: m.title, id: m.id, status: m.status })),
   ];

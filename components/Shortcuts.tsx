@@ -110,6 +110,10 @@ export function Shortcuts() {
             </div>
           ))}
           <dt>
+            <Keys keys="c" />
+          </dt>
+          <dd>capture a new issue: its title, then Enter (its milestone is the page&apos;s)</dd>
+          <dt>
             <Keys keys="?" />
           </dt>
           <dd>show or hide this list</dd>

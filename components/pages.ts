@@ -3,6 +3,8 @@ export const PAGES = [
   { href: "/", label: "Overview", key: "o" },
   { href: "/roadmap", label: "Roadmap", key: "r" },
   { href: "/waves", label: "Waves", key: "w" },
+  { href: "/issues", label: "Issues", key: "t" },
+  { href: "/board", label: "Board", key: "b" },
   { href: "/findings", label: "Findings", key: "f" },
   { href: "/standup", label: "Standup", key: "s" },
   { href: "/people", label: "People", key: "p" },

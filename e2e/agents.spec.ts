@@ -89,7 +89,7 @@ test("a person takes an abandoned issue over from /agents, with a reason, having
     await expect(page.getByTestId(`session-state-${gone.session}`)).toHaveText("expired");
     await page.getByTestId(`takeover-open-${gone.issue}`).click();
     await expect(page.getByTestId(`takeover-preview-${gone.issue}`)).toHaveText(
-      `Before: ${gone.issue} ACTIVE, held by builder-4 (expired, epoch 1). After: ${gone.issue} ACTIVE, held by you (epoch 2); builder-4's later writes on it are refused.`,
+      `Before: ${gone.issue} ACTIVE, held by builder-4 (expired, epoch ${gone.epoch}). After: ${gone.issue} ACTIVE, held by you (epoch ${gone.epoch + 1}); builder-4's later writes on it are refused.`,
     );
     await expect(page.getByTestId(`takeover-confirm-${gone.issue}`)).toBeDisabled();
     await page.getByLabel("Why (kept in the ledger and as your session's note)").fill("builder-4 crashed overnight");
@@ -100,10 +100,10 @@ test("a person takes an abandoned issue over from /agents, with a reason, having
     }
     await page.emulateMedia({ colorScheme: "light" });
     await page.getByTestId(`takeover-confirm-${gone.issue}`).click();
-    await expect(page.getByTestId(`takeover-outcome-${gone.issue}`)).toHaveText(`Took over ${gone.issue} from builder-4 (epoch 2).`);
+    await expect(page.getByTestId(`takeover-outcome-${gone.issue}`)).toHaveText(`Took over ${gone.issue} from builder-4 (epoch ${gone.epoch + 1}).`);
     await expect(page.getByTestId(`session-state-${gone.session}`)).toHaveText("reclaimed");
     const line = repo.cockpit("plan", "agents", "--json");
-    expect((JSON.parse(line) as { sessions: { issue: string; epoch: number; state: string; note: string | null }[] }).sessions.find((s) => s.issue === gone.issue && s.epoch === 2)).toMatchObject({ state: "active", note: "builder-4 crashed overnight" });
+    expect((JSON.parse(line) as { sessions: { issue: string; epoch: number; state: string; note: string | null }[] }).sessions.find((s) => s.issue === gone.issue && s.epoch === gone.epoch + 1)).toMatchObject({ state: "active", note: "builder-4 crashed overnight" });
     await shot("agents-taken-over");
   } finally {
     await page.emulateMedia({ colorScheme: "light" });
