@@ -4,11 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig } from "@playwright/test";
 
-// End-to-end tests in a real browser (Debian's chromium) against the production build, served by
-// `next start` three times: over a fresh copy of the demo plan, over a fresh copy of the real corpus
-// (majordomus), and over a second copy of the demo that only e2e/plans.spec.ts drives (an execution
-// plan finishes a whole milestone, which would change what the demo's tests expect). The tests
-// write to these copies (moves, evidence, edits on disk), never to the checked-in plans.
+// End-to-end tests in a real browser (Debian's chromium) against the production build, in two
+// workers. Each worker serves its own copy of the demo plan and of the real corpus (majordomus),
+// started by the worker (e2e/fixtures.ts) on a free port, so two test files never write to one
+// plan; a second copy of the demo that only e2e/plans.spec.ts drives (an execution plan finishes a
+// whole milestone, which would change what the demo's tests expect) and the doors project's server
+// are started once, here. The tests write to these copies (moves, evidence, edits on disk), never
+// to the checked-in plans.
 //
 // The build is NOT made here: `npm test` (scripts/test-all.mjs) runs `cockpit serve --build-only`
 // first. To test a second build folder (so a concurrent rebuild of .next does not disturb a run),
@@ -20,11 +22,13 @@ const BASE_PORT = Number(process.env.COCKPIT_E2E_PORT ?? 3301);
 
 // The demo copy gets the demo's six weeks of history (scripts/demo-history.mjs, as `npm run demo`),
 // so /standup, the timelines and the burn-up have a past; the others are one commit.
+// A project `perWorker` gets a server per worker over the worker's copy of this one (the template);
+// the others get the one server below.
 export const REPOS = {
-  demo: { source: "examples/demo", port: BASE_PORT, history: true },
-  majordomus: { source: "tests/fixtures/majordomus", port: BASE_PORT + 1, history: false },
-  plans: { source: "examples/demo", port: BASE_PORT + 2, history: false },
-  doors: { source: "examples/demo", port: BASE_PORT + 3, history: false },
+  demo: { source: "examples/demo", port: 0, history: true, perWorker: true },
+  majordomus: { source: "tests/fixtures/majordomus", port: 0, history: false, perWorker: true },
+  plans: { source: "examples/demo", port: BASE_PORT, history: false, perWorker: false },
+  doors: { source: "examples/demo", port: BASE_PORT + 1, history: false, perWorker: false },
 } as const;
 
 /** The specs that only their own project runs (each over its own copy), and the others do not. */
@@ -100,16 +104,18 @@ if (!existsSync(join(ROOT, DIST, "BUILD_ID"))) {
 export default defineConfig({
   testDir: "./e2e",
   outputDir: "test-results",
+  // Two workers (this machine has two cores); a file's tests run in order, in one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.COCKPIT_E2E_WORKERS ?? 2),
   retries: process.env.CI ? 1 : 0,
   reporter: "list",
   timeout: 30_000,
   expect: { timeout: 5_000 },
   use: {
     viewport: { width: 1280, height: 800 },
-    // Each test saves a screenshot of every page it visits, and of its last state, into
-    // test-results/screenshots/ (e2e/fixtures.ts); Playwright adds one to a failed test's report.
+    // With COCKPIT_E2E_SHOTS=1 each test saves a screenshot of every page it visits, and of its
+    // last state, into test-results/screenshots/ (e2e/fixtures.ts); Playwright adds one to a failed
+    // test's report.
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
     launchOptions: {
@@ -126,7 +132,7 @@ export default defineConfig({
       ],
     },
   },
-  webServer: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
+  webServer: (Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).filter(([, { perWorker }]) => !perWorker).map(([name, { port }]) => ({
     // The doors project's server is bound beyond loopback (every address, IPv6 and IPv4), as a
     // team would serve it: `cockpit serve` with a shared token and a users file.
     command:
@@ -149,14 +155,15 @@ export default defineConfig({
     gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
   })),
   projects: [
-    ...(Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port }]) => ({
+    ...(Object.entries(REPOS) as [RepoName, (typeof REPOS)[RepoName]][]).map(([name, { port, perWorker }]) => ({
       name,
       ...(OWN_SPECS[name]
         ? { testMatch: OWN_SPECS[name] }
         : // A test tagged with the other repository's name is not run here.
           { testIgnore: ANY_OWN_SPEC, grepInvert: name === "demo" ? /@majordomus/ : /@demo/ }),
-      use: { baseURL: `http://127.0.0.1:${port}` },
-      metadata: { repo: join(E2E_ROOT, name) },
+      // A per-worker project's address is its worker's server's (e2e/fixtures.ts sets baseURL).
+      use: perWorker ? {} : { baseURL: `http://127.0.0.1:${port}` },
+      metadata: { repo: join(E2E_ROOT, name), perWorker, dist: DIST },
     })),
     // e2e/follow.spec.ts starts its own `cockpit serve --follow` servers over a bare origin and clones.
     { name: "follow", testMatch: /[\\/]follow\.spec\.ts$/ },

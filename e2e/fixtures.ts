@@ -1,8 +1,9 @@
 import type { Plan } from "../lib/plan/shapes";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
+import { freePort } from "../tests/support/ports";
 import { test as base, expect, type BrowserContext, type Page, type Request, type TestInfo } from "@playwright/test";
 
 export { expect };
@@ -56,7 +57,15 @@ function slug(s: string): string {
   return s.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80) || "root";
 }
 
+/**
+ * Screenshots of every page a test visits and of its last state, into
+ * test-results/screenshots/, when COCKPIT_E2E_SHOTS=1 (to look at the pages); a failed test's own
+ * screenshot is Playwright's, always. Off by default: they cost a run a minute and nobody reads them.
+ */
+const SHOTS = process.env.COCKPIT_E2E_SHOTS === "1";
+
 async function screenshot(page: Page, info: TestInfo, counter: { n: number }, label?: string) {
+  if (!SHOTS) return;
   const dir = join(info.project.outputDir, "screenshots");
   mkdirSync(dir, { recursive: true });
   const where = label ?? new URL(page.url()).pathname + new URL(page.url()).hash;
@@ -91,29 +100,85 @@ async function isHarmlessAbort(request: Request, failure: string | undefined): P
 }
 
 interface WorkerFixtures {
+  /** The server this worker's tests visit, and the plan it serves. */
+  server: { url: string; dir: string };
   /** One browser context per worker (so per project), its HTTP cache shared by the tests. */
   sharedContext: BrowserContext;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A project marked `perWorker` (playwright.config.ts) gets, in each worker, its own copy of the
+ * project's plan and its own `next start` over it on a free port: two workers never write to one
+ * plan. The others share the server the config started.
+ */
+async function workerServer(metadata: Record<string, unknown>, configured: string | undefined, workerIndex: number) {
+  const template = metadata.repo as string;
+  if (!metadata.perWorker) return { url: configured!, dir: template, stop: async () => {} };
+  const dir = `${template}-worker-${workerIndex}`;
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(template, dir, { recursive: true });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: { ...process.env, COCKPIT_REPO: dir, COCKPIT_BIND_HOST: "127.0.0.1", COCKPIT_DIST_DIR: metadata.dist as string, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start over ${dir} exited ${child.exitCode}: ${stderr}`);
+    const up = await fetch(`${url}/api/v1/plan`).then((r) => r.status > 0, () => false);
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`next start over ${dir} did not answer within 60 s: ${stderr}`);
+    }
+    await sleep(150);
+  }
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await Promise.race([exited, sleep(5_000)]);
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (!process.env.COCKPIT_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, dir, stop };
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   // The app keeps nothing in the browser (no cookie, no storage): what a test inherits from the
   // one before is the HTTP cache of the app's scripts, which saves each test loading them again.
+  server: [
+    async ({}, use, worker) => {
+      const s = await workerServer(worker.project.metadata, worker.project.use.baseURL, worker.workerIndex);
+      await use({ url: s.url, dir: s.dir });
+      await s.stop();
+    },
+    { scope: "worker", timeout: 90_000 },
+  ],
   sharedContext: [
-    async ({ browser }, use, worker) => {
-      const { baseURL, viewport } = worker.project.use;
-      const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+    async ({ browser, server }, use, worker) => {
+      const { viewport } = worker.project.use;
+      const context = await browser.newContext({ baseURL: server.url, viewport, acceptDownloads: true });
       await use(context);
       await context.close();
     },
     { scope: "worker" },
   ],
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
   context: async ({ sharedContext }, use) => {
     await use(sharedContext);
     for (const p of sharedContext.pages()) await p.close();
   },
 
-  repo: async ({}, use, info) => {
-    const dir = info.project.metadata.repo as string;
+  repo: async ({ server }, use, info) => {
+    const dir = server.dir;
     const source = join(ROOT, SOURCES[info.project.name]);
     const rel = (p: string) => (p.startsWith(dir) ? p.slice(dir.length + 1) : p);
     await use({

@@ -50,7 +50,7 @@ if (run("build", "npm", ["run", "--silent", "build:cli"]) !== 0) broken = true;
 // contract tests and the end-to-end tests run against it.
 if (!broken && run("build", process.execPath, ["bin/cockpit", "serve", "--build-only"]) !== 0) broken = true;
 
-// The tests' own types (the build checks the app's).
+// The types of the app and of the tests, checked once (the build does not check them again).
 if (run("typecheck", "npx", ["tsc", "--noEmit", "-p", "tsconfig.test.json"]) !== 0) broken = true;
 
 // 3. Unit and integration tests (vitest).

@@ -63,9 +63,16 @@ export const planClaimCapability = defineCapability({
       throw error;
     });
     const { opened, previous } = out;
+    // The record is written and the session open: the claim is made. What follows only adds to
+    // the answer, so a store lost meanwhile (a database that went away) is reported, not thrown.
+    const afterClaim = <T,>(what: string, work: () => Promise<T>): Promise<T | undefined> =>
+      work().catch((error: unknown) => {
+        console.error(`[cockpit] ${result.issue} is claimed, but ${what} failed (${error instanceof Error ? error.message : String(error)})`);
+        return undefined;
+      });
     // A take-over's reason is the new session's first word.
-    if (input.reason && opened) await heartbeat(ctx.repo, ctx.plan, result.issue, who, input.reason, configOf(ctx));
-    const handoff = await issueHandoff(ctx.repo, ctx.plan, result.issue, configOf(ctx));
+    if (input.reason && opened) await afterClaim("keeping the reason as the session's note", () => heartbeat(ctx.repo, ctx.plan, result.issue, who, input.reason!, configOf(ctx)));
+    const handoff = await afterClaim("reading the last holder's handoff", () => issueHandoff(ctx.repo, ctx.plan, result.issue, configOf(ctx)));
     return {
       ...result,
       code_findings: await codeFindingsOf(ctx.repo, before, result.issue),

@@ -15,6 +15,12 @@ export interface HostileCase {
   targets?: Partial<Targets>;
   /** Text only the files outside hold: an answer that carries it read through a link out. */
   outsideMarker?: string;
+  /**
+   * Why the command line runs as a child process for this case, not in process: a regression
+   * would block the process for ever (a read of a named pipe waits for a writer), and only a
+   * process can be killed at the limit.
+   */
+  asProcess?: string;
   /** The problems a case finds after the verbs ran, beyond what every case checks. */
   after?(sb: Sandbox, setupHead: string): string[];
 }
@@ -203,6 +209,7 @@ export const CASES: HostileCase[] = [
   {
     name: "a record and a milestone are named pipes",
     holds: "the loader's regular-file check (records); item 4 for commits",
+    asProcess: "a record read as a named pipe would wait for a writer for ever",
     prepare(sb) {
       mkfifo(join(sb.repo, ISSUES, "BK-016.yaml"));
       mkfifo(join(sb.repo, MILESTONES, "booking.yaml"));
@@ -211,6 +218,7 @@ export const CASES: HostileCase[] = [
   {
     name: "the ledger, the plan lock, the holder id and the SQLite store are named pipes",
     holds: "item 1: state files are opened without following links and must be regular files",
+    asProcess: "a state file opened as a named pipe would wait for a writer for ever",
     prepare(sb) {
       mkdirSync(join(sb.repo, STATE), { recursive: true });
       for (const name of ["ledger.jsonl", "plan.lock", "holder", "cockpit.db"]) mkfifo(join(sb.repo, STATE, name));

@@ -1,9 +1,16 @@
-// Driving the Cockpit against a hostile repository, every answer bounded: the `cockpit` command as
-// a child process (its own process group, killed whole past the limit), and a served Cockpit
-// (`cockpit serve`) over HTTP and MCP, each request aborted past the limit.
+// Driving the Cockpit against a hostile repository, every answer bounded: the `cockpit` command in
+// process (its entry function, output captured) or as a child process (its own process group,
+// killed whole past the limit); HTTP through the route handler and MCP through a linked in-memory
+// client, in process; and a served Cockpit (`cockpit serve`) over HTTP, MCP and its pages, each
+// request aborted past the limit.
 import { type ChildProcess, spawn } from "node:child_process";
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { runPlanCommand } from "@/lib/surfaces/cli/plan";
+import { runPlansCommand } from "@/lib/surfaces/cli/plans";
+import { escapeForTerminal } from "@/lib/surfaces/cli/terminal-text";
+import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { ROOT } from "../support/repo";
 import { freePort } from "../surfaces/helpers";
 import { STATE, type Sandbox } from "./sandbox";
@@ -105,6 +112,90 @@ export function runCockpit(sb: Sandbox, args: readonly string[], { waitTurn = tr
   );
 }
 
+/**
+ * `fetch` and its body as text, settled within `ms` whatever happens: the request is aborted at
+ * the limit, and the answer is a TimeoutError even if the abort is not heard (a connection
+ * accepted by a server that never answers must not hold a case past its limit).
+ */
+export async function fetchWithin(url: string, init: RequestInit, ms: number): Promise<{ status: number; text: string }> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(Object.assign(new Error(`no answer within ${ms} ms`), { name: "TimeoutError" }));
+    }, ms);
+  });
+  const answer = fetch(url, { ...init, signal: controller.signal }).then(async (r) => ({ status: r.status, text: await r.text() }));
+  answer.catch(() => undefined);
+  try {
+    return await Promise.race([answer, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** What a call in process answers once it outlived its limit (it cannot be killed: it is left to end). */
+function withinLimit<T>(work: Promise<T>): Promise<T | "timed out"> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<"timed out">((resolve) => (timer = setTimeout(() => resolve("timed out"), ANSWER_LIMIT_MS)));
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * `cockpit plan <args>` (`cockpit plans …` when the first word is `plans`) through the command
+ * line's entry function, in process, its output captured as the process prints it. An exception
+ * that escapes it is what the process reports as an internal error (exit 13).
+ */
+export async function runCockpitInProcess(sb: Sandbox, args: readonly string[]): Promise<Answer> {
+  const started = Date.now();
+  args = args.map((a) => (a === LAST_LEDGER_LINE ? String(lastLedgerLine(sb)) : a));
+  const words = args[0] === "plans" ? args : ["plan", ...args];
+  const call = `cockpit ${words.map((a) => JSON.stringify(a)).join(" ")} (in process)`;
+  const out: string[] = [];
+  const err: string[] = [];
+  const line = (t: string) => (t.endsWith("\n") ? t : `${t}\n`);
+  const io = { out: (t: string) => void out.push(line(t)), err: (t: string) => void err.push(line(t)) };
+  const argv = [...words.slice(1), "--repo", sb.repo];
+  const run = (words[0] === "plans" ? runPlansCommand(argv, io) : runPlanCommand(argv, io, sb.repo)).catch((error: unknown) => {
+    err.push(escapeForTerminal(`cockpit: internal error: ${error instanceof Error ? error.message : String(error)}\n`));
+    return 13;
+  });
+  const code = await withinLimit(run);
+  const timedOut = code === "timed out";
+  return { call, ms: Date.now() - started, timedOut, code: timedOut ? null : code, stdout: out.join(""), stderr: err.join("") };
+}
+
+/** One request to the HTTP API's route handler, in process, over the repository. */
+export async function requestInProcess(sb: Sandbox, method: "GET" | "POST", target: string, body?: unknown): Promise<Answer> {
+  const started = Date.now();
+  const call = `${method} ${target}${body === undefined ? "" : ` ${JSON.stringify(body)}`} (in process)`;
+  const request = new Request(new URL(target, "http://127.0.0.1:3000"), {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answered = await withinLimit(
+    handleCapabilityRequest(request, new URL(target, "http://127.0.0.1").pathname, { repo: sb.repo }).then(async (r) => ({ status: r.status, text: await r.text() })),
+  ).catch((error: unknown) => ({ status: null, text: `the handler threw: ${String(error)}` }));
+  if (answered === "timed out") return { call, ms: Date.now() - started, timedOut: true, code: null, stdout: "", stderr: "timed out" };
+  return { call, ms: Date.now() - started, timedOut: false, code: answered.status, stdout: answered.text.slice(0, 2_000_000), stderr: "" };
+}
+
+/** One MCP tool call through a client linked in memory to the server (tests/support/mcp-memory.ts). */
+export async function mcpCallInProcess(client: Client, tool: string, args: Record<string, unknown>): Promise<Answer> {
+  const started = Date.now();
+  const call = `MCP ${tool} ${JSON.stringify(args)} (in process)`;
+  const answered = await withinLimit(
+    client.callTool({ name: tool, arguments: args }).then(
+      (result) => ({ code: result.isError ? (String((result._meta as Record<string, unknown> | undefined)?.["cockpit/error_code"] ?? "error")) : "ok", text: JSON.stringify(result) }),
+      (error: unknown) => ({ code: `rpc ${(error as { code?: number }).code ?? "error"}`, text: String(error) }),
+    ),
+  );
+  if (answered === "timed out") return { call, ms: Date.now() - started, timedOut: true, code: null, stdout: "", stderr: "timed out" };
+  return { call, ms: Date.now() - started, timedOut: false, code: answered.code, stdout: answered.text.slice(0, 2_000_000), stderr: "" };
+}
+
 export interface Served {
   url: string;
   log(): string;
@@ -151,9 +242,8 @@ export async function serveCockpit(sb: Sandbox, dist: string): Promise<Served> {
   for (;;) {
     if (exited) throw new Error(`cockpit serve exited before it answered:\n${output}`);
     try {
-      const r = await fetch(`${served.url}/api/v1/openapi.json`, { signal: AbortSignal.timeout(2_000) });
-      await r.arrayBuffer();
-      if (r.ok) return served;
+      const r = await fetchWithin(`${served.url}/api/v1/openapi.json`, {}, 2_000);
+      if (r.status === 200) return served;
     } catch {
       /* not listening yet */
     }
@@ -170,14 +260,12 @@ export async function request(served: Served, method: "GET" | "POST", path: stri
   const started = Date.now();
   const call = `${method} ${path}${body === undefined ? "" : ` ${JSON.stringify(body)}`}`;
   try {
-    const r = await fetch(`${served.url}${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
-    });
-    const text = await r.text();
-    return { call, ms: Date.now() - started, timedOut: false, code: r.status, stdout: text.slice(0, 2_000_000), stderr: "" };
+    const r = await fetchWithin(
+      `${served.url}${path}`,
+      { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) },
+      ANSWER_LIMIT_MS,
+    );
+    return { call, ms: Date.now() - started, timedOut: false, code: r.status, stdout: r.text.slice(0, 2_000_000), stderr: "" };
   } catch (error) {
     const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
     return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error) };
@@ -201,13 +289,12 @@ export async function actionCall(served: Served, dist: string, capability: strin
   const started = Date.now();
   const call = `server action ${capability} ${JSON.stringify(input)}`;
   try {
-    const r = await fetch(`${served.url}/`, {
-      method: "POST",
-      headers: { "next-action": actionId(dist), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" },
-      body: JSON.stringify([capability, input]),
-      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
-    });
-    const text = await r.text();
+    const r = await fetchWithin(
+      `${served.url}/`,
+      { method: "POST", headers: { "next-action": actionId(dist), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" }, body: JSON.stringify([capability, input]) },
+      ANSWER_LIMIT_MS,
+    );
+    const text = r.text;
     const refusal = /"ok":false,"error":\{"code":"([a-z_]+)"/.exec(text)?.[1];
     const outcome = refusal ?? (/"ok":true/.test(text) ? "ok" : `http ${r.status}`);
     return { call, ms: Date.now() - started, timedOut: false, code: r.status === 200 ? outcome : `http ${r.status}`, stdout: text.slice(0, 2_000_000), stderr: "" };
@@ -227,13 +314,16 @@ export async function mcpCall(served: Served, tool: string, args: Record<string,
   const started = Date.now();
   const call = `MCP ${tool} ${JSON.stringify(args)}`;
   try {
-    const r = await fetch(`${served.url}/api/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: tool, arguments: args } }),
-      signal: AbortSignal.timeout(ANSWER_LIMIT_MS),
-    });
-    const text = await r.text();
+    const r = await fetchWithin(
+      `${served.url}/api/mcp`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method: "tools/call", params: { name: tool, arguments: args } }),
+      },
+      ANSWER_LIMIT_MS,
+    );
+    const text = r.text;
     const json = text.trim().startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "");
     let code: string = `http ${r.status}`;
     try {

@@ -1,16 +1,21 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureCliBuilt } from "../support/processes";
 import { cleanup as cleanupBuilds, ensureBuild } from "../surfaces/helpers";
 import { CASES, type HostileCase, targetsOf } from "./cases";
-import { ANSWER_LIMIT_MS, type Answer, actionCall, limiter, mcpCall, request, runCockpit, serveCockpit, withLastLine } from "./drive";
+import { mcpInMemory } from "../support/mcp-memory";
+import { ANSWER_LIMIT_MS, type Answer, actionCall, limiter, mcpCallInProcess, request, requestInProcess, runCockpit, runCockpitInProcess, serveCockpit, withLastLine } from "./drive";
 import { type Sandbox, changedPaths, cleanupSandboxes, demoTemplate, git, makeSandbox, pwnedFiles, snapshotOutside } from "./sandbox";
 import { cliReads, cliWrites, servedReads, servedWrites, type ServedCall } from "./verbs";
 
 // The hostile repository generator: each case of cases.ts, made from the demo plan in a fresh
-// sandbox, is driven through every read and write verb of `cockpit plan` (the real command, as a
-// child process) and then, over a second copy, through a served Cockpit (`cockpit serve`: HTTP,
-// MCP and the pages). Each case passes when nothing outside its repository changed, no hostile
-// name ran as a command, and every answer came within its limit with a documented outcome.
+// sandbox, is driven through every read and write verb of `cockpit plan` (the command line's entry
+// function, in process; a child process where the case says a regression would block a process for
+// ever) and then, over a second copy, through every verb over HTTP (the route handler) and MCP (a
+// linked in-memory client), in process, and a served Cockpit (`cockpit serve`) for its pages and
+// the pages' server action. Each case passes when nothing outside its repository changed, no
+// hostile name ran as a command, and every answer came within its limit with a documented outcome.
+// tests/hostile/served-git.test.ts drives a served Cockpit's HTTP and MCP over real processes.
 
 /** What the command may answer with: ok, usage/invalid input, a validation failure, not found, refused. */
 const CLI_EXITS = new Set([0, 2, 10, 12, 15]);
@@ -59,13 +64,14 @@ function afterwards(c: HostileCase, sb: Sandbox, before: Map<string, string>, he
 async function throughTheCommand(c: HostileCase): Promise<string[]> {
   const { sb, before, head } = await prepared(c, "cli");
   const t = targetsOf(c);
-  const reads = await Promise.all(cliReads(t).map((args) => runCockpit(sb, args)));
+  const run = (args: readonly string[], waitTurn = true) => (c.asProcess ? runCockpit(sb, args, { waitTurn }) : runCockpitInProcess(sb, args));
+  const reads = await Promise.all(cliReads(t).map((args) => run(args)));
   // The writes one after the other; once one hung, the rest go at once (each waits its own limit).
   const writes: Answer[] = [];
   const pending = cliWrites(t);
   while (pending.length > 0) {
-    if (writes.some((a) => a.timedOut)) writes.push(...(await Promise.all(pending.splice(0).map((args) => runCockpit(sb, args, { waitTurn: false })))));
-    else writes.push(await runCockpit(sb, pending.shift()!));
+    if (writes.some((a) => a.timedOut)) writes.push(...(await Promise.all(pending.splice(0).map((args) => run(args, false)))));
+    else writes.push(await run(pending.shift()!));
   }
   return [...[...reads, ...writes].map((a) => problemOf(a, "cli", c)).filter((p): p is string => p !== undefined), ...afterwards(c, sb, before, head, "cli")];
 }
@@ -80,7 +86,10 @@ async function throughAServer(c: HostileCase): Promise<string[]> {
     const t = targetsOf(c);
     const served = await serveCockpit(sb, dist);
     const problems: string[] = [];
+    let mcp: Client | undefined;
     try {
+      mcp = await mcpInMemory(sb.repo, "cockpit-hostile-tests");
+      const client = mcp;
       // A stalled server answers nothing more: once one call timed out, the rest go at once.
       let stalled = false;
       const requests = limiter(6);
@@ -88,10 +97,12 @@ async function throughAServer(c: HostileCase): Promise<string[]> {
         const body = withLastLine(sb, call.body);
         const go = () =>
           call.kind === "mcp"
-            ? mcpCall(served, call.target, body ?? {})
+            ? mcpCallInProcess(client, call.target, body ?? {})
             : call.kind === "action"
               ? actionCall(served, dist, call.target, body ?? {})
-              : request(served, call.method, call.target, body);
+              : call.kind === "page"
+                ? request(served, call.method, call.target, body)
+                : requestInProcess(sb, call.method, call.target, body);
         const a = stalled ? await go() : await requests(go);
         if (a.timedOut) stalled = true;
         const problem = problemOf(a, call.kind, c);
@@ -107,7 +118,7 @@ async function throughAServer(c: HostileCase): Promise<string[]> {
         await send(writes[i]);
       }
     } finally {
-      await served.stop();
+      await Promise.all([served.stop(), mcp?.close()]);
     }
     if (problems.some((p) => / HTTP 500| internal/.test(p))) problems.push(`served: the server's log ends: ${served.log().slice(-1500)}`);
     return [...problems, ...afterwards(c, sb, before, head, "served")];

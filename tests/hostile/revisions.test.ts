@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { generateHistory, git, removeTempDirs } from "@/tests/support/history";
 import { ensureCliBuilt, spawnCli } from "@/tests/support/processes";
-import { cleanup as cleanupServed, mcpStdio } from "@/tests/surfaces/helpers";
+import { cleanup as cleanupServed, mcpMemory } from "@/tests/surfaces/helpers";
 import { refusalOf } from "../support/processes";
 
 // `at`, `since` and `until` are data: only a commit id, a ref name with ~N/^N steps, or a date or
@@ -99,7 +99,7 @@ describe("cockpit plan … --at/--since/--until", () => {
 
 describe("cockpit mcp", () => {
   it("refuses an invalid revision on at, since and until with the accepted forms listed, an option-like one too", async () => {
-    const mcp = await mcpStdio(repo);
+    const mcp = await mcpMemory(repo);
     try {
       for (const [name, args] of [
         ["plan", { at: "-n1" }],

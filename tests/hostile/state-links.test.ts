@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COCKPIT_VERSION } from "@/lib/version";
 import { ensureCliBuilt, spawnCli, type CliRun, refusalOf } from "../support/processes";
 import { LEDGER, LOCK, cleanupRepos, makePlanRepo, tempDir, type PlanRepo } from "../support/repo";
-import { cleanup as cleanupServed, ensureBuild, mcpHttp, mcpStdio, startServer, type RunningServer } from "../surfaces/helpers";
+import { cleanup as cleanupServed, ensureBuild, mcpHttp, mcpMemory, startServer, type RunningServer } from "../surfaces/helpers";
 
 // A cloned repository may commit its own `.ai/local/`: the ledger as a link to a shell start-up
 // file, the state folders as links to folders outside it, the lock or the SQLite store as links,
@@ -213,7 +213,7 @@ describe("cockpit mcp refuses a move through a committed link", () => {
   it("plan_transition and plan_edit answer an error, and nothing is written", async () => {
     const h = hostileRepo(LEDGER, "file");
     const before = h.state();
-    const mcp = await mcpStdio(h.repo.root);
+    const mcp = await mcpMemory(h.repo.root);
     try {
       const moves = [
         { name: "plan_transition", arguments: { issue: "I0001", transition: "start" } },

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { loadPlan } from "@/lib/repo";
-import { hashRepo, mcpStdio } from "../surfaces/helpers";
+import { hashRepo, mcpMemory } from "../surfaces/helpers";
 import { newRepo, removeTempDirs } from "../support/history";
 import { ensureCliBuilt, jsonOf, spawnCli, refusalOf } from "../support/processes";
 
@@ -83,10 +83,10 @@ describe("POST /api/v1/plan/import", () => {
   });
 });
 
-describe("plan_import (MCP over stdio)", () => {
+describe("plan_import (MCP, linked in memory)", () => {
   it("imports a GitHub export with its dependencies, and a dry run first writes nothing", async () => {
     const repo = newRepo("cockpit-import-mcp-");
-    const mcp = await mcpStdio(repo);
+    const mcp = await mcpMemory(repo);
     try {
       const args = {
         format: "github",

@@ -7,16 +7,16 @@ import { runCapability } from "@/app/actions";
 import { findCapability, httpPath, mcpToolName } from "@/lib/capabilities/index";
 import type { IssueCode, PlanCode } from "@/lib/code/shapes";
 import { ANA, CodeRepo, TOM } from "@/tests/support/code-history";
-import { CLI, type McpConnection, ROOT, type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, mcpStdio, runCli, startServer } from "./helpers";
+import { CLI, type McpConnection, ROOT, type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, mcpMemory, runCli, startServer } from "./helpers";
 
 // plan.code on a generated history whose links are known, through every surface: the server
-// action (the registry's own answer), HTTP, MCP over stdio and the command line give the same
+// action (the registry's own answer), HTTP, MCP in memory and the command line give the same
 // JSON, and that JSON holds exactly the links, merges and findings the history was made with.
 
 let repo: CodeRepo;
 let plainDir: string;
 let server: RunningServer;
-let stdio: McpConnection;
+let inMemory: McpConnection;
 const sha: Record<string, string> = {};
 
 /** The demo's plan and code, then branches, merges and commits at fixed moments (the same shas every run). */
@@ -57,7 +57,7 @@ async function viaHttp(input: Record<string, unknown>) {
 }
 
 async function viaMcp(input: Record<string, unknown>) {
-  const r = (await stdio.client.callTool({ name: mcpToolName(findCapability("plan.code")!), arguments: input })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
+  const r = (await inMemory.client.callTool({ name: mcpToolName(findCapability("plan.code")!), arguments: input })) as { isError?: boolean; structuredContent?: unknown; content: { text: string }[] };
   return r.isError ? { ok: false as const, message: r.content.map((c) => c.text).join("") } : { ok: true as const, value: r.structuredContent };
 }
 
@@ -87,11 +87,11 @@ beforeAll(async () => {
   plainDir = mkdtempSync(join(tmpdir(), "cockpit-code-plain-"));
   cpSync(SOURCE_REPO, plainDir, { recursive: true });
   const dist = await ensureBuild();
-  [server, stdio] = await Promise.all([startServer(dist, repo.dir), mcpStdio(repo.dir)]);
+  [server, inMemory] = await Promise.all([startServer(dist, repo.dir), mcpMemory(repo.dir)]);
 }, 300_000);
 
 afterAll(async () => {
-  await stdio?.close();
+  await inMemory?.close();
   await server?.stop();
   rmSync(plainDir, { recursive: true, force: true });
   cleanup();

@@ -18,15 +18,16 @@ import {
   filesUnder,
   hashRepo,
   mcpHttp,
-  mcpStdio,
+  mcpMemory,
   resetRepo,
-  runCli,
+  runCliInProcess,
   startServer,
 } from "./helpers";
 
-// One table of cases, run through every surface: HTTP against the production server, MCP over
-// stdio and over streamable HTTP through the SDK's client, the server action called as a function,
-// and the command line. Every surface must give the same answer: the same JSON on success, the
+// One table of cases, run through every surface: HTTP against the production server, MCP linked in
+// memory and over streamable HTTP through the SDK's client, the server action called as a function,
+// and the command line through its entry function, in process (contract-document.test.ts keeps
+// `cockpit mcp` over stdio and the command line as processes). Every surface must give the same answer: the same JSON on success, the
 // same error (mapped once per surface) on failure.
 
 // ------------------------------------------------------------------ the table
@@ -294,8 +295,8 @@ const COMMAND_CASES: Case[] = [
 
 // ------------------------------------------------------------------ the surfaces
 
-type Surface = "http" | "mcp-stdio" | "mcp-http" | "action" | "cli";
-const SURFACES: readonly Surface[] = ["action", "http", "mcp-stdio", "mcp-http", "cli"];
+type Surface = "http" | "mcp-memory" | "mcp-http" | "action" | "cli";
+const SURFACES: readonly Surface[] = ["action", "http", "mcp-memory", "mcp-http", "cli"];
 
 /** What a surface answered, brought to one shape. `code` is absent where the surface does not carry it (MCP). */
 type Outcome = { ok: true; value: unknown } | { ok: false; code?: ErrorCode | "unauthorized"; message: string };
@@ -306,7 +307,7 @@ const CODE_OF_EXIT: Record<number, ErrorCode> = { 2: "invalid_input", 12: "not_f
 let server: RunningServer;
 /** A second server, over its own repository, for MCP over HTTP: every surface has its own copy. */
 let mcpServer: RunningServer;
-let stdio: McpConnection;
+let inMemory: McpConnection;
 let mcpOverHttp: McpConnection;
 /** A third server, with COCKPIT_TOKEN set, over its own repository. */
 const TOKEN = "s3cret-token-for-the-contract-test";
@@ -441,7 +442,7 @@ function editWords(c: Case): string[] {
 
 async function viaCli(c: Case, sideNotes: Notes): Promise<Outcome> {
   const words = cliWords(c);
-  const r = await runCli(["plan", ...words, "--repo", repos.cli, "--json"]);
+  const r = await runCliInProcess(["plan", ...words, "--repo", repos.cli, "--json"]);
   const success = r.code === 0 || (c.capability === "plan.validate" && r.code === 10);
   if (success) {
     if (r.stderr !== "") sideNotes.push(`${c.name}: cockpit plan wrote to stderr on success: ${r.stderr}`);
@@ -471,8 +472,8 @@ async function via(surface: Surface, c: Case, notes: Notes): Promise<Outcome> {
   switch (surface) {
     case "http":
       return viaHttp(c, notes);
-    case "mcp-stdio":
-      return viaMcp(stdio, c, notes);
+    case "mcp-memory":
+      return viaMcp(inMemory, c, notes);
     case "mcp-http":
       return viaMcp(mcpOverHttp, c, notes);
     case "action":
@@ -514,7 +515,7 @@ function expectedViews(c: Case, reference: Outcome): Record<Surface, View> {
   const out = {} as Record<Surface, View>;
   for (const s of SURFACES) {
     if (ref.ok) out[s] = ref;
-    else if (s === "mcp-stdio" || s === "mcp-http") out[s] = { ok: false, code: "(not carried)", message: ref.message };
+    else if (s === "mcp-memory" || s === "mcp-http") out[s] = { ok: false, code: "(not carried)", message: ref.message };
     else out[s] = ref;
   }
   return out;
@@ -573,19 +574,19 @@ beforeAll(async () => {
   }
   tokenRepo = copyRepo("cockpit-contract-token-");
   const dist = await ensureBuild();
-  [server, mcpServer, guarded, stdio] = await Promise.all([
+  [server, mcpServer, guarded, inMemory] = await Promise.all([
     startServer(dist, repos.http),
     startServer(dist, repos["mcp-http"]),
     startServer(dist, tokenRepo, { COCKPIT_TOKEN: TOKEN }),
-    mcpStdio(repos["mcp-stdio"]),
+    mcpMemory(repos["mcp-memory"]),
   ]);
   mcpOverHttp = await mcpHttp(mcpServer.url);
   checkAnswer = answersValidator((await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as OpenApiDocument);
-  for (const tool of (await stdio.client.listTools()).tools) if (tool.outputSchema) outputSchemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
+  for (const tool of (await inMemory.client.listTools()).tools) if (tool.outputSchema) outputSchemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
 }, 300_000);
 
 afterAll(async () => {
-  await stdio?.close();
+  await inMemory?.close();
   await mcpOverHttp?.close();
   await Promise.all([server?.stop(), mcpServer?.stop(), guarded?.stop()]);
   cleanup();
@@ -637,11 +638,11 @@ describe("every command answers the same on every surface, each from the same fr
 });
 
 describe("the resource, the token, the origin and a changing repository", () => {
-  it("the resource cockpit://plan is GET /api/v1/plan, over stdio and over HTTP", async () => {
+  it("the resource cockpit://plan is GET /api/v1/plan, in memory and over HTTP", async () => {
     for (const s of SURFACES) resetRepo(repos[s]);
     const body = await (await fetch(`${server.url}/api/v1/plan`)).text();
     expect(await (await fetch(`${mcpServer.url}/api/v1/plan`)).text()).toBe(body);
-    for (const connection of [stdio, mcpOverHttp]) {
+    for (const connection of [inMemory, mcpOverHttp]) {
       const listed = await connection.client.listResources();
       expect(listed.resources.map((r) => r.uri)).toContain("cockpit://plan");
       const read = await connection.client.readResource({ uri: "cockpit://plan" });
@@ -751,15 +752,15 @@ describe("the resource, the token, the origin and a changing repository", () => 
   describe("a record touched on disk between two requests", () => {
     it("is reflected in the next answer, even with its size and modification time unchanged", async () => {
       resetRepo(repos.http);
-      resetRepo(repos["mcp-stdio"]);
+      resetRepo(repos["mcp-memory"]);
       const id = WITH_DEPS.id;
       const ask = async () => ((await (await fetch(`${server.url}/api/v1/plan/record?id=${encodeURIComponent(id)}`)).json()) as { issue: { title: string } }).issue.title;
       const askStdio = async () =>
-        ((await stdio.client.callTool({ name: "plan_record", arguments: { id } })) as unknown as { structuredContent: { issue: { title: string } } }).structuredContent.issue
+        ((await inMemory.client.callTool({ name: "plan_record", arguments: { id } })) as unknown as { structuredContent: { issue: { title: string } } }).structuredContent.issue
           .title;
       const first = await ask();
       expect(await askStdio()).toBe(first);
-      for (const repo of [repos.http, repos["mcp-stdio"]]) {
+      for (const repo of [repos.http, repos["mcp-memory"]]) {
         const file = join(repo, ISSUES_DIR, `${id}.yaml`);
         const st = statSync(file);
         const text = readFileSync(file, "utf8");

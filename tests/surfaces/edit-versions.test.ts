@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ISSUES_DIR, loadPlan, planNext } from "@/lib/repo";
 import { recordVersion } from "@/lib/plan/records-with";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
-import { type McpConnection, cleanup, copyRepo, hashRepo, mcpStdio, runCli } from "./helpers";
+import { type McpConnection, cleanup, copyRepo, hashRepo, mcpMemory, runCli } from "./helpers";
 import { refusalOf } from "../support/processes";
 
 let repo: string;
@@ -17,7 +17,7 @@ let mcp: McpConnection;
 
 beforeAll(async () => {
   repo = copyRepo("cockpit-edit-versions-");
-  mcp = await mcpStdio(repo);
+  mcp = await mcpMemory(repo);
 }, 60_000);
 
 afterAll(async () => {

@@ -213,6 +213,17 @@ export async function mcpStdio(repo: string, options: readonly string[] = []): P
   return { client, close: () => client.close() };
 }
 
+/**
+ * An SDK client linked in memory to the MCP server `cockpit mcp --repo <repo>` runs (options:
+ * `--reference-names`): the MCP surface in process. tests/surfaces/contract-document.test.ts keeps
+ * `cockpit mcp` as a process over stdio.
+ */
+export async function mcpMemory(repo: string, options: readonly string[] = []): Promise<McpConnection> {
+  const { mcpInMemory } = await import("../support/mcp-memory");
+  const client = await mcpInMemory(repo, "cockpit-surface-tests", { names: options.includes("--reference-names") ? "reference" : "cockpit" });
+  return { client, close: () => client.close() };
+}
+
 /** An SDK client over streamable HTTP to `<url>/api/mcp` (stateless, JSON responses). */
 export async function mcpHttp(url: string, headers: Record<string, string> = {}, path = "/api/mcp"): Promise<McpConnection> {
   const transport = new StreamableHTTPClientTransport(new URL(path, url), { requestInit: { headers } });
@@ -237,6 +248,26 @@ export function runCli(args: readonly string[]): Promise<CliRun> {
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * `cockpit <args>` through the command line's entry functions, in process (`main`, and
+ * `runPlansCommand` for `plans`), its output as the process prints it: for tests whose subject is
+ * the answer, not the process. An exception that escapes is the process's internal error (13).
+ */
+export async function runCliInProcess(args: readonly string[]): Promise<CliRun> {
+  const { main } = await import("../../lib/surfaces/cli/plan");
+  const { runPlansCommand } = await import("../../lib/surfaces/cli/plans");
+  const { escapeForTerminal } = await import("../../lib/surfaces/cli/terminal-text");
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const line = (t: string) => (t.endsWith("\n") ? t : `${t}\n`);
+  const io = { out: (t: string) => void stdout.push(line(t)), err: (t: string) => void stderr.push(line(t)) };
+  const code = await (args[0] === "plans" ? runPlansCommand(args.slice(1), io) : main(args, io)).catch((error: unknown) => {
+    stderr.push(escapeForTerminal(`cockpit: internal error: ${error instanceof Error ? error.message : String(error)}\n`));
+    return 13;
+  });
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
 /** `node bin/cockpit <args>`, synchronously. */

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AT, LEDGER, cleanupRepos, gatedRemote, makePlanRepo, type PlanRepo } from "../support/repo";
-import { type McpConnection, type RunningServer, cleanup, ensureBuild, mcpStdio, startServer } from "./helpers";
+import { type McpConnection, type RunningServer, cleanup, ensureBuild, mcpMemory, startServer } from "./helpers";
 
 let dist: string;
 let repo: PlanRepo;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   dist = await ensureBuild();
   repo = makePlanRepo({ issues: [{ id: "I0001" }, { id: "I0002" }], files: { ".gitignore": ".ai/local/\n" }, commit: true });
   server = await startServer(dist, repo.root);
-  mcp = await mcpStdio(repo.root);
+  mcp = await mcpMemory(repo.root);
 }, 600_000);
 
 afterAll(async () => {

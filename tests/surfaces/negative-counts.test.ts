@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { cleanupRepos, makePlanRepo, type PlanRepo } from "../support/repo";
 import { ensureCliBuilt, spawnCli, refusalOf } from "../support/processes";
-import { type McpConnection, mcpStdio } from "./helpers";
+import { type McpConnection, mcpMemory } from "./helpers";
 
 // A negative count (`--limit -5`, `?wave=-5`) is refused in the same words on every surface:
 // "must be 0 or more", never a type error, an internal prefix or a NUL.
@@ -12,7 +12,7 @@ let mcp: McpConnection;
 beforeAll(async () => {
   ensureCliBuilt();
   repo = makePlanRepo({ issues: [{ id: "I1" }], commit: true });
-  mcp = await mcpStdio(repo.root);
+  mcp = await mcpMemory(repo.root);
 });
 afterAll(async () => {
   await mcp?.close();

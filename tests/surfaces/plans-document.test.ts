@@ -11,7 +11,7 @@ import { EVIDENCE, MILESTONE } from "../helpers/notifications-plan";
 import { type OpenApiDocument, answersValidator, schemaValidator } from "../support/openapi-check";
 import { ensureCliBuilt } from "../support/processes";
 import { cleanupRepos, demoGitCopy } from "../support/repo";
-import { type McpConnection, mcpStdio } from "./helpers";
+import { type McpConnection, mcpMemory } from "./helpers";
 
 let repo: string;
 let check: ReturnType<typeof answersValidator>;
@@ -24,7 +24,7 @@ beforeAll(async () => {
   repo = demoGitCopy("cockpit-plans-document-");
   check = answersValidator((await GET().json()) as OpenApiDocument);
   ensureCliBuilt();
-  mcp = await mcpStdio(demoGitCopy("cockpit-plans-document-mcp-"));
+  mcp = await mcpMemory(demoGitCopy("cockpit-plans-document-mcp-"));
   for (const tool of (await mcp.client.listTools()).tools) if (tool.outputSchema) outputSchemas.set(tool.name, tool.outputSchema as Record<string, unknown>);
 }, 120_000);
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { invoke } from "@/lib/surfaces/invoke";
 import { contextFor } from "@/lib/server/state";
-import { type McpConnection, cleanup, copyRepo, hashRepo, mcpStdio } from "./helpers";
+import { type McpConnection, cleanup, copyRepo, hashRepo, mcpMemory } from "./helpers";
 
 // One declaration per capability, projected everywhere: the names each surface gives it, pinned
 // literally here so that a rename anywhere is a decision and not an accident.
@@ -118,7 +118,7 @@ let mcp: McpConnection;
 
 beforeAll(async () => {
   repo = copyRepo("cockpit-projection-");
-  mcp = await mcpStdio(repo);
+  mcp = await mcpMemory(repo);
 }, 60_000);
 
 afterAll(async () => {
@@ -423,7 +423,7 @@ describe("the MCP tools, as a real client lists them", () => {
   });
 
   it("cockpit mcp --reference-names serves the reference's names, and answers under them as under its own", async () => {
-    const reference = await mcpStdio(repo, ["--reference-names"]);
+    const reference = await mcpMemory(repo, ["--reference-names"]);
     try {
       const { tools } = await reference.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(capabilities.map((c) => `majordomus_${mcpToolName(c)}`).sort());

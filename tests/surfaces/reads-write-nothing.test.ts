@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { capabilities, httpPath, mcpToolName, type AnyCapability } from "@/lib/capabilities/index";
 import { loadPlan } from "@/lib/repo";
 import { STORE_FILE } from "@/lib/execution/store";
-import { type McpConnection, type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, mcpHttp, mcpStdio, runCli, startServer } from "./helpers";
+import { type McpConnection, type RunningServer, SOURCE_REPO, cleanup, copyRepo, ensureBuild, mcpHttp, mcpMemory, runCli, startServer } from "./helpers";
 
 // A read leaves the repository as it found it: no folder, no database, no lock, no ledger line.
-// Every query capability is read through every surface (HTTP, MCP over stdio and over HTTP, the
+// Every query capability is read through every surface (HTTP, MCP in memory and over HTTP, the
 // command line) and every page is opened, on a repository with no `.ai/local`; its whole tree,
 // folders included, is the same before and after. Then a command creates the store as before.
 
@@ -80,7 +80,7 @@ const PAGES = ["/", "/waves", "/roadmap", "/findings", "/plans", `/plans/${NO_PL
 
 let repo: string;
 let server: RunningServer;
-let stdio: McpConnection;
+let inMemory: McpConnection;
 let overHttp: McpConnection;
 let before: string[];
 
@@ -90,11 +90,11 @@ beforeAll(async () => {
   before = tree(repo);
   const dist = await ensureBuild();
   server = await startServer(dist, repo);
-  [stdio, overHttp] = await Promise.all([mcpStdio(repo), mcpHttp(server.url)]);
+  [inMemory, overHttp] = await Promise.all([mcpMemory(repo), mcpHttp(server.url)]);
 }, 600_000);
 
 afterAll(async () => {
-  await Promise.all([stdio?.close(), overHttp?.close()]);
+  await Promise.all([inMemory?.close(), overHttp?.close()]);
   await server?.stop();
   cleanup();
 });
@@ -129,8 +129,8 @@ describe("reads never write", () => {
     expect(tree(repo)).toEqual(before);
   });
 
-  it("MCP over stdio and over HTTP: every query and the plan resource leave the tree as it was", async () => {
-    for (const connection of [stdio, overHttp]) {
+  it("MCP in memory and over HTTP: every query and the plan resource leave the tree as it was", async () => {
+    for (const connection of [inMemory, overHttp]) {
       for (const c of QUERIES) {
         for (const input of inputsOf(c)) await connection.client.callTool({ name: mcpToolName(c), arguments: input });
       }
