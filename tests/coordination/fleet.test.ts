@@ -253,10 +253,11 @@ async function fleetOn(repo: PlanRepo, env: Record<string, string>, sessions: ()
   const http = ["http-1", "http-2"].map((n) => httpAgent(n, server.url));
   const agents = [...cli, ...mcp, ...http];
   const names = agents.map((a) => a.name);
-  const pick = (n: number) => 1 + Math.floor(Math.random() * n);
+  // Each victim dies at its first claim: on a loaded machine the others may take every issue
+  // before a victim's second claim, and a victim that never dies tests nothing.
   const victims = [
-    { agent: "mcp-2", at: pick(2), after: "claim" as const },
-    { agent: "cli-3", at: pick(2), after: "evidence" as const },
+    { agent: "mcp-2", at: 1, after: "claim" as const },
+    { agent: "cli-3", at: 1, after: "evidence" as const },
   ];
   const statuses = async () => {
     const r = await fetch(`${server.url}/api/v1/plan/issues`);
