@@ -1,9 +1,9 @@
 import type { Plan } from "../lib/plan/shapes";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { freePort } from "../tests/support/ports";
+import { startServe } from "../tests/support/serve-process";
 import { test as base, expect, type BrowserContext, type Page, type Request, type TestInfo } from "@playwright/test";
 
 export { expect };
@@ -106,11 +106,9 @@ interface WorkerFixtures {
   sharedContext: BrowserContext;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * A project marked `perWorker` (playwright.config.ts) gets, in each worker, its own copy of the
- * project's plan and its own `next start` over it on a free port: two workers never write to one
+ * project's plan and its own `cockpit serve` over it on a free port: two workers never write to one
  * plan. The others share the server the config started.
  */
 async function workerServer(metadata: Record<string, unknown>, configured: string | undefined, workerIndex: number) {
@@ -119,34 +117,12 @@ async function workerServer(metadata: Record<string, unknown>, configured: strin
   const dir = `${template}-worker-${workerIndex}`;
   rmSync(dir, { recursive: true, force: true });
   cpSync(template, dir, { recursive: true });
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, COCKPIT_REPO: dir, COCKPIT_BIND_HOST: "127.0.0.1", COCKPIT_DIST_DIR: metadata.dist as string, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr!.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start over ${dir} exited ${child.exitCode}: ${stderr}`);
-    const up = await fetch(`${url}/api/v1/plan`).then((r) => r.status > 0, () => false);
-    if (up) break;
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`next start over ${dir} did not answer within 60 s: ${stderr}`);
-    }
-    await sleep(150);
-  }
+  const served = await startServe(dir, [], { env: { COCKPIT_DIST_DIR: metadata.dist as string } });
   const stop = async () => {
-    child.kill("SIGTERM");
-    await Promise.race([exited, sleep(5_000)]);
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await served.stop();
     if (!process.env.COCKPIT_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   };
-  return { url, dir, stop };
+  return { url: served.url, dir, stop };
 }
 
 export const test = base.extend<Fixtures, WorkerFixtures>({

@@ -7,12 +7,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { lstatSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { runPlanCommand } from "@/lib/surfaces/cli/plan";
-import { runPlansCommand } from "@/lib/surfaces/cli/plans";
-import { escapeForTerminal } from "@/lib/surfaces/cli/terminal-text";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
+import { runCliInProcess } from "../support/cli-in-process";
+import { fetchWithin } from "../support/fetch-within";
 import { ROOT } from "../support/repo";
-import { freePort } from "../surfaces/helpers";
+import { startServe } from "../support/serve-process";
 import { STATE, type Sandbox } from "./sandbox";
 import { LAST_LEDGER_LINE } from "./verbs";
 
@@ -112,29 +111,6 @@ export function runCockpit(sb: Sandbox, args: readonly string[], { waitTurn = tr
   );
 }
 
-/**
- * `fetch` and its body as text, settled within `ms` whatever happens: the request is aborted at
- * the limit, and the answer is a TimeoutError even if the abort is not heard (a connection
- * accepted by a server that never answers must not hold a case past its limit).
- */
-export async function fetchWithin(url: string, init: RequestInit, ms: number): Promise<{ status: number; text: string }> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(Object.assign(new Error(`no answer within ${ms} ms`), { name: "TimeoutError" }));
-    }, ms);
-  });
-  const answer = fetch(url, { ...init, signal: controller.signal }).then(async (r) => ({ status: r.status, text: await r.text() }));
-  answer.catch(() => undefined);
-  try {
-    return await Promise.race([answer, limit]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** What a call in process answers once it outlived its limit (it cannot be killed: it is left to end). */
 function withinLimit<T>(work: Promise<T>): Promise<T | "timed out"> {
   let timer: NodeJS.Timeout | undefined;
@@ -151,19 +127,11 @@ export async function runCockpitInProcess(sb: Sandbox, args: readonly string[]):
   const started = Date.now();
   args = args.map((a) => (a === LAST_LEDGER_LINE ? String(lastLedgerLine(sb)) : a));
   const words = args[0] === "plans" ? args : ["plan", ...args];
+  const run = runCliInProcess([...words, "--repo", sb.repo]);
+  const answered = await withinLimit(run);
   const call = `cockpit ${words.map((a) => JSON.stringify(a)).join(" ")} (in process)`;
-  const out: string[] = [];
-  const err: string[] = [];
-  const line = (t: string) => (t.endsWith("\n") ? t : `${t}\n`);
-  const io = { out: (t: string) => void out.push(line(t)), err: (t: string) => void err.push(line(t)) };
-  const argv = [...words.slice(1), "--repo", sb.repo];
-  const run = (words[0] === "plans" ? runPlansCommand(argv, io) : runPlanCommand(argv, io, sb.repo)).catch((error: unknown) => {
-    err.push(escapeForTerminal(`cockpit: internal error: ${error instanceof Error ? error.message : String(error)}\n`));
-    return 13;
-  });
-  const code = await withinLimit(run);
-  const timedOut = code === "timed out";
-  return { call, ms: Date.now() - started, timedOut, code: timedOut ? null : code, stdout: out.join(""), stderr: err.join("") };
+  if (answered === "timed out") return { call, ms: Date.now() - started, timedOut: true, code: null, stdout: "", stderr: "timed out" };
+  return { call, ms: Date.now() - started, timedOut: false, code: answered.code, stdout: answered.stdout, stderr: answered.stderr };
 }
 
 /** One request to the HTTP API's route handler, in process, over the repository. */
@@ -202,57 +170,9 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** `cockpit serve --repo <repo>` on a free loopback port, from the build in `dist`. */
-export async function serveCockpit(sb: Sandbox, dist: string): Promise<Served> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [CLI, "serve", "--repo", sb.repo, "--port", String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, ...sb.env, COCKPIT_DIST_DIR: dist, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  let output = "";
-  child.stdout!.on("data", (d: Buffer) => (output.length < 200_000 ? (output += d.toString()) : undefined));
-  child.stderr!.on("data", (d: Buffer) => (output.length < 200_000 ? (output += d.toString()) : undefined));
-  let exited = false;
-  const exit = new Promise<void>((resolve) =>
-    child.on("exit", () => {
-      exited = true;
-      resolve();
-    }),
-  );
-  const served: Served = {
-    url: `http://127.0.0.1:${port}`,
-    log: () => output,
-    async stop() {
-      if (!exited) {
-        try {
-          process.kill(-child.pid!, "SIGTERM");
-        } catch {
-          /* gone */
-        }
-        const timer = setTimeout(() => killGroup(child), 3_000);
-        await exit;
-        clearTimeout(timer);
-      }
-      killGroup(child);
-    },
-  };
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error(`cockpit serve exited before it answered:\n${output}`);
-    try {
-      const r = await fetchWithin(`${served.url}/api/v1/openapi.json`, {}, 2_000);
-      if (r.status === 200) return served;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) {
-      await served.stop();
-      throw new Error(`cockpit serve did not answer within 60 s:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
+/** `cockpit serve --repo <repo>` on a free loopback port, from the build in `dist`, with the sandbox's HOME. */
+export function serveCockpit(sb: Sandbox, dist: string): Promise<Served> {
+  return startServe(sb.repo, [], { env: { ...sb.env, COCKPIT_DIST_DIR: dist } });
 }
 
 /** One HTTP request to the served Cockpit, bounded by ANSWER_LIMIT_MS. */

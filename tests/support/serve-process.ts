@@ -1,8 +1,9 @@
 // `cockpit serve` as the product starts it (node bin/cockpit serve …), in a process group of its
 // own so a test can kill it and everything it started, as a crash would. Shared by the follow
-// crash test, the follow e2e spec and the bench.
+// crash test, the follow e2e spec, the e2e workers' own servers, the hostile generator and the bench.
 import { spawn, type ChildProcess } from "node:child_process";
 import { CLI, watchChild } from "./processes";
+import { fetchWithin } from "./fetch-within";
 import { freePort } from "./ports";
 import { ROOT } from "./repo";
 
@@ -60,8 +61,7 @@ export async function startServe(repo: string, args: readonly string[], options:
   for (;;) {
     if (watched.exited()) throw new Error(`cockpit serve exited before it answered:\n${watched.output()}`);
     try {
-      const r = await fetch(`${server.url}/api/v1/plan`);
-      await r.arrayBuffer();
+      const r = await fetchWithin(`${server.url}/api/v1/plan`, {}, 5_000);
       if (r.status < 500) return server;
     } catch {
       /* not listening yet */

@@ -20,9 +20,9 @@ import {
   mcpHttp,
   mcpMemory,
   resetRepo,
-  runCliInProcess,
   startServer,
 } from "./helpers";
+import { runCliInProcess } from "../support/cli-in-process";
 
 // One table of cases, run through every surface: HTTP against the production server, MCP linked in
 // memory and over streamable HTTP through the SDK's client, the server action called as a function,

@@ -3,6 +3,7 @@
 // Nothing here writes outside a temporary folder, except the web build `cockpit serve
 // --build-only` keeps in .next/ (reused while the sources are unchanged).
 import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
+import { fetchWithin } from "../support/fetch-within";
 import { freePort } from "../support/ports";
 import { createHash } from "node:crypto";
 import { closeSync, cpSync, existsSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
@@ -175,11 +176,8 @@ export async function startServer(dist: string, repo: string, env: Record<string
   for (;;) {
     if (watched.exited()) throw new Error(`next start exited before it answered:\n${watched.output()}`);
     try {
-      const r = await fetch(`${url}/api/v1/openapi.json`);
-      if (r.ok) {
-        await r.arrayBuffer();
-        return server;
-      }
+      const r = await fetchWithin(`${url}/api/v1/openapi.json`, {}, 5_000);
+      if (r.status === 200) return server;
     } catch {
       /* not listening yet */
     }
@@ -248,26 +246,6 @@ export function runCli(args: readonly string[]): Promise<CliRun> {
       resolve({ code, stdout, stderr });
     });
   });
-}
-
-/**
- * `cockpit <args>` through the command line's entry functions, in process (`main`, and
- * `runPlansCommand` for `plans`), its output as the process prints it: for tests whose subject is
- * the answer, not the process. An exception that escapes is the process's internal error (13).
- */
-export async function runCliInProcess(args: readonly string[]): Promise<CliRun> {
-  const { main } = await import("../../lib/surfaces/cli/plan");
-  const { runPlansCommand } = await import("../../lib/surfaces/cli/plans");
-  const { escapeForTerminal } = await import("../../lib/surfaces/cli/terminal-text");
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const line = (t: string) => (t.endsWith("\n") ? t : `${t}\n`);
-  const io = { out: (t: string) => void stdout.push(line(t)), err: (t: string) => void stderr.push(line(t)) };
-  const code = await (args[0] === "plans" ? runPlansCommand(args.slice(1), io) : main(args, io)).catch((error: unknown) => {
-    stderr.push(escapeForTerminal(`cockpit: internal error: ${error instanceof Error ? error.message : String(error)}\n`));
-    return 13;
-  });
-  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
 /** `node bin/cockpit <args>`, synchronously. */
