@@ -4,6 +4,8 @@
 // own git identity speaks for it, as it does for the commits made in that clone.
 import { userInfo } from "node:os";
 import { controlProblem } from "../plan/control-chars";
+import { processWide } from "../process-wide";
+import { gitConfigStamp } from "./git-discovery";
 import { gitText } from "./git-run";
 
 /** The longest actor name: a person's or an agent's name, never a paragraph. */
@@ -22,8 +24,25 @@ export interface GitIdentity {
   email?: string;
 }
 
-/** `git config user.name` and `user.email` as the repository sees them (its own config, then the user's); a value that could not sign a move is left out. */
+/** Each repository's identity, kept while every file `git config` reads is unchanged (lib/repo/git-discovery.ts). */
+const identities = processWide("git-identities", () => new Map<string, { stamp: string; identity: GitIdentity }>());
+
+/**
+ * `git config user.name` and `user.email` as the repository sees them (its own config, then the
+ * user's); a value that could not sign a move is left out. Asked of git again only when a file
+ * git reads for it (or the environment naming them) changed since.
+ */
 export async function gitIdentity(repo: string): Promise<GitIdentity> {
+  const stamp = gitConfigStamp(repo);
+  const kept = identities.get(repo);
+  if (stamp !== undefined && kept?.stamp === stamp) return kept.identity;
+  const identity = await askGitIdentity(repo);
+  // Kept only if nothing changed while git read it.
+  if (stamp !== undefined && gitConfigStamp(repo) === stamp) identities.set(repo, { stamp, identity });
+  return identity;
+}
+
+async function askGitIdentity(repo: string): Promise<GitIdentity> {
   // One git process: `user.name Ada Lovelace` and `user.email ada@…` lines, the last of each winning (as git's own --get).
   const out = (await gitText(repo, ["config", "--get-regexp", "^user\\.(name|email)$"], { maxBytes: 64 * 1024 })) ?? "";
   let name: string | undefined;

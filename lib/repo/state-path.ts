@@ -4,6 +4,7 @@ import { refused } from "../plan/errors";
 import { processWide } from "../process-wide";
 import { git } from "./git-run";
 import { stampOf } from "./git";
+import { discoverGit } from "./git-discovery";
 
 // The Cockpit's own state (the ledger, the plan lock, the holder id, the SQLite store) lives in
 // `.ai/local/` of the clone, untracked. A repository is data: it may commit a link there, or the
@@ -154,7 +155,8 @@ export async function trackedState(repo: string): Promise<ReadonlySet<string>> {
     memo = undefined;
   }
   if (!memo) {
-    const index = indexOf(repo) ?? (await askIndex(repo));
+    // No .git in or above the folder: not a work tree, and git need not be asked so (asked again next time: one may be made).
+    const index = indexOf(repo) ?? (discoverGit(repo).kind === "none" ? undefined : await askIndex(repo));
     if (index === undefined) return new Set(); // not a git work tree: nothing is tracked
     memo = { index };
     trackedMemos.set(repo, memo);
