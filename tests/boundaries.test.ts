@@ -99,6 +99,11 @@ describe("the layers", () => {
     expect(problems).toEqual([]);
   });
 
+  test("app/ reads no file and runs no git: its pages ask the capabilities (lib/surfaces/pages.ts), never lib/repo", () => {
+    const problems = breaking((_, imp) => imp.target !== undefined && under(imp.target, "lib/repo"), (f) => under(f, "app"));
+    expect(problems).toEqual([]);
+  });
+
   test("process-wide state is kept through processWide alone", () => {
     const problems = files.filter((f) => f !== "lib/process-wide.ts" && !isTest(f)).filter((f) => /^(?!\s*(\/\/|\*)).*\bglobalThis\b/m.test(readFileSync(join(root, f), "utf8")));
     expect(problems).toEqual([]);
@@ -123,6 +128,7 @@ describe("the layers", () => {
       "lib/surfaces/cli/terminal-width.ts": "the terminal's width (COLUMNS) is the terminal's, not the Cockpit's",
       "lib/repo/git-run.ts": "git runs with this process's environment (PATH, HOME and git's own settings)",
       "lib/repo/state-path.ts": "git's own GIT_DIR and GIT_INDEX_FILE say where the index is, as git would read them",
+      "lib/repo/git-discovery.ts": "git's own GIT_DIR, GIT_WORK_TREE, HOME, XDG_CONFIG_HOME and GIT_CONFIG_* say where git looks for a repository and its configuration",
       "lib/code/read-graph.ts": "git's own GIT_DIR, GIT_CEILING_DIRECTORIES and GIT_DISCOVERY_ACROSS_FILESYSTEM say where git looks for a repository",
       "lib/execution/git.ts": "git's own GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL win over the fallback identity, as they do in git",
     };

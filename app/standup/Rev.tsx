@@ -1,6 +1,4 @@
-import { gitCommitSubject } from "@/lib/repo/git";
 import type { RevisionInfo } from "@/lib/standup/standup";
-import { servedRepo } from "@/lib/surfaces/pages";
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -13,9 +11,9 @@ export function dayAndTime(iso: string): string {
 }
 
 /** One end of the standup's window: the commit's date and subject, its sha small beside them. */
-export async function Rev({ r, small = true }: { r: RevisionInfo; small?: boolean }) {
+export function Rev({ r, small = true }: { r: RevisionInfo; small?: boolean }) {
   if (!r.commit) return <strong>the empty plan</strong>;
-  const subject = await gitCommitSubject(servedRepo(), r.commit);
+  const subject = r.subject;
   return (
     <span data-testid="standup-rev">
       <strong>{r.committed_at ? dayAndTime(r.committed_at) : "a commit with no time"}</strong>

@@ -33,22 +33,17 @@ import {
   SECTION_TITLES,
   type CodeActivity,
   type SectionKey,
-  activityIn,
   dayBefore,
-  landedIn,
   defaultSince,
-  groupChanges,
   lastWeekSince,
-  stuckIssues,
 } from "@/lib/standup/standup";
 import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 import { timeboxSeconds } from "@/lib/standup/projector";
-import { gitWhere } from "@/lib/repo/git";
+import { SECTION_ORDER, changeView } from "@/lib/standup/change-view";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Standup" };
 
-const SECTION_ORDER: SectionKey[] = ["done", "verify", "started", "ready", "blocked", "cancelled", "added", "removed", "other"];
 const QUIET_WORDS: Record<SectionKey, string> = {
   done: "done",
   verify: "moved to VERIFY",
@@ -149,7 +144,7 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
 
   const range = projector ? undefined : rangeOf(sinceCommit, day, picker ? await picker : [null, null]);
   if (standup) {
-    const head = standup.until.commit ?? ((await gitWhere(servedRepo())).head || undefined);
+    const head = standup.until.commit ?? standup.until.head;
     const pinnedNow = hrefOf(sinceCommit, head, projector, stuckParam, view, day);
     if (projector) {
       return (
@@ -197,27 +192,16 @@ export default async function StandupPage({ searchParams }: { searchParams: Sear
     isNow ? sinceHead() : Promise.resolve({ issues: [] as IssueChange[], head: null }),
   ]);
   const uncommitted = head.issues;
-  const byId = new Map(model.issues.map((i) => [i.id, i]));
-  const sections = groupChanges(changes.issues);
-  const quiet = SECTION_ORDER.filter((k) => k !== "other" && sections[k].length === 0);
   const asOf = isNow ? new Date().toISOString() : (changes.until.committed_at ?? new Date().toISOString());
-  // The code in the window: from the since commit's time to the until commit's (or now).
   const code = planCodeOf(await call(planCodeCapability));
-  const windowStart = changes.since.committed_at;
-  const landed = landedIn(code.issues, windowStart, asOf);
-  const lastCode = new Map(code.issues.map((i) => [i.id, i.last_activity_at !== null && i.last_activity_at <= asOf ? i.last_activity_at : null]));
-  // A past window: an open issue with commits after its end counts from its last commit before it
-  // (a few issues, each read from the links already derived).
-  const later = code.issues.filter((i) => i.last_activity_at !== null && i.last_activity_at > asOf && ["ACTIVE", "VERIFY"].includes(byId.get(i.id)?.status ?? ""));
-  for (const c of await Promise.all(later.map((i) => call(planCodeCapability, { id: i.id }).then(issueCodeOf)))) {
-    lastCode.set(c.id, c.commits.map((x) => x.authored_at).filter((at) => Date.parse(at) <= Date.parse(asOf)).sort().at(-1) ?? null);
-  }
-  const stuck = stuckIssues(model.issues, asOf, stuckDays, lastCode);
-  const linked = new Set(code.issues.map((i) => i.id));
-  const rowIds = [...new Set([...changes.issues.map((c) => c.id), ...stuck.map((s) => s.id)])].filter((id) => linked.has(id));
-  const perIssue = await Promise.all(rowIds.map((id) => call(planCodeCapability, { id }).then(issueCodeOf)));
-  const activity = new Map(perIssue.map((c) => [c.id, activityIn(c.commits, windowStart, asOf)]));
-  const active = model.milestones.filter((m) => m.status === "ACTIVE");
+  const { byId, sections, quiet, landed, stuck, lastCode, activity, active } = await changeView({
+    changes,
+    model,
+    code,
+    asOf,
+    stuckDays,
+    issueCode: (id) => call(planCodeCapability, { id }).then(issueCodeOf),
+  });
   // Now is pinned to the last commit: what is not committed yet cannot be shared by a link.
   const pinned = hrefOf(sinceCommit, changes.until.commit ?? head.head ?? undefined, projector, stuckParam, view, day);
 

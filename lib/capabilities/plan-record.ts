@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { RevisionSchema } from "../plan/history-shapes";
+import { loadRecords } from "../repo/load";
 import { currentVersion } from "../repo/plan-edit";
+import { guardMove } from "../repo/transition";
+import { MOVE_NAMES } from "../plan/seal";
 import { planRecord } from "../plan/queries";
 import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { answerAt, planFor } from "./at";
@@ -23,7 +26,7 @@ export const planRecordCapability = defineCapability({
   kind: "query",
   title: "One milestone or issue, with everything derived about it",
   description:
-    "A milestone with its issues, or an issue with the issues it depends on, all in full, with the record's fields as written and its evidence required, covered and missing by name. Milestones are looked up first.",
+    "A milestone with its issues, or an issue with the issues it depends on, all in full, with the record's fields as written, its version, its evidence by name and (an issue) which moves the model allows now. Milestones are looked up first.",
   input: RecordInput,
   output: PlanRecordAtSchema,
   handler: async (ctx, input) => {
@@ -31,8 +34,15 @@ export const planRecordCapability = defineCapability({
     const answer = planRecord(plan, input);
     // At a revision the answer is the derivation's alone: the file as written is the one of now.
     if (at) return answerAt(answer, at);
-    const handoff = "issue" in answer ? await issueHandoff(ctx.repo, ctx.plan, answer.issue.id, configOf(ctx)) : undefined;
-    return { ...answer, ...recordAsWritten(ctx.repo, "issue" in answer ? "issue" : "milestone", input.id), ...(handoff ? { handoff } : {}) };
+    if (!("issue" in answer)) return { ...answer, ...recordAsWritten(ctx.repo, "milestone", input.id) };
+    const handoff = await issueHandoff(ctx.repo, ctx.plan, answer.issue.id, configOf(ctx));
+    // What each move would answer now: the guards of the transition itself, over the same records.
+    const records = loadRecords(ctx.repo, ctx.cache);
+    const moves = MOVE_NAMES.map((move) => {
+      const refusal = guardMove(plan, records, answer.issue, move, undefined, ctx.moves?.derive);
+      return refusal === undefined ? { move } : { move, refusal };
+    });
+    return { ...answer, ...recordAsWritten(ctx.repo, "issue", input.id), ...(handoff ? { handoff } : {}), moves };
   },
   // A record read at a revision has no version an edit could carry back.
   version: (ctx, input) => (input.at === undefined ? currentVersion(ctx.repo, input.id) : undefined),

@@ -62,7 +62,7 @@ describe("changes equals the difference of the two checkouts' derivations", () =
         next: c.next,
         roadmap: c.roadmap,
       }, `${i} → ${j}`).toEqual(want);
-      expect(c.since).toEqual({ rev: a.sha, commit: a.sha, committed_at: a.when });
+      expect(c.since).toEqual({ rev: a.sha, commit: a.sha, committed_at: a.when, subject: `plan at ${a.when}` });
       expect(c.until.commit).toBe(b.sha);
       changed += c.issues.length;
     }
@@ -128,7 +128,7 @@ describe("what each change says", () => {
     const repo = smallRepo();
     writeFileSync(join(repo, issuePath("C")), issueText({ id: "C", milestone: "m1", started_at: "2026-11-04T10:00:00Z" }));
     const c = await planChanges(repo, { since: "HEAD" });
-    expect(c.until).toEqual({ rev: "now", commit: null, committed_at: null });
+    expect(c.until).toEqual({ rev: "now", commit: null, committed_at: null, head: c.since.commit });
     expect(c.issues.map((i) => [i.id, i.from, i.to])).toEqual([["C", "READY", "ACTIVE"]]);
   });
 

@@ -3,6 +3,7 @@ import type { Plan } from "../plan/shapes";
 import { diffPlans } from "../plan/changes";
 import { plansAtCommits, recordsNow } from "./records-at";
 import { type Revision, checkRevisionForm, repoGit, resolveRevision } from "./revision";
+import { gitCommitSubject, gitWhere } from "../repo/git";
 import type { PlanChanges } from "../plan/history-shapes";
 
 export interface ChangesQuery {
@@ -33,5 +34,10 @@ export async function planChanges(repo: string, query: ChangesQuery, current?: (
     [from] = await plansAtCommits(repo, git, [since.commit]);
     to = current ? current() : derivePlan(recordsNow(repo, git));
   }
-  return { since, until, ...diffPlans(from, to, query.milestone) };
+  const [sinceSubject, untilSubject] = await Promise.all([since, until].map((r) => (r.commit ? gitCommitSubject(repo, r.commit) : undefined)));
+  const withSubject = (r: Revision, subject: string | undefined) => (subject === undefined ? r : { ...r, subject });
+  // Until now, the commit under the files: what a shared link pins "now" to.
+  const head = query.until === undefined ? (await gitWhere(repo)).head : "";
+  const untilEnd = head ? { ...until, head } : withSubject(until, untilSubject);
+  return { since: withSubject(since, sinceSubject), until: untilEnd, ...diffPlans(from, to, query.milestone) };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ISSUE_STATUSES } from "../plan/constants";
 import { PlanFindingSchema } from "../plan/shapes";
-import { FindingsChangeSchema, IdChangeSchema, RevisionSchema, RoadmapChangeSchema } from "../plan/history-shapes";
+import { FindingsChangeSchema, IdChangeSchema, RoadmapChangeSchema, WindowEndSchema } from "../plan/history-shapes";
 
 // plan.standup's answer (docs/people.md), field order included.
 
@@ -51,8 +51,8 @@ export const StandupPersonSchema = z.object({
 });
 
 export const PlanStandupSchema = z.object({
-  since: RevisionSchema,
-  until: RevisionSchema,
+  since: WindowEndSchema,
+  until: WindowEndSchema,
   people: z.array(StandupPersonSchema),
   unowned: z.object(lists),
   findings: FindingsChangeSchema.extend({ code: z.array(PlanFindingSchema) }),

@@ -56,13 +56,19 @@ export const PlanDiffSchema = z.object({
   roadmap: RoadmapChangeSchema,
 });
 
+/** One end of a window of changes: the revision, and its commit's subject line to show beside it. */
+export const WindowEndSchema = RevisionSchema.extend({
+  subject: z.string().optional().describe("the commit's subject line (absent without a commit)"),
+  head: z.string().optional().describe("until now: the commit the files sit on (HEAD), which a link pins the window to; absent before the first commit"),
+});
+
 export const PlanChangesSchema = z.object({
-  since: RevisionSchema,
-  until: RevisionSchema,
+  since: WindowEndSchema,
+  until: WindowEndSchema,
   ...PlanDiffSchema.shape,
 });
 
-export type RevisionInfo = z.infer<typeof RevisionSchema>;
+export type RevisionInfo = z.infer<typeof WindowEndSchema>;
 export type IssueCause = z.infer<typeof IssueCauseSchema>;
 export type IssueChange = z.infer<typeof IssueChangeSchema>;
 export type PlanDiff = z.infer<typeof PlanDiffSchema>;

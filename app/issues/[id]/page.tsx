@@ -23,11 +23,9 @@ import { CodePanel } from "@/components/CodePanel";
 import { suggestedMove } from "@/lib/code/links";
 import type { IssueCode } from "@/lib/code/shapes";
 import { isProven } from "@/lib/plan/derive";
-import { readRecordFileFields } from "@/lib/repo/record-file";
 import { MOVES, MOVE_NAMES } from "@/lib/plan/seal";
 import type { PlanFinding } from "@/lib/plan/shapes";
-import { guardMove } from "@/lib/repo/transition";
-import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
+import { call, servedState } from "@/lib/surfaces/pages";
 import { pageText } from "@/lib/surfaces/page-text";
 
 export const dynamic = "force-dynamic";
@@ -54,7 +52,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   const options: MoveOption[] = pageText(
     MOVE_NAMES.map((move) => ({
       move,
-      refusal: guardMove(plan, records, served, move) ?? (move === "start" ? heldElsewhere : undefined),
+      refusal: found.moves?.find((m) => m.move === move)?.refusal ?? (move === "start" ? heldElsewhere : undefined),
     })),
   );
   // What is shown is the page's text; ids the buttons send and the seal checks keep the records' own.
@@ -63,9 +61,7 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
   const lease = issue.lease;
   const written = records.issues.find((r) => r.id === id);
   const raw = pageText(written);
-  const fileAsWritten = readRecordFileFields(servedRepo(), "issue", id);
-  const file = pageText(fileAsWritten);
-  const editor = editorProps(servedRepo(), "issue", id, fileAsWritten?.fields, records.milestones.map((m) => m.id));
+  const editor = editorProps("issue", id, found, records.milestones.map((m) => m.id));
   const findings = pageText(plan.findings.filter((f) => mentions(f, id)));
   const ids = knownIds(plan);
   const code = pageText(issueCodeOf(await call(planCodeCapability, { id })));
@@ -212,9 +208,9 @@ export default async function IssuePage({ params }: { params: Promise<{ id: stri
       {record.handoff && <HandoffCard handoff={record.handoff} />}
       <RecordTimeline id={id} kind="issue" />
 
-      <Card title={file ? `Every field (${file.path})` : "Every field"}>
-        {file?.fields ? (
-          <FieldList fields={file.fields} className="grid grid-cols-[minmax(6rem,12rem)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm" />
+      <Card title={record.path ? `Every field (${record.path})` : "Every field"}>
+        {record.record ? (
+          <FieldList fields={Object.entries(record.record)} className="grid grid-cols-[minmax(6rem,12rem)_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm" />
         ) : (
           <p className="text-sm">The file could not be read.</p>
         )}

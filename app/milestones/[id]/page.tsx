@@ -8,7 +8,6 @@ import { missingEvidence } from "@/lib/plan/evidence-coverage";
 import { NewIssueForm } from "@/components/NewIssueForm";
 import { RecordEditor } from "@/components/RecordEditor";
 import { editorProps } from "@/app/editor-props";
-import { readRecordFileFields } from "@/lib/repo/record-file";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { RecordTimeline } from "@/components/RecordTimeline";
 import { SegmentBar, StatusLegend } from "@/components/SegmentBar";
@@ -140,7 +139,7 @@ export default async function MilestonePage({ params, searchParams }: { params: 
       </Card>
       <div className="grid gap-6 lg:grid-cols-2">
         <Card title="Edit it">
-          <RecordEditor {...editorProps(servedRepo(), "milestone", id, readRecordFileFields(servedRepo(), "milestone", id)?.fields)} />
+          <RecordEditor {...editorProps("milestone", id, record)} />
         </Card>
         <Card title="New issue">
           <NewIssueForm milestone={id} />

@@ -14,7 +14,7 @@ import { authorHandles, handleOfAuthor } from "@/lib/people/people";
 import { type PeopleFacts, peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { type RecentCommit, type RecentMove, recentCommits, recentMoves } from "@/lib/people/recent";
 import type { Plan } from "@/lib/plan/shapes";
-import { readLedger } from "@/lib/repo/ledger";
+import { planActivityCapability } from "@/lib/capabilities/plan-activity";
 import { call, servedRepo } from "@/lib/surfaces/pages";
 import { PersonLists } from "@/app/standup/PeopleView";
 
@@ -44,10 +44,10 @@ async function recentOf(handle: string, plan: Plan, facts: PeopleFacts, mine: re
   const latest = (i: Plan["issues"][number]) => [i.started_at, i.verified_at, i.completed_at].filter(Boolean).sort().at(-1) ?? "";
   const stamped = [...mine].sort((a, b) => (latest(a) < latest(b) ? 1 : latest(a) > latest(b) ? -1 : 0)).slice(0, TIMELINES).map((i) => i.id);
   const known = new Set(plan.issues.map((i) => i.id));
-  const moved = readLedger(servedRepo())
-    .entries.filter((e) => typeof e.by === "string" && typeof e.issue === "string" && known.has(e.issue) && !own.has(e.issue) && handleOf(e.by) === handle)
-    .map((e) => e.issue as string);
-  const others = [...new Set(moved.reverse())].slice(0, TIMELINES);
+  // The clone's recent moves and edits (plan.activity, newest first): the issues this person moved.
+  const { entries } = await call(planActivityCapability, { limit: 200 });
+  const moved = entries.filter((e) => known.has(e.record) && !own.has(e.record) && handleOf(e.by) === handle).map((e) => e.record);
+  const others = [...new Set(moved)].slice(0, TIMELINES);
   const timelines = await Promise.all([...stamped, ...others].map((id) => call(planHistoryCapability, { id, limit: 30 })));
   const moves = recentMoves(timelines, RECENT, (id, by) => own.has(id) || handleOf(by) === handle);
   const code = planCodeOf(await call(planCodeCapability));
