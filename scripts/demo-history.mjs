@@ -62,8 +62,9 @@ export function writeDemoHistory(dir, { today = new Date().toISOString().slice(0
   const commits = demoHistory(shift);
   const git = (args, input) => execFileSync("git", args, { cwd: dir, input, stdio: [input ? "pipe" : "ignore", "pipe", "pipe"] });
   git(["init", "-q", "-b", "main"]);
-  git(["config", "user.name", "Cockpit demo"]);
-  git(["config", "user.email", "demo@cockpit.invalid"]);
+  // The browser of the demo acts as one of its team (Ana Sousa): a move made there is hers, as her commits are.
+  git(["config", "user.name", "Ana Sousa"]);
+  git(["config", "user.email", "ana@harbor.test"]);
   git(["config", "commit.gpgsign", "false"]);
   git(["fast-import", "--quiet", "--done"], Buffer.concat([fastImportStream(commits), Buffer.from("done\n")]));
   // Branches merged and deleted, or squashed, leave only their merge or squash commit behind.

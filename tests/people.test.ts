@@ -4,6 +4,7 @@ import { renderStandup } from "@/lib/surfaces/cli/standup-text";
 import { loadPlan } from "@/lib/repo";
 import { ownersOf, peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import { runGit } from "./support/git";
+import { runCliInProcess } from "./support/cli-in-process";
 import { sealedStampLines } from "./support/record-files";
 import { LEDGER, cleanupRepos, issueYaml, makePlanRepo, type PlanRepo } from "./support/repo";
 
@@ -121,6 +122,30 @@ describe("everyone /people lists", () => {
     expect([...people.keys()]).toEqual(["Ana Sousa", "kai", "priya"]);
     expect(people.get("kai")).toEqual([]);
     expect(people.get("priya")!.map((i) => i.id)).toEqual(["BK-1"]);
+  });
+});
+
+describe("a commit of the Cockpit's moves", () => {
+  it("does not make its committer a person: whoever made the moves is one; a change by hand in it does", async () => {
+    const repo = makePlanRepo({ issues: [{ id: "BK-1" }, { id: "BK-2" }] });
+    commitAs(repo, "Priya Raman", "priya@harbor.test", "the plan");
+    // The clone's git identity commits what kai did through the Cockpit.
+    repo.git("config", "user.name", "Clone Keeper");
+    repo.git("config", "user.email", "keeper@harbor.test");
+    expect((await runCliInProcess(["plan", "start", "BK-1", "--as", "kai", "--repo", repo.root])).code).toBe(0);
+    const moves = await runCliInProcess(["plan", "commit", "--repo", repo.root]);
+    expect(moves.code, moves.stderr).toBe(0);
+    expect(runGit(repo.root, ["log", "-1", "--format=%an%n%B"])).toContain("Cockpit-Records: moves");
+    let plan = loadPlan(repo.root);
+    expect([...peopleOf(plan.issues, await readPeopleFacts(repo.root, plan)).keys()]).toEqual(["kai", "Priya Raman"]);
+
+    // A record changed by hand, committed through the Cockpit: that change is the committer's.
+    repo.writeIssue("BK-2", issueYaml({ id: "BK-2", extra: "owner: lea\n" }));
+    const byHand = await runCliInProcess(["plan", "commit", "--repo", repo.root]);
+    expect(byHand.code, byHand.stderr).toBe(0);
+    expect(runGit(repo.root, ["log", "-1", "--format=%B"])).not.toContain("Cockpit-Records");
+    plan = loadPlan(repo.root);
+    expect([...peopleOf(plan.issues, await readPeopleFacts(repo.root, plan)).keys()]).toEqual(["Clone Keeper", "kai", "lea", "Priya Raman"]);
   });
 });
 

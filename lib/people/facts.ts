@@ -1,6 +1,7 @@
 import { type Author, type Handles, type IssueOwnership, authorHandles, handleOfAuthor, issuesByPerson, knownHandles } from "./people";
 import type { Plan } from "../plan/shapes";
 import { gitText } from "../repo/git-run";
+import { MOVES_TRAILER } from "../repo/commit";
 import { readLedger } from "../repo/ledger";
 import { readRecordFileFields } from "../repo/record-file";
 import { ISSUES_DIR } from "../plan/constants";
@@ -69,7 +70,8 @@ export function ownersOf(repo: string, plan: Plan): Map<string, string> {
 
 /** Every distinct author of the local and remote-tracking branches (`%aN` and `%aE`, .mailmap applied). */
 export async function readAuthors(repo: string): Promise<Author[]> {
-  const text = await gitText(repo, ["log", "--branches", "--remotes", "--format=%aN%x00%aE"], { timeoutMs: AUTHORS_TIMEOUT_MS }).catch(() => undefined);
+  // A commit that only records moves made through the Cockpit is the movers' (the ledger's `by`), not its committer's.
+  const text = await gitText(repo, ["log", "--branches", "--remotes", "--format=%aN%x00%aE", "--invert-grep", "--fixed-strings", `--grep=${MOVES_TRAILER}`], { timeoutMs: AUTHORS_TIMEOUT_MS }).catch(() => undefined);
   const seen = new Map<string, Author>();
   for (const line of (text ?? "").split("\n")) {
     const [name, email] = line.split("\0");

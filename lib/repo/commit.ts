@@ -179,7 +179,14 @@ export async function uncommittedCount(repo: string): Promise<number> {
 const oneLine = (text: string) => escapeControls(text).replaceAll("\n", "\\x0a");
 const indented = (text: string) => escapeControls(text).replaceAll("\n", "\n    ");
 
-/** The commit message: a subject, then one entry per file with what was done to it. */
+/**
+ * The trailer of a commit that only records moves and edits made through the Cockpit (every file's
+ * change has ledger lines behind it): its committer did none of them, the `[by]` of each entry did,
+ * so /people does not count its author as a person for it (lib/people/facts.ts).
+ */
+export const MOVES_TRAILER = "Cockpit-Records: moves";
+
+/** The commit message: a subject, then one entry per file with what was done to it (and the moves' trailer when nothing was changed by hand). */
 export function commitMessage(files: readonly PendingFile[], subject?: string): string {
   const records = files.filter((f) => f.record).map((f) => oneLine(f.record));
   const head = subject?.trim() ? oneLine(subject.trim()) : `plan: ${files.length} record change${files.length === 1 ? "" : "s"}${records.length ? ` (${records.slice(0, 5).join(", ")}${records.length > 5 ? ", …" : ""})` : ""}`;
@@ -187,7 +194,8 @@ export function commitMessage(files: readonly PendingFile[], subject?: string): 
     const what = f.events.length ? f.events.map((e) => `${indented(e.summary)} [${oneLine(e.by)}]`).join("; ") : `${f.status} by hand`;
     return `- ${oneLine(f.record || f.path)}: ${what}`;
   });
-  return [head, "", ...body].join("\n") + "\n";
+  const movesOnly = files.length > 0 && files.every((f) => f.events.length > 0);
+  return [head, "", ...body, ...(movesOnly ? ["", MOVES_TRAILER] : [])].join("\n") + "\n";
 }
 
 const AUTHOR = /^\s*([^<>]+?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/;

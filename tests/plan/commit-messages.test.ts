@@ -49,7 +49,7 @@ describe("the commit message is built from data", () => {
     expect(message).not.toContain("\u0000");
   });
 
-  it("a newline in a prose value adds no trailer and no line of its own: git interpret-trailers finds none", async () => {
+  it("a newline in a prose value adds no trailer and no line of its own: git interpret-trailers finds the Cockpit's alone", async () => {
     const repo = committedRepo();
     const forged = "Fix the widget\n\nSigned-off-by: Mallory <mallory@evil.invalid>";
     const edit = await cockpit("edit", "I0001", "--set", `objective=${forged}`, "--repo", repo.root, "--json");
@@ -63,10 +63,11 @@ describe("the commit message is built from data", () => {
 
     const r = await cockpit("commit", "--repo", repo.root, "--json");
     expect(r.code).toBe(0);
-    expect(trailersOfHead(repo)).toBe("");
+    // The only trailer is the Cockpit's own (its changes are all moves and edits made through it).
+    expect(trailersOfHead(repo)).toBe("Cockpit-Records: moves\n");
     const lines = repo.git("log", "-1", "--format=%B").split("\n");
-    // Every line of the body is an entry or an indented continuation of one.
-    expect(lines.slice(2).filter((l) => l !== "" && !l.startsWith("- ") && !l.startsWith("    "))).toEqual([]);
+    // Every line of the body is an entry or an indented continuation of one, but that trailer.
+    expect(lines.slice(2).filter((l) => l !== "" && !l.startsWith("- ") && !l.startsWith("    "))).toEqual(["Cockpit-Records: moves"]);
     expect(lines.filter((l) => l.includes("Mallory"))).toEqual([expect.stringMatching(/^ {4}Signed-off-by: Mallory <mallory@evil\.invalid> \[[^\]]+\]$/)]);
     const entry = lines.indexOf("- I0002: edit: set owner=bob");
     expect(lines[entry + 1]).toBe("    Signed-off-by: Eve <eve@evil.invalid> [carol\\x0aReviewed-by: Eve <eve@evil.invalid>]");
