@@ -75,7 +75,7 @@ export function CommitPanel({ count }: { count: number }) {
           {count} uncommitted
         </button>
       )}
-      <div className="absolute right-0 z-10 mt-1 flex w-[min(28rem,calc(100vw-2rem))] flex-col gap-1">
+      <div className="absolute left-0 z-10 mt-1 flex w-[min(28rem,calc(100vw-2rem))] flex-col gap-1 sm:left-auto sm:right-0">
         {listing && (
           <form
             id="commit-panel"
@@ -126,15 +126,16 @@ export function CommitPanel({ count }: { count: number }) {
             </div>
           </form>
         )}
-        <p role="status" aria-live="polite" data-testid="commit-outcome" className={`text-xs ${outcome || mustSignIn ? "rounded border border-slate-300 bg-white p-2 shadow dark:border-slate-700 dark:bg-slate-900" : ""}`}>
-          {mustSignIn ? <SignInPrompt /> : outcome}
-          {outcome.includes("Push: behind") && (
-            <button type="button" data-testid="commit-pull-rebase" disabled={busy} onClick={() => run(false, true)} className="ml-2 underline">
-              Pull --rebase and push
-            </button>
-          )}
-        </p>
       </div>
+      {/* The outcome stays at the foot of the window, where it covers none of the header's buttons. */}
+      <p role="status" aria-live="polite" data-testid="commit-outcome" className={`fixed bottom-4 right-4 z-40 max-w-[min(28rem,calc(100vw-2rem))] text-xs ${outcome || mustSignIn ? "rounded border border-slate-300 bg-white p-2 shadow dark:border-slate-700 dark:bg-slate-900" : ""}`}>
+        {mustSignIn ? <SignInPrompt /> : outcome}
+        {outcome.includes("Push: behind") && (
+          <button type="button" data-testid="commit-pull-rebase" disabled={busy} onClick={() => run(false, true)} className="ml-2 underline">
+            Pull --rebase and push
+          </button>
+        )}
+      </p>
     </div>
   );
 }

@@ -15,9 +15,10 @@ export interface NextIssueView {
 }
 
 /**
- * The overview's next issue with its Start. Once started, the card keeps the issue it moved, with
- * the outcome, the next issue as a link and Undo, until the person moves on: a second click never
- * lands on an issue that came in under the pointer.
+ * The overview's next issue with its Start, and `children`: notes about the issue as the page found
+ * it. Once started, the card keeps the issue it moved, with the outcome, the next issue as a link and
+ * Undo, until the person moves on: a second click never lands on an issue that came in under the
+ * pointer; the notes show while its status is the one they were written for.
  */
 export function NextIssueCard({ next, children }: { next: NextIssueView; children?: ReactNode }) {
   const [held, setHeld] = useState<{ next: NextIssueView; children?: ReactNode; status: string; frozen: boolean } | null>(null);
@@ -32,7 +33,8 @@ export function NextIssueCard({ next, children }: { next: NextIssueView; childre
       <p className="text-xs text-slate-600 dark:text-slate-400">
         wave {shown.wave} · {shown.priority || "no priority"} · milestone {shown.milestone}
       </p>
-      {held ? held.children : children}
+      {/* The notes are about the issue as the page found it ("never started, yet worked on"): gone once it moved, back if undone. */}
+      {held ? held.status === held.next.status && held.children : children}
       <TransitionButtons
         key={shown.id}
         issue={shown.id}

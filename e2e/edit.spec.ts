@@ -90,6 +90,13 @@ test.describe("editing @demo", () => {
       await expect(page.getByTestId("uncommitted-list")).not.toContainText("BK-005");
       await page.getByTestId("commit-confirm").click();
       await expect(page.getByTestId("commit-outcome")).toContainText("Committed 1 change(s)");
+      // The outcome covers none of the header's buttons (it once lay over "New plan from…" and "Jump to…").
+      const note = (await page.getByTestId("commit-outcome").boundingBox())!;
+      for (const button of [page.getByTestId("import-open"), page.getByRole("button", { name: /Jump to/ })]) {
+        const b = (await button.boundingBox())!;
+        const apart = note.x >= b.x + b.width || b.x >= note.x + note.width || note.y >= b.y + b.height || b.y >= note.y + note.height;
+        expect(apart, `the commit's outcome lies over ${await button.textContent()}`).toBe(true);
+      }
       const message = git(repo.dir, "log", "-1", "--format=%an%n%B");
       expect(message).toContain("Lead in a browser");
       expect(message).toContain("- BK-037: create:");

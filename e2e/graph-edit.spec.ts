@@ -67,13 +67,13 @@ test.describe("editing dependencies on the graph @demo", () => {
       expect(readFileSync(waiting, "utf8")).toBe(before);
       expect(await seriousViolations(page, "/waves with the dependency preview")).toEqual([]);
 
+      // Confirm writes it and closes the dialog (it stayed open over the graph once): the bar above says what was written.
       await page.getByTestId("edit-confirm").click();
-      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-020 add depends_on BK-016: add depends_on=BK-016.");
+      await expect(page.getByTestId("graph-edit-written")).toHaveText("Written: BK-020 add depends_on BK-016: add depends_on=BK-016.");
+      await expect(dialog).toHaveCount(0);
       expect(dependsOn(waiting)).toEqual([...deps, "BK-016"]);
       await expect(edge(page, "BK-016", "BK-020")).toHaveCount(1);
       await expect(node(page, "BK-020").locator("[data-status]")).toHaveAttribute("data-status", "BLOCKED");
-      await page.getByTestId("graph-edit-close").click();
-      await expect(dialog).toHaveCount(0);
 
       // The other way round closes a cycle: the preview names the FAIL finding and offers no confirm.
       const otherBefore = readFileSync(other, "utf8");
@@ -89,7 +89,8 @@ test.describe("editing dependencies on the graph @demo", () => {
       await page.getByTestId("edit-undo").click();
       await expect(page.getByTestId("edit-preview")).toContainText("BK-020: status BLOCKED → READY");
       await page.getByTestId("edit-confirm").click();
-      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-020 undo of add depends_on BK-016: remove depends_on=BK-016.");
+      await expect(page.getByTestId("graph-edit-written")).toHaveText("Written: BK-020 undo of add depends_on BK-016: remove depends_on=BK-016.");
+      await expect(page.getByTestId("graph-edit-dialog")).toHaveCount(0);
       expect(dependsOn(waiting)).toEqual(deps);
       await expect(edge(page, "BK-016", "BK-020")).toHaveCount(0);
       await expect(node(page, "BK-020").locator("[data-status]")).toHaveAttribute("data-status", "READY");
@@ -115,7 +116,8 @@ test.describe("editing dependencies on the graph @demo", () => {
       expect(dependsOn(file)).toContain("BK-013");
 
       await page.getByTestId("edit-confirm").click();
-      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-014 remove depends_on BK-013: remove depends_on=BK-013.");
+      await expect(page.getByTestId("graph-edit-written")).toHaveText("Written: BK-014 remove depends_on BK-013: remove depends_on=BK-013.");
+      await expect(page.getByTestId("graph-edit-dialog")).toHaveCount(0);
       expect(dependsOn(file)).not.toContain("BK-013");
       await expect(edge(page, "BK-013", "BK-014")).toHaveCount(0);
       await expect(page.getByTestId("edge-selection")).toHaveCount(0);
@@ -159,7 +161,7 @@ test.describe("editing dependencies on the graph @demo", () => {
       await page.getByTestId("edit-reapply").click();
       await expect(page.getByTestId("edit-confirm")).toBeEnabled();
       await page.getByTestId("edit-confirm").click();
-      await expect(page.getByTestId("edit-outcome")).toHaveText("BK-020 add depends_on BK-016: add depends_on=BK-016.");
+      await expect(page.getByTestId("graph-edit-written")).toHaveText("Written: BK-020 add depends_on BK-016: add depends_on=BK-016.");
       expect(dependsOn(file)).toContain("BK-016");
       expect(readFileSync(file, "utf8")).toMatch(/^priority: p3$/m);
     } finally {

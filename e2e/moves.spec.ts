@@ -160,7 +160,7 @@ test.describe("moves @demo", () => {
     }
   });
 
-  test("the overview's Start starts the next issue", async ({ page, visit, repo }) => {
+  test("the overview's Start starts the next issue, and its note that nobody started it goes", async ({ page, visit, repo }) => {
     const plan = (await (await page.request.get("/api/v1/plan/status")).json()) as { next_ready?: { id: string } };
     const next = plan.next_ready!.id;
     const file = repo.issue(next);
@@ -168,8 +168,11 @@ test.describe("moves @demo", () => {
       await visit("/");
       const card = page.getByTestId("next-issue");
       await expect(card.getByRole("link", { name: next })).toBeVisible();
+      // The demo's next issue has commits but was never started: the card says so until it is.
+      await expect(card.getByTestId("next-issue-code-warning")).toContainText("never started");
       await card.getByTestId("move-start").click();
       await expect(page.getByTestId("move-outcome")).toHaveText(new RegExp(`^${next}: READY → ACTIVE\\. (Next: |Next issue: none)`));
+      await expect(card.getByTestId("next-issue-code-warning")).toHaveCount(0);
       expect(readFileSync(file, "utf8")).toMatch(/^started_at: /m);
       await settle(page);
     } finally {

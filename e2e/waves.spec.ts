@@ -97,8 +97,11 @@ test("every issue is a node of the graph, and the list view (axe-clean) says the
   await expect(graph.locator(".react-flow__node:has([data-status])")).toHaveCount(plan.issues.length);
   const list = page.getByTestId("waves-list");
   await expect(list.getByRole("link")).toHaveCount(plan.issues.length);
+  await expect(page.getByTestId("fit-all")).toBeVisible();
   await page.getByRole("button", { name: "Show as list" }).click();
   await expect(list).toBeVisible();
+  // The list shows none of the graph's controls: no Fit all, no minimap, no legend of handles and arrows.
+  for (const control of ["fit-all", "minimap-toggle", "edit-hint", "critical-legend"]) await expect(page.getByTestId(control)).toHaveCount(0);
   await expect(graph).toHaveCount(0);
   await expect(list.getByRole("heading", { name: "Wave 0" })).toBeVisible();
   await shot("list");

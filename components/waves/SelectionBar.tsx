@@ -8,7 +8,7 @@ import { BUTTON } from "./Toolbar";
 import type { DependencyEditor } from "./useDependencyEditor";
 
 // The line between the toolbar and the graph: the selected issue (or what the view draws), the
-// selected dependency, the tab's undo, "Fit all" and the minimap's switch.
+// selected dependency, what the last edit wrote, the tab's undo, "Fit all" and the minimap's switch.
 
 export interface SelectionBarProps {
   selected: PlanIssue | undefined;
@@ -22,9 +22,11 @@ export interface SelectionBarProps {
   /** Whether the minimap is shown, and the button that shows or hides it. */
   minimap: boolean;
   onMinimap: () => void;
+  /** Whether the graph is shown: the list view has no dependency to select, view to fit or minimap. */
+  graph: boolean;
 }
 
-export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, editor, onFitAll, minimap, onMinimap }: SelectionBarProps) {
+export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, editor, onFitAll, minimap, onMinimap, graph }: SelectionBarProps) {
   const { selectedEdge, undo, edit } = editor;
   const chosen = selectedEdge ? dependencyOf(selectedEdge) : undefined;
   return (
@@ -47,7 +49,7 @@ export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, e
           {scopeNote}
         </span>
       )}
-      {selectedEdge && chosen && (
+      {graph && selectedEdge && chosen && (
         <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="edge-selection">
           <span>
             Dependency <span className="font-mono font-semibold">{chosen.dependency} → {chosen.dependent}</span> selected
@@ -58,17 +60,26 @@ export function SelectionBar({ selected, chain, conflicts, onClear, scopeNote, e
           </button>
         </div>
       )}
-      {undo && (
+      {editor.written && (
+        <p role="status" className="text-xs" data-testid="graph-edit-written">
+          Written: {editor.written}
+        </p>
+      )}
+      {graph && undo && (
         <button type="button" className={`ml-auto ${BUTTON}`} disabled={edit.busy} onClick={editor.proposeUndo} data-testid="edit-undo" title={`${undo.label} on ${undo.id}`}>
           Undo last edit ({undo.id})
         </button>
       )}
-      <button type="button" className={`${undo ? "" : "ml-auto "}${BUTTON}`} onClick={onFitAll} data-testid="fit-all">
-        Fit all
-      </button>
-      <button type="button" className={BUTTON} aria-pressed={minimap} onClick={onMinimap} data-testid="minimap-toggle" title={minimap ? "Hide the minimap" : "Show the minimap (it starts hidden when it would cover a node of the first view)"}>
-        Minimap
-      </button>
+      {graph && (
+        <>
+          <button type="button" className={`${undo ? "" : "ml-auto "}${BUTTON}`} onClick={onFitAll} data-testid="fit-all">
+            Fit all
+          </button>
+          <button type="button" className={BUTTON} aria-pressed={minimap} onClick={onMinimap} data-testid="minimap-toggle" title={minimap ? "Hide the minimap" : "Show the minimap (it starts hidden when it would cover a node of the first view)"}>
+            Minimap
+          </button>
+        </>
+      )}
     </div>
   );
 }

@@ -339,7 +339,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const isBig = layout.items.length > DRAW_VISIBLE_ABOVE;
   const scopeNote =
     `${view.milestone === null ? "All milestones" : `Milestone ${laneTitle(plan, view.milestone)}`}: ${layout.issueIds.length} of ${visibleIssues.length} issues drawn` +
-    `${view.fold ? "; finished work folded into chips" : ""}. Drag or use the arrow keys to pan, + and - to zoom.`;
+    `${view.fold ? "; finished work folded into chips" : ""}.${display === "graph" ? " Drag or use the arrow keys to pan, + and - to zoom." : ""}`;
 
   return (
     <div className="flex flex-col gap-3">
@@ -371,6 +371,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
         onFitAll={() => void flow.fitView(FIT_ALL)}
         minimap={isMinimapShown}
         onMinimap={() => setMinimapChoice(!isMinimapShown)}
+        graph={display === "graph"}
       />
 
       <div className="grid grid-cols-[minmax(0,1fr)] gap-4 2xl:grid-cols-[minmax(0,1fr)_18rem]">
@@ -431,12 +432,15 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
               <EditDialog editor={editor} side={dialogSide} />
             </div>
           )}
-          <Legend
-            critical={critical}
-            showCritical={showCritical}
-            criticalStart={critical.find((id) => itemById.has(id))}
-            onCriticalStart={focusNode}
-          />
+          {/* The legend explains the graph's marks, handles and arrows: the list has none of them. */}
+          {display === "graph" && (
+            <Legend
+              critical={critical}
+              showCritical={showCritical}
+              criticalStart={critical.find((id) => itemById.has(id))}
+              onCriticalStart={focusNode}
+            />
+          )}
           <WavesList layout={layout} itemById={itemById} byId={byId} isShown={display === "list"} unsealed={unsealed} />
         </div>
         <ConflictList pairs={pairs} byId={byId} onPick={openIssue} />

@@ -20,7 +20,14 @@ export function useDependencyEditor(plan: Plan, byId: ReadonlyMap<string, PlanIs
   const edit = useEditFlow(onWritten);
   const undo = useTabUndo();
   const [selectedEdge, setSelectedEdge] = useState<string | null>(null);
-  const [intent, setIntent] = useState<EditIntent | null>(null);
+  const [intent, setIntentNow] = useState<EditIntent | null>(null);
+  /** What the last written edit wrote, said above the graph once its dialog closed. */
+  const [written, setWritten] = useState<string | null>(null);
+  // A new proposal replaces what the bar said.
+  const setIntent = (next: EditIntent | null) => {
+    if (next) setWritten(null);
+    setIntentNow(next);
+  };
   const dialogRef = useRef<HTMLDivElement>(null);
 
   const titled = (id: string) => `${id} ${byId.get(id)?.title ?? ""}`.trim();
@@ -104,6 +111,16 @@ export function useDependencyEditor(plan: Plan, byId: ReadonlyMap<string, PlanIs
     return true;
   };
 
+  // A written edit closes the dialog: the graph shows it, and the bar above says what was written.
+  const wroteText = edit.outcome?.ok && edit.pending?.preview?.written ? edit.outcome.text : null;
+  const { dismiss } = edit;
+  useEffect(() => {
+    if (wroteText === null) return;
+    setWritten(wroteText);
+    dismiss();
+    setIntent(null);
+  }, [wroteText, dismiss]);
+
   const isDialogOpen = !!intent && !!(edit.busy || edit.pending || edit.outcome);
 
   return {
@@ -111,6 +128,7 @@ export function useDependencyEditor(plan: Plan, byId: ReadonlyMap<string, PlanIs
     undo,
     intent,
     isDialogOpen,
+    written,
     dialogRef,
     selectedEdge,
     setSelectedEdge,
