@@ -29,7 +29,7 @@ import {
   RoadmapChangeSchema,
 } from "../plan/history-shapes";
 import { BlockerSchema, StandupBlockedSchema, StandupCodeSchema, StandupIssueSchema, StandupLandedSchema, StandupOpenSchema, StandupStatusSchema } from "../people/shapes";
-import { SyncStatusSchema } from "../repo/sync-shapes";
+import { PlanSyncStatusSchema } from "../capabilities/plan-sync-status";
 import {
   IssueStatusSchema,
   MilestoneStatusSchema,
@@ -80,7 +80,7 @@ export const NAMED_SCHEMAS: readonly (readonly [z.ZodType, string])[] = [
   [BlockerSchema, "Blocker"],
   [StandupLandedSchema, "StandupLanded"],
   [StandupCodeSchema, "StandupCode"],
-  [SyncStatusSchema, "SyncStatus"],
+  [PlanSyncStatusSchema, "SyncStatus"],
   [BurnupPointSchema, "BurnupPoint"],
   [CodeBranchSchema, "CodeBranch"],
   [CodeCommitSchema, "CodeCommit"],
