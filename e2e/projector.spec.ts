@@ -8,9 +8,13 @@ import { expect, quiet, seriousViolations, test } from "./fixtures";
 const FULL_HD = { width: 1920, height: 1080 };
 
 interface Standup {
-  people: { person: string }[];
+  people: ({ person: string; commits: number; commit_issues: string[] } & Record<string, unknown>)[];
   unowned: Record<string, unknown[]>;
+  findings: { new: unknown[]; resolved: unknown[]; code: { subject: string; code: string }[] };
 }
+
+/** Whether a person has something to say: an issue on a list, or a linked commit in the window. */
+const saysSomething = (p: Standup["people"][number]) => p.commits > 0 || Object.entries(p).some(([k, v]) => k !== "commit_issues" && Array.isArray(v) && v.length > 0);
 
 /** Every visible text's size on screen: computed font-size × its scale (SVG text: the screen CTM). Returns the ones under `min` px. */
 async function smallTexts(page: Page, min = 24): Promise<string[]> {
@@ -79,9 +83,13 @@ test.describe("standup projector mode @demo", () => {
       expect(since).toMatch(/^[0-9a-f]{40}$/);
       expect(url.searchParams.get("projector")).toBe("1");
       const answer = (await (await page.request.get(`/api/v1/plan/standup?since=${since}`)).json()) as Standup;
-      const names = answer.people.map((p) => p.person);
+      // A person with nothing to say has no screen: the run never opens on one.
+      const names = answer.people.filter(saysSomething).map((p) => p.person);
       if (Object.values(answer.unowned).some((l) => l.length > 0)) names.push("Nobody's");
       expect(names).toEqual(expect.arrayContaining(["lea", "marek", "priya", "tom"]));
+      const findings = answer.findings.new.length + answer.findings.resolved.length + answer.findings.code.length;
+      expect(answer.findings.code.length, "the demo's code has findings").toBeGreaterThan(0);
+      const total = names.length + 1 + 1; // the people, the findings, the burn-up
 
       // The app's header is hidden and the run takes the whole width.
       await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
@@ -91,10 +99,13 @@ test.describe("standup projector mode @demo", () => {
       const keys = ["Space", "ArrowRight", "PageDown", "ArrowDown"];
       for (const [i, name] of names.entries()) {
         await expect(visibleScreen(page).getByTestId("projector-person")).toHaveText(name);
-        await expect(page.getByTestId("projector-position")).toHaveText(`${i + 1} / ${names.length + 1}`);
+        await expect(page.getByTestId("projector-position")).toHaveText(`${i + 1} / ${total}`);
         await expect(page.getByTestId("projector-timer")).toContainText(/\d:\d\d \/ 1:30 · \d:\d\d left/);
         expect(await smallTexts(page), `texts under 24 px on ${name}'s screen`).toEqual([]);
         expect(await overflow(page), `${name}'s screen scrolls`).toEqual({ screen: 0, document: 0 });
+        // Linked commits name the issues they are on.
+        const person = answer.people.find((p) => p.person === name);
+        if (person && person.commits > 0) for (const id of person.commit_issues) await expect(visibleScreen(page).getByTestId("projector-commits")).toContainText(id);
         if (name === "marek") {
           await expect(visibleScreen(page).getByTestId("list-active")).toContainText("BK-015");
           await shot(`projector-person-marek-${scheme}`);
@@ -102,6 +113,14 @@ test.describe("standup projector mode @demo", () => {
         await page.keyboard.press(keys[i % keys.length]);
         await expect(page).toHaveURL(new RegExp(`[?&]screen=${i + 2}(&|$)`));
       }
+
+      // The window's findings, the code's among them, then the burn-up.
+      await expect(visibleScreen(page).getByTestId("projector-findings")).toHaveText(`Findings · ${findings}`);
+      const first = answer.findings.code[0];
+      await expect(visibleScreen(page).getByTestId(`code-finding-${first.subject}-${first.code}`)).toBeVisible();
+      expect(await smallTexts(page), "texts under 24 px on the findings screen").toEqual([]);
+      expect(await overflow(page), "the findings screen scrolls").toEqual({ screen: 0, document: 0 });
+      await page.keyboard.press("ArrowRight");
 
       // The closing screen: the booking burn-up filling the screen, its today line, the year on its axis.
       await expect(visibleScreen(page).getByTestId("projector-closing")).toContainText("Burn-up of");
@@ -121,10 +140,10 @@ test.describe("standup projector mode @demo", () => {
       // Back with the left arrow and PageUp; a reload stays on the screen; Escape leaves for the standup.
       await page.keyboard.press("ArrowLeft");
       await page.keyboard.press("PageUp");
-      await expect(page).toHaveURL(new RegExp(`[?&]screen=${names.length - 1}(&|$)`));
+      await expect(page).toHaveURL(new RegExp(`[?&]screen=${total - 2}(&|$)`));
       // (The header polls the sync state only on a server that follows: a reload cuts no poll here.)
       await page.reload();
-      await expect(visibleScreen(page).getByTestId("projector-person")).toHaveText(names[names.length - 2]);
+      await expect(visibleScreen(page).getByTestId("projector-person")).toHaveText(names[total - 3]);
       await quiet(page);
       await page.keyboard.press("Escape");
       await expect(page).toHaveURL(/\/standup\?since=[0-9a-f]{40}$/);

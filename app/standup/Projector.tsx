@@ -9,11 +9,13 @@ import { planModelCapability } from "@/lib/capabilities/plan-model";
 import type { PlanStandup, StandupLists } from "@/lib/people/shapes";
 import { PROJECTOR_COLUMNS, type ProjectorScreen, type StandupEntry, fitColumn, projectorScreens, screenIndex } from "@/lib/standup/projector";
 import { call } from "@/lib/surfaces/pages";
+import { type KnownIds, knownIds } from "@/components/FindingMessage";
+import { WindowFindingItems } from "@/components/standup/WindowFindings";
 import type { ReactNode } from "react";
 import { personHref } from "./PeopleView";
 
-// Projector mode of the standup by person: a screen per person, the issues nobody has, and the
-// burn-up of each ACTIVE milestone. Sized for 1920×1080 seen from the back of a room: no text
+// Projector mode of the standup by person: a screen per person with something to say, the issues
+// nobody has, the window's findings, and the burn-up of each ACTIVE milestone. Sized for 1920×1080 seen from the back of a room: no text
 // under 24 px, each person's lists cut to one screen with "+N more".
 
 /** The rows one column of a person's screen holds at 1920×1080 (a title, an entry: one row). */
@@ -52,9 +54,9 @@ function Entry({ item }: { item: StandupEntry }) {
   );
 }
 
-function Lists({ lists }: { lists: StandupLists }) {
+function Lists({ lists, empty }: { lists: StandupLists; empty: string }) {
   const isEmpty = Object.values(lists).every((l) => l.length === 0);
-  if (isEmpty) return <p className="text-4xl text-slate-600 dark:text-slate-400">Nothing to say.</p>;
+  if (isEmpty) return <p className="text-4xl text-slate-600 dark:text-slate-400">{empty}</p>;
   return (
     <div className="grid min-h-0 flex-1 grid-cols-2 gap-10">
       {PROJECTOR_COLUMNS.map((column) => (
@@ -83,6 +85,31 @@ function Lists({ lists }: { lists: StandupLists }) {
   );
 }
 
+/** The findings a screen holds at 1920×1080 (each message cut to two lines): the rest are counted. */
+const PROJECTOR_FINDINGS = 6;
+
+function FindingsScreen({ findings, ids }: { findings: PlanStandup["findings"]; ids: KnownIds }) {
+  // The code's first (what someone is doing now), then the plan's new and resolved ones.
+  const all = [...findings.code.map((f) => ({ f, kind: "code" as const })), ...findings.new.map((f) => ({ f, kind: "new" as const })), ...findings.resolved.map((f) => ({ f, kind: "resolved" as const }))];
+  const shown = all.slice(0, PROJECTOR_FINDINGS);
+  const pick = (kind: "code" | "new" | "resolved") => shown.filter((x) => x.kind === kind).map((x) => x.f);
+  return (
+    <>
+      <h2 className="shrink-0 text-6xl font-bold" data-testid="projector-findings">
+        Findings · {all.length}
+      </h2>
+      <ul className="flex flex-col gap-4 text-3xl [&>li]:line-clamp-2" data-testid="projector-findings-list">
+        <WindowFindingItems added={pick("new")} resolved={pick("resolved")} code={pick("code")} ids={ids} />
+        {all.length > shown.length && (
+          <li className="text-slate-600 dark:text-slate-400" data-testid="more-findings">
+            +{all.length - shown.length} more on the standup&apos;s page
+          </li>
+        )}
+      </ul>
+    </>
+  );
+}
+
 function PersonScreen({ screen }: { screen: Extract<ProjectorScreen, { kind: "person" | "unowned" }> }) {
   return (
     <>
@@ -96,13 +123,19 @@ function PersonScreen({ screen }: { screen: Extract<ProjectorScreen, { kind: "pe
             Nobody&apos;s
           </span>
         )}
-        {screen.kind === "person" && (
-          <span className="text-3xl font-normal text-slate-700 dark:text-slate-300">
-            {screen.commits} linked commit{screen.commits === 1 ? "" : "s"}
+        {screen.kind === "person" && screen.commits > 0 && (
+          <span className="text-3xl font-normal text-slate-700 dark:text-slate-300" data-testid="projector-commits">
+            {screen.commits} linked commit{screen.commits === 1 ? "" : "s"} on{" "}
+            {screen.commitIssues.map((id, i) => (
+              <span key={id}>
+                {i > 0 && ", "}
+                <IssueLink id={id} />
+              </span>
+            ))}
           </span>
         )}
       </h2>
-      <Lists lists={screen.lists} />
+      <Lists lists={screen.lists} empty={screen.kind === "person" && screen.commits > 0 ? "No issue of theirs on a list: their commits are on the issues above." : "Nothing to say."} />
     </>
   );
 }
@@ -144,12 +177,14 @@ export async function Projector({ standup, screen, timebox, exitHref, heading }:
           isTimed: false,
           node: <ClosingScreen milestone={s.milestone} title={s.milestone ? titles.get(s.milestone)! : ""} today={today} />,
         }
-      : {
-          key: s.kind === "person" ? `person-${s.person}` : "unowned",
-          label: s.kind === "person" ? s.person : "Nobody's",
-          isTimed: true,
-          node: <PersonScreen screen={s} />,
-        },
+      : s.kind === "findings"
+        ? { key: "findings", label: "Findings", isTimed: false, node: <FindingsScreen findings={s.findings} ids={knownIds(model)} /> }
+        : {
+            key: s.kind === "person" ? `person-${s.person}` : "unowned",
+            label: s.kind === "person" ? s.person : "Nobody's",
+            isTimed: true,
+            node: <PersonScreen screen={s} />,
+          },
   );
   return <ProjectorRun screens={screens} start={screenIndex(screen, screens.length)} timebox={timebox} exitHref={exitHref} heading={heading} />;
 }

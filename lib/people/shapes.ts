@@ -48,6 +48,8 @@ export const StandupPersonSchema = z.object({
   ...lists,
   /** The person's commits linked to an issue, authored in the window. */
   commits: z.number().int(),
+  /** The issues those commits are linked to, in id order. */
+  commit_issues: z.array(z.string()),
 });
 
 export const PlanStandupSchema = z.object({
@@ -67,4 +69,4 @@ export type StandupLanded = z.infer<typeof StandupLandedSchema>;
 export type StandupCode = z.infer<typeof StandupCodeSchema>;
 export type StandupPerson = z.infer<typeof StandupPersonSchema>;
 export type PlanStandup = z.infer<typeof PlanStandupSchema>;
-export type StandupLists = Omit<StandupPerson, "person" | "commits">;
+export type StandupLists = Omit<StandupPerson, "person" | "commits" | "commit_issues">;

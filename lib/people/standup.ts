@@ -2,6 +2,7 @@ import type { PlanChanges } from "../plan/history-shapes";
 import type { Plan } from "../plan/shapes";
 import { activityIn, sectionOf, stuckIssues } from "../standup/standup";
 import { type Handles, type IssueOwnership, byHandle, byId, personOfIssue } from "./people";
+import { compareBytes } from "../plan/text";
 import type { PlanFinding } from "../plan/shapes";
 import type { PlanStandup, StandupCode, StandupIssue, StandupLists, StandupPerson } from "./shapes";
 
@@ -41,12 +42,12 @@ export function standupOf(f: StandupFacts): PlanStandup {
     const o = f.ownership.get(id);
     return o ? personOfIssue(o, f.handles) : null;
   };
-  const people = new Map<string, StandupLists & { commits: Set<string> }>();
+  const people = new Map<string, StandupLists & { commits: Set<string>; commitIssues: Set<string> }>();
   const unowned = emptyLists();
   const listsOf = (person: string | null): StandupLists => {
     if (person === null) return unowned;
     let p = people.get(person);
-    if (!p) people.set(person, (p = { ...emptyLists(), commits: new Set() }));
+    if (!p) people.set(person, (p = { ...emptyLists(), commits: new Set(), commitIssues: new Set() }));
     return p;
   };
   // Each issue's linked commits in the window, on every list it is on; none, no `code`.
@@ -87,7 +88,9 @@ export function standupOf(f: StandupFacts): PlanStandup {
     for (const commit of c.commits) {
       if (!inWindow(commit.authored_at, f.from, f.to)) continue;
       const handle = f.authors.get(commit.author) ?? commit.author;
-      (listsOf(handle) as StandupLists & { commits: Set<string> }).commits.add(commit.sha);
+      const mine = listsOf(handle) as StandupLists & { commits: Set<string>; commitIssues: Set<string> };
+      mine.commits.add(commit.sha);
+      mine.commitIssues.add(id);
     }
   }
   const sorted = (l: StandupLists): StandupLists => ({
@@ -100,7 +103,8 @@ export function standupOf(f: StandupFacts): PlanStandup {
   });
   const list: StandupPerson[] = [...people.keys()].sort(byHandle).map((person) => {
     const p = people.get(person)!;
-    return { person, ...sorted(p), commits: p.commits.size };
+    const { commits, commitIssues, ...own } = p;
+    return { person, ...sorted(own), commits: commits.size, commit_issues: [...commitIssues].sort(compareBytes) };
   });
   return {
     since: f.changes.since,

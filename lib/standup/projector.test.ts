@@ -47,22 +47,35 @@ describe("fitColumn: a person's lists on one screen", () => {
 });
 
 describe("the run's screens", () => {
+  const noFindings = { new: [], resolved: [], code: [] };
   const standup = {
     people: [
-      { person: "lea", ...lists({ active: [issue("A1")] }), commits: 1 },
-      { person: "tom", ...lists(), commits: 0 },
+      { person: "ana", ...lists(), commits: 2, commit_issues: ["B2", "B7"] },
+      { person: "lea", ...lists({ active: [issue("A1")] }), commits: 1, commit_issues: ["A1"] },
+      { person: "tom", ...lists(), commits: 0, commit_issues: [] },
     ],
     unowned: lists(),
+    findings: noFindings,
   } as unknown as PlanStandup;
+  const names = (screens: ReturnType<typeof projectorScreens>) => screens.map((s) => (s.kind === "person" ? s.person : `${s.kind}${"milestone" in s ? `:${s.milestone}` : ""}`));
 
-  it("are one per person in plan.standup's order, then one closing screen per ACTIVE milestone", () => {
-    expect(projectorScreens(standup, ["m1", "m2"]).map((s) => (s.kind === "person" ? s.person : `${s.kind}:${"milestone" in s ? s.milestone : ""}`))).toEqual(["lea", "tom", "closing:m1", "closing:m2"]);
+  it("are one per person with something to say, in plan.standup's order, then one closing screen per ACTIVE milestone", () => {
+    // tom has no issue on any list and no linked commit: no screen to open on. ana has commits alone, and the issues they are on.
+    expect(names(projectorScreens(standup, ["m1", "m2"]))).toEqual(["ana", "lea", "closing:m1", "closing:m2"]);
+    expect(projectorScreens(standup, [])[0]).toMatchObject({ kind: "person", person: "ana", commits: 2, commitIssues: ["B2", "B7"] });
   });
 
   it("give the issues nobody has a screen of their own, and close on 'no ACTIVE milestone' when there is none", () => {
     const s = projectorScreens({ ...standup, unowned: lists({ verify: [issue("V9", "VERIFY")] }) }, []);
     expect(s.map((x) => x.kind)).toEqual(["person", "person", "unowned", "closing"]);
     expect(s.at(-1)).toEqual({ kind: "closing", milestone: null });
+  });
+
+  it("show the window's findings, the code's included, before the burn-ups", () => {
+    const code = [{ level: "WARN", code: "work_without_start", subject: "B2", message: "B2 is READY and was never started, yet 2 commits work on it" }];
+    const s = projectorScreens({ ...standup, findings: { ...noFindings, code } } as unknown as PlanStandup, ["m1"]);
+    expect(names(s)).toEqual(["ana", "lea", "findings", "closing:m1"]);
+    expect(s[2]).toEqual({ kind: "findings", findings: { ...noFindings, code } });
   });
 
   it("read ?screen=N as 1-based, clamped, the first when it is not a number", () => {

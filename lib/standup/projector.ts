@@ -67,18 +67,35 @@ export function fitColumn(lists: StandupLists, column: readonly { key: ListKey; 
   return fitted;
 }
 
-/** The screens of a run, in order: one per person (plan.standup's order), the issues nobody has, then the burn-ups. */
+/**
+ * The screens of a run, in order: one per person with something to say (plan.standup's order; a
+ * person with no issue on any list and no linked commit in the window has none), the issues nobody
+ * has, the window's findings (the plan's new and resolved, and what the code says), then the burn-ups.
+ */
 export type ProjectorScreen =
-  | { kind: "person"; person: string; lists: StandupLists; commits: number }
+  | { kind: "person"; person: string; lists: StandupLists; commits: number; commitIssues: string[] }
   | { kind: "unowned"; lists: StandupLists }
+  | { kind: "findings"; findings: PlanStandup["findings"] }
   | { kind: "closing"; milestone: string | null };
 
+const hasEntries = (lists: StandupLists) => Object.values(lists).some((l) => l.length > 0);
+
 export function projectorScreens(standup: PlanStandup, activeMilestones: readonly string[]): ProjectorScreen[] {
-  const screens: ProjectorScreen[] = standup.people.map((p) => ({ kind: "person", person: p.person, lists: p, commits: p.commits }));
-  if (Object.values(standup.unowned).some((l) => l.length > 0)) screens.push({ kind: "unowned", lists: standup.unowned });
+  const screens: ProjectorScreen[] = standup.people
+    .filter((p) => p.commits > 0 || hasEntries(listsOf(p)))
+    .map((p) => ({ kind: "person", person: p.person, lists: listsOf(p), commits: p.commits, commitIssues: p.commit_issues }));
+  if (hasEntries(standup.unowned)) screens.push({ kind: "unowned", lists: standup.unowned });
+  const f = standup.findings;
+  if (f.new.length + f.resolved.length + f.code.length > 0) screens.push({ kind: "findings", findings: f });
   if (activeMilestones.length === 0) screens.push({ kind: "closing", milestone: null });
   for (const m of activeMilestones) screens.push({ kind: "closing", milestone: m });
   return screens;
+}
+
+/** A person's lists alone (what a screen shows), without their name and commits. */
+function listsOf(p: PlanStandup["people"][number]): StandupLists {
+  const { person: _person, commits: _commits, commit_issues: _issues, ...lists } = p;
+  return lists;
 }
 
 /** `?screen=N` (1-based) as an index into `count` screens: anything else is the first. */
