@@ -7,7 +7,7 @@ import { planBurnupCapability } from "@/lib/capabilities/plan-burnup";
 import { planForecastCapability } from "@/lib/capabilities/plan-forecast";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import type { PlanStandup, StandupLists } from "@/lib/people/shapes";
-import { PROJECTOR_COLUMNS, type ProjectorScreen, type StandupEntry, fitColumn, projectorScreens, screenIndex } from "@/lib/standup/projector";
+import { PROJECTOR_COLUMNS, type ProjectorScreen, hasEntries, type StandupEntry, fitColumn, projectorScreens, screenIndex } from "@/lib/standup/projector";
 import { call } from "@/lib/surfaces/pages";
 import { type KnownIds, knownIds } from "@/components/FindingMessage";
 import { WindowFindingItems } from "@/components/standup/WindowFindings";
@@ -55,8 +55,7 @@ function Entry({ item }: { item: StandupEntry }) {
 }
 
 function Lists({ lists, empty }: { lists: StandupLists; empty: string }) {
-  const isEmpty = Object.values(lists).every((l) => l.length === 0);
-  if (isEmpty) return <p className="text-4xl text-slate-600 dark:text-slate-400">{empty}</p>;
+  if (!hasEntries(lists)) return <p className="text-4xl text-slate-600 dark:text-slate-400">{empty}</p>;
   return (
     <div className="grid min-h-0 flex-1 grid-cols-2 gap-10">
       {PROJECTOR_COLUMNS.map((column) => (

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { CapabilityError } from "../plan/errors";
 import { uncommittedCount } from "../repo/commit";
-import { SyncStatusSchema } from "../repo/sync-shapes";
+import { type SyncStatus, SyncStatusSchema } from "../repo/sync-shapes";
 import { defineCapability } from "./capability";
 
 export { SyncStatusSchema };
@@ -10,6 +10,12 @@ export { SyncStatusSchema };
 export const PlanSyncStatusSchema = SyncStatusSchema.extend({
   uncommitted: z.number().int().min(0).describe("record files changed in this clone and not committed yet (cockpit plan commit commits them)"),
 });
+
+/** The sync state with the clone's uncommitted record files counted: plan.sync_status's answer, and POST /api/v1/sync's. */
+export async function withUncommitted(repo: string, state: SyncStatus | Promise<SyncStatus>): Promise<z.infer<typeof PlanSyncStatusSchema>> {
+  const [status, uncommitted] = await Promise.all([state, uncommittedCount(repo)]);
+  return { ...status, uncommitted };
+}
 
 export const planSyncStatusCapability = defineCapability({
   id: "plan.sync_status",
@@ -22,7 +28,6 @@ export const planSyncStatusCapability = defineCapability({
   handler: async (ctx) => {
     // The state is the serving process's (lib/server/follow.ts): the surface lends it.
     if (!ctx.sync) throw new CapabilityError("internal", "this surface does not know how its clone follows the remote");
-    const [status, uncommitted] = await Promise.all([ctx.sync(), uncommittedCount(ctx.repo)]);
-    return { ...status, uncommitted };
+    return withUncommitted(ctx.repo, ctx.sync());
   },
 });

@@ -78,7 +78,8 @@ export type ProjectorScreen =
   | { kind: "findings"; findings: PlanStandup["findings"] }
   | { kind: "closing"; milestone: string | null };
 
-const hasEntries = (lists: StandupLists) => Object.values(lists).some((l) => l.length > 0);
+/** Whether any of the lists holds an issue. */
+export const hasEntries = (lists: StandupLists) => Object.values(lists).some((l) => l.length > 0);
 
 export function projectorScreens(standup: PlanStandup, activeMilestones: readonly string[]): ProjectorScreen[] {
   const screens: ProjectorScreen[] = standup.people

@@ -1,7 +1,7 @@
 import { planSyncStatusCapability } from "../capabilities/plan-sync-status";
 import { githubDeliveries, judgeWebhook, peerOf, securityFromEnv, signInLimiter, tooManyGuesses } from "../server/security";
 import { requestSync, syncStatus } from "../server/follow";
-import { uncommittedCount } from "../repo/commit";
+import { withUncommitted } from "../capabilities/plan-sync-status";
 import { admit, handleCapabilityRequest, settingsFromEnv, type HttpSettings } from "./http";
 import { httpPath } from "../capabilities/projection";
 import { errorResponse, jsonResponse } from "./responses";
@@ -40,5 +40,5 @@ export async function handleSyncRequest(request: Request, settings: HttpSettings
   const delivery = verdict.kind === "ok" && verdict.host === "github" ? request.headers.get("x-github-delivery") : null;
   // The answer is plan.sync_status's shape (the records not committed yet counted too).
   const state = delivery && githubDeliveries.seenBefore(delivery) ? await syncStatus(settings.repo) : requestSync(settings.repo);
-  return jsonResponse(202, { ...state, uncommitted: await uncommittedCount(settings.repo) });
+  return jsonResponse(202, await withUncommitted(settings.repo, state));
 }
