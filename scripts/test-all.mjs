@@ -30,7 +30,7 @@ const firstLine = (text) => {
   const lines = String(text ?? "").replace(/\x1b\[[0-9;]*m/g, "").split("\n").map((l) => l.trim()).filter(Boolean);
   const first = lines[0] ?? "";
   // A property's first line only counts its runs: the error it got and the seed that replays it follow.
-  if (!/^(Error: )?Property failed/.test(first)) return first.slice(0, 240);
+  if (!/^(Error: )?Property failed/.test(first)) return first.slice(0, 1200);
   const got = lines.findIndex((l) => /^Got /.test(l));
   const seed = lines.find((l) => /seed: -?\d+/.test(l));
   return [first, got >= 0 ? lines[got] : "", seed ?? ""].filter(Boolean).join(" | ").slice(0, 600);

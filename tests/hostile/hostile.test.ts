@@ -139,6 +139,8 @@ afterAll(() => {
 describe.concurrent("a hostile repository gets nothing: every verb, in process and served", () => {
   it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     const [cli, served] = await Promise.all([throughTheCommand(c), throughAServer(c)]);
-    expect([...cli, ...served], `holds: ${c.holds}`).toEqual([]);
+    const problems = [...cli, ...served];
+    // The problems lead the message: the run's summary shows a failure's first line.
+    expect(problems, `${problems.length} problem(s): ${problems.join(" | ").slice(0, 1500)} (holds: ${c.holds})`).toEqual([]);
   }, 600_000);
 });
