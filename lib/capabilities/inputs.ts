@@ -48,11 +48,19 @@ export const IssueFilterInput = z.strictObject({
 
 export const RecordInput = z.strictObject({ id: id("A milestone or issue"), at: RevisionField.optional() });
 
+/** The session a write says it is of: fenced by it (docs/agents.md). */
+const sessionField = z
+  .string()
+  .regex(/^s-[0-9a-f]{12}$/, "session is the id a claim or a start answered (s- and 12 hex digits)")
+  .optional()
+  .describe("The session your claim or start answered: refused once the issue is held by a later session (fencing).");
+
 export const TransitionInput = z.strictObject({
   issue: id("The issue"),
   transition: z.enum(["start", "verify", "done"]).describe("start, verify or done."),
   force: z.boolean().optional().describe("verify or done an issue another actor's session holds (a person, with reason; never an agent)."),
   reason: z.string().min(1).max(500, "reason is at most 500 characters").optional().describe("Why force: kept in the ledger line."),
+  session: sessionField,
   idempotency_key: IdempotencyKeyField.optional(),
 });
 
@@ -64,6 +72,7 @@ export const EvidenceInput = z
     command: z.string().min(1).max(10_000).optional().describe("The command that proves it."),
     artifact: z.string().min(1).max(10_000).optional().describe("The artifact it produced."),
     result: z.string().max(10_000).optional().describe("What the command or artifact showed."),
+    session: sessionField,
     idempotency_key: IdempotencyKeyField.optional(),
   })
   .refine((v) => v.command !== undefined || v.artifact !== undefined, {
@@ -89,6 +98,7 @@ const noteField = z.string().max(2000, "note is at most 2000 characters").descri
 export const HeartbeatInput = z.strictObject({
   issue: id("The issue"),
   note: noteField.optional(),
+  session: sessionField,
 });
 
 export const AgentsInput = z.strictObject({});
@@ -141,6 +151,7 @@ export const ReleaseInput = z.strictObject({
   issue: id("The issue"),
   force: z.boolean().optional().describe("End the session whoever holds it (a person clearing a crashed agent; an agent may not)."),
   note: noteField.optional(),
+  session: sessionField,
 });
 
 export const CodeInput = z.strictObject({

@@ -16,7 +16,7 @@ export const planHeartbeatCapability = defineCapability({
   output: HeartbeatResultSchema,
   handler: async (ctx, input) => {
     requireIssue(ctx.plan(), input.issue);
-    const row = await heartbeat(ctx.repo, ctx.plan, input.issue, actorOf(ctx.by, ctx.kind), input.note, configOf(ctx));
+    const row = await heartbeat(ctx.repo, ctx.plan, input.issue, actorOf(ctx.by, ctx.kind, false, input.session), input.note, configOf(ctx));
     return { issue: row.issue, session: row.session, epoch: row.epoch, last_seen: toSecond(row.last_seen), expires: toSecond(row.expires), note: row.note };
   },
 });

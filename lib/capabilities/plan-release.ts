@@ -16,7 +16,7 @@ export const planReleaseCapability = defineCapability({
   output: ReleaseResultSchema,
   handler: async (ctx, input) => {
     requireIssue(ctx.plan(), input.issue);
-    const who = actorOf(ctx.by, ctx.kind);
+    const who = actorOf(ctx.by, ctx.kind, false, input.session);
     if (input.force && who.kind === "agent") throw refused(`${who.actor} is an agent, and an agent never ends another's session: ask a person, or wait for the lease to end (cockpit plan agents)`);
     const ended = await releaseSession(ctx.repo, ctx.plan, input.issue, who, { force: input.force === true, note: input.note }, configOf(ctx));
     return { issue: input.issue, released: ended !== undefined, ...(ended ? { holder: ended.actor, session: ended.session } : {}) };

@@ -23,7 +23,8 @@ export const planTransitionCapability = defineCapability({
   input: TransitionInput,
   output: TransitionResultSchema,
   handler: async (ctx, input) => {
-    const who = actorOf(ctx.by, ctx.kind);
+    if (input.session !== undefined && input.transition === "start") throw invalidInput("start opens a session and answers its id; session is for the writes after it (verify, done, evidence, heartbeat, release)");
+    const who = actorOf(ctx.by, ctx.kind, false, input.session);
     if (input.force || input.reason !== undefined) forceProblem(input, who);
     const force = input.force === true;
     const out: OpenedBy = {};

@@ -38,9 +38,9 @@ export async function sessionStore(repo: string, plan: () => Plan, config: Cockp
 const shared = (config?: CockpitConfig) => databaseUrl(config) !== undefined;
 
 /** Who acts, with their kind: an agent by the surface's word (a users file, an MCP client's session name), or by opening with claim. */
-export function actorOf(by: string | undefined, kind: Actor["kind"] | undefined, claiming = false): Actor {
+export function actorOf(by: string | undefined, kind: Actor["kind"] | undefined, claiming = false, session?: string): Actor {
   const actor = by ?? "unknown";
-  return { actor, kind: kind ?? (claiming || isClientSessionName(actor) ? "agent" : "person") };
+  return { actor, kind: kind ?? (claiming || isClientSessionName(actor) ? "agent" : "person"), ...(session !== undefined ? { session } : {}) };
 }
 
 /** What a start or a claim opened, for its answer; `previous`: the session a reclaim took the issue from. */

@@ -18,6 +18,8 @@ export const SESSION_STATES: readonly SessionState[] = ["active", "awaiting_inpu
 export interface Actor {
   actor: string;
   kind: SessionKind;
+  /** The session the write says it is of (the id its claim or start answered): fenced by it, not by the name alone. */
+  session?: string;
 }
 
 /** Ended sessions stay listed this long. */
@@ -129,13 +131,14 @@ export async function handoffSession(tx: PlanTx, issue: string): Promise<Session
 
 /**
  * Whether `who` may write on `issue` now: refused when another session holds its live lease, or
- * when the issue was reclaimed from `who`'s own last session (a late write of a fenced holder).
- * `force` (a person's override) passes both. Answers `who`'s session on the issue, if it holds one.
+ * when the issue was reclaimed from `who`'s own last session (a late write of a fenced holder); a
+ * write that names its session (`who.session`) is refused unless that session is the issue's
+ * live one, or ended with no session after it. `force` (a person's override) passes these. Answers `who`'s session on the issue, if it holds one.
  */
 export async function guardIssue(tx: PlanTx, issue: string, who: Actor, options: { force?: boolean; override?: string } = {}): Promise<SessionRow | undefined> {
   const now = await tx.clock();
   const current = await tx.liveSession(issue);
-  if (current && current.actor === who.actor) return current;
+  if (current && current.actor === who.actor && (who.session === undefined || who.session === current.session)) return current;
   if (options.force) {
     // An agent never overrides: one the surface names so, or one that opened a session with claim.
     if (who.kind === "agent" || (await tx.sessions("")).some((s) => s.actor === who.actor && s.kind === "agent")) {
@@ -143,10 +146,25 @@ export async function guardIssue(tx: PlanTx, issue: string, who: Actor, options:
     }
     return undefined;
   }
-  const mine = (await tx.sessionsOf(issue)).find((s) => s.actor === who.actor);
+  const sessions = await tx.sessionsOf(issue);
+  if (who.session !== undefined) {
+    // A write that names its session is fenced by it: one the issue was taken from, or any but the
+    // issue's live one, is refused even when the same actor holds the issue again (a restarted agent).
+    const named = sessions.find((s) => s.session === who.session);
+    if (!named) throw refused(`session ${who.session} never held ${issue}: pass the session your claim or start of ${issue} answered (cockpit plan agents lists them)`);
+    if (named.actor !== who.actor) throw refused(`session ${who.session} on ${issue} is ${named.actor}'s, not ${who.actor}'s`);
+    if (named.ended === "reclaimed") throw refused(fencedOut(named));
+    if (current) throw refused(superseded(named, current)); // the same session returned above
+  }
+  const mine = sessions.find((s) => s.actor === who.actor);
   if (mine?.ended === "reclaimed") throw refused(fencedOut(mine));
   if (current && (await holds(tx, current, now))) throw refused(heldBy(current, now, who.kind === "person" ? options.override : undefined));
   return undefined;
+}
+
+/** The refusal of a write of a session that ended, while a later one (its actor's again, or another's) holds the issue. */
+function superseded(mine: SessionRow, current: SessionRow): string {
+  return `your session ${mine.session} (epoch ${mine.epoch}) on ${mine.issue} ended${mine.ended ? ` (${mine.ended} at ${toSecond(mine.ended_at ?? mine.expires)})` : ""}; the issue is held now by session ${current.session} (epoch ${current.epoch}) of ${current.actor}: claim another issue`;
 }
 
 /** Renew a session's lease (and keep `note` as its latest word, when given). */

@@ -257,7 +257,8 @@ export async function raceProcesses(name, source, count, args, env = {}) {
     await Promise.all(readers.map((f) => f()));
     const results = readers.map((f) => f());
     const t0 = process.hrtime.bigint();
-    for (const c of children) c.stdin.write("go\n");
+    // Ended, not only written: a child that read its go has no open stdin to keep it alive.
+    for (const c of children) c.stdin.end("go\n");
     const out = (await Promise.all(results)).map((l) => JSON.parse(l));
     return { out, wall: Number(process.hrtime.bigint() - t0) / 1e6 };
   } finally {

@@ -21,7 +21,9 @@ import { usePostgresCluster } from "./clones";
 // accepted, the ledger naming the agent of every move.
 
 const ISSUES = 60;
-const TTL_S = 8;
+// Long enough that a live agent's cold command on a loaded machine never outlasts its lease (with 8 s,
+// one live agent's issue was reclaimed when the coordination tests ran side by side).
+const TTL_S = 12;
 const cluster = usePostgresCluster("fleet");
 const servers: RunningServer[] = [];
 const children: ChildProcess[] = [];
@@ -31,7 +33,8 @@ afterAll(async () => {
 });
 
 type Answer = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
-type Step = { verb: "claim" } | { verb: "heartbeat" | "evidence" | "verify"; issue: string };
+/** A write names the session its claim answered: it is fenced by it. */
+type Step = { verb: "claim" } | { verb: "heartbeat" | "evidence" | "verify"; issue: string; session: string };
 
 interface Agent {
   name: string;
@@ -52,10 +55,10 @@ function cliAgent(name: string, repo: string, env: Record<string, string>): Agen
     s.verb === "claim"
       ? ["claim"]
       : s.verb === "heartbeat"
-        ? ["heartbeat", s.issue, "--note", `${s.issue}: working`]
+        ? ["heartbeat", s.issue, "--note", `${s.issue}: working`, "--session", s.session]
         : s.verb === "evidence"
-          ? ["evidence", s.issue, "--covers", "proof", "--type", "test", "--command", "true"]
-          : ["verify", s.issue];
+          ? ["evidence", s.issue, "--covers", "proof", "--type", "test", "--command", "true", "--session", s.session]
+          : ["verify", s.issue, "--session", s.session];
   return {
     name,
     call: (step) =>
@@ -94,10 +97,10 @@ async function mcpAgent(name: string, repo: string, env: Record<string, string>)
     s.verb === "claim"
       ? ["plan_claim", {}]
       : s.verb === "heartbeat"
-        ? ["plan_heartbeat", { issue: s.issue, note: `${s.issue}: working` }]
+        ? ["plan_heartbeat", { issue: s.issue, note: `${s.issue}: working`, session: s.session }]
         : s.verb === "evidence"
-          ? ["plan_evidence", { record: s.issue, covers: "proof", type: "test", command: "true" }]
-          : ["plan_transition", { issue: s.issue, transition: "verify" }];
+          ? ["plan_evidence", { record: s.issue, covers: "proof", type: "test", command: "true", session: s.session }]
+          : ["plan_transition", { issue: s.issue, transition: "verify", session: s.session }];
   return {
     name,
     call: async (step) => {
@@ -120,10 +123,10 @@ function httpAgent(name: string, url: string): Agent {
     s.verb === "claim"
       ? ["claim", {}]
       : s.verb === "heartbeat"
-        ? ["heartbeat", { issue: s.issue, note: `${s.issue}: working` }]
+        ? ["heartbeat", { issue: s.issue, note: `${s.issue}: working`, session: s.session }]
         : s.verb === "evidence"
-          ? ["evidence", { record: s.issue, covers: "proof", type: "test", command: "true" }]
-          : ["transition", { issue: s.issue, transition: "verify" }];
+          ? ["evidence", { record: s.issue, covers: "proof", type: "test", command: "true", session: s.session }]
+          : ["transition", { issue: s.issue, transition: "verify", session: s.session }];
   return {
     name,
     call: async (step) => {
@@ -182,7 +185,7 @@ async function runFleet(agents: Agent[], victims: { agent: string; at: number; a
           while (!(await reclaimed(session)) && Date.now() < deadline) await sleep(200);
         }
         for (const verb of ["heartbeat", "evidence", "verify"] as const) {
-          const r = await agent.call({ verb, issue });
+          const r = await agent.call({ verb, issue, session });
           if (!r.ok) {
             if (agent.name === zombie && issue === run.zombieIssue) run.fenced.push(`${verb}: ${r.message}`);
             break;

@@ -186,9 +186,11 @@ describe("leases across clones", () => {
     expect(ok.length).toBeGreaterThanOrEqual(3);
     expect(failed.length).toBeGreaterThan(0); // the kill did land among the claims
     for (const f of failed) {
-      // Under --json a refusal is HTTP's error body on stdout, nothing on stderr.
+      // Under --json a refusal is HTTP's error body on stdout. On stderr, at most the one warning of
+      // a claim whose session was opened before the database went away: it could not be removed,
+      // and ends at its expiry (checked below).
       expect(f.r.code, f.r.stdout).toBe(15);
-      expect(f.r.stderr).toBe("");
+      expect(f.r.stderr).toMatch(/^(\[cockpit\] the session on I\d+ of a refused move was not removed \(the coordination database postgres:\/\/postgres:\*\*\*@[^ ]+ cannot be used [^\n]*\); it ends at its expiry\n)?$/);
       expect(JSON.parse(f.r.stdout).error.message).toContain("the coordination database postgres://postgres:***@");
     }
     const rows = cluster.server.sql("SELECT issue || ' ' || actor FROM cockpit_sessions WHERE ended IS NULL ORDER BY issue", db).split("\n").filter(Boolean);

@@ -149,6 +149,47 @@ describe("states, reclaim and fencing", () => {
     expect((await cli("verify", "I1", "--as", "agent-b")).code).toBe(EXIT.ok);
   });
 
+  it("a write that names its session is fenced by it: the same actor holding the issue again by a later session does not let the old one write", async () => {
+    const first = await json<{ issue: string; session: string; epoch: number }>("claim", "--as", "agent-a");
+    expect(first).toMatchObject({ issue: "I1", epoch: 1 });
+    // agent-a's process dies; its lease runs out; agent-a, restarted under the same name, claims again.
+    const store = openSqliteStore(repo.root);
+    const ago = new Date(Date.now() - 60_000).toISOString();
+    await store.write((tx) => tx.updateSession(first.session, { last_seen: ago, expires: ago }));
+    const again = await json<{ issue: string; session: string; epoch: number; event: string }>("claim", "--as", "agent-a");
+    expect(again).toMatchObject({ issue: "I1", event: "plan_reclaim", epoch: 2 });
+    expect(again.session).not.toBe(first.session);
+
+    // The old process comes back: every write naming its session is refused, by epoch, and writes nothing.
+    const before = repo.snapshot();
+    for (const argv of [["heartbeat", "I1"], ["verify", "I1"], ["release", "I1"], ["evidence", "I1", "--covers", "proof", "--type", "test", "--command", "npm test"]]) {
+      const r = await cli(...argv, "--as", "agent-a", "--session", first.session);
+      expect(r.code, argv.join(" ")).toBe(EXIT.refused);
+      expect(r.err).toMatch(new RegExp(`I1 was reclaimed by agent-a at 20[^;]*; your session ${first.session} \\(epoch 1\\) ended: claim another issue`));
+    }
+    // A session that never held the issue, another actor's, a malformed one, and a start that names one.
+    const unknown = await cli("heartbeat", "I1", "--as", "agent-a", "--session", "s-000000000000");
+    expect([unknown.code, unknown.err]).toEqual([EXIT.refused, expect.stringContaining("session s-000000000000 never held I1")]);
+    const others = await cli("heartbeat", "I1", "--as", "agent-b", "--session", again.session);
+    expect([others.code, others.err]).toEqual([EXIT.refused, expect.stringContaining(`session ${again.session} on I1 is agent-a's, not agent-b's`)]);
+    const malformed = await cli("heartbeat", "I1", "--as", "agent-a", "--session", "mine");
+    expect([malformed.code, malformed.err]).toEqual([EXIT.usage, expect.stringContaining("session is the id a claim or a start answered")]);
+    const start = await cli("start", "I2", "--as", "agent-a", "--session", again.session);
+    expect(start.code).toBe(EXIT.usage);
+    expect(repo.snapshot()).toEqual(before);
+
+    // The live session writes; released, and the issue claimed by name again, it is fenced too.
+    expect((await cli("heartbeat", "I1", "--as", "agent-a", "--session", again.session, "--note", "back")).code).toBe(EXIT.ok);
+    expect((await cli("release", "I1", "--as", "agent-a", "--session", again.session)).code).toBe(EXIT.ok);
+    const third = await json<{ session: string; epoch: number }>("claim", "I1", "--as", "agent-a");
+    expect(third.epoch).toBe(3);
+    const late = await cli("verify", "I1", "--as", "agent-a", "--session", again.session);
+    expect(late.code).toBe(EXIT.refused);
+    expect(late.err).toContain(`your session ${again.session} (epoch 2)`);
+    const verified = await cli("verify", "I1", "--as", "agent-a", "--session", third.session);
+    expect(verified.code, verified.err).toBe(EXIT.ok);
+  });
+
   it("claim ID takes that issue only: a READY one is started, a held one refused, one whose lease ended taken over with the reason in the ledger and as the new note", async () => {
     process.env.COCKPIT_LEASE_TTL_S = "1";
     expect(await json("claim", "I3", "--as", "agent-a")).toMatchObject({ issue: "I3", event: "plan_start", epoch: 1 });

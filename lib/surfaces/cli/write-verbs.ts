@@ -62,13 +62,13 @@ export const WRITE_VERBS: Record<string, Verb> = {
   done: moveVerb("done", "finish an ACTIVE or VERIFY issue whose evidence is complete"),
   evidence: capabilityVerb(planEvidenceCapability, {
     summary: "record evidence on an issue or a milestone",
-    options: { ...WRITE, covers: "value", type: "value", command: "value", artifact: "value", result: "value" },
+    options: { ...WRITE, covers: "value", type: "value", command: "value", artifact: "value", result: "value", session: "value" },
     takesId: true,
     input: (a) => {
       for (const required of ["covers", "type"]) {
         if (!a.options.has(required)) throw new UsageError(`--${required} is required`);
       }
-      return { record: a.words[0], ...fields(a, { covers: "covers", type: "type", command: "command", artifact: "artifact", result: "result" }) };
+      return { record: a.words[0], ...fields(a, { covers: "covers", type: "type", command: "command", artifact: "artifact", result: "result", session: "session" }) };
     },
     text: (v) => {
       const r = v;
@@ -93,17 +93,17 @@ export const WRITE_VERBS: Record<string, Verb> = {
     text: (v) => withCodeFindings(renderClaim(v), v),
   }),
   heartbeat: capabilityVerb(planHeartbeatCapability, {
-    summary: "renew your session on an issue (--note TEXT: what you are doing, kept as its latest word)",
-    options: { ...WRITE, note: "value" },
+    summary: "renew your session on an issue (--note TEXT: what you are doing, kept as its latest word; --session ID: the one your claim answered)",
+    options: { ...WRITE, note: "value", session: "value" },
     takesId: true,
-    input: (a) => ({ issue: a.words[0], ...fields(a, { note: "note" }) }),
+    input: (a) => ({ issue: a.words[0], ...fields(a, { note: "note", session: "session" }) }),
     text: (v) => `plan: ${v.issue} session ${v.session} (epoch ${v.epoch}) renewed; its lease ends at ${v.expires}`,
   }),
   release: capabilityVerb(planReleaseCapability, {
     summary: "end your session on an issue (--note TEXT for the next one; --force: whoever holds it, a person only)",
-    options: { ...WRITE, force: "flag", note: "value" },
+    options: { ...WRITE, force: "flag", note: "value", session: "value" },
     takesId: true,
-    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}), ...fields(a, { note: "note" }) }),
+    input: (a) => ({ issue: a.words[0], ...(a.options.has("force") ? { force: true } : {}), ...fields(a, { note: "note", session: "session" }) }),
     text: (v) => {
       const r = v;
       return r.released ? `plan: ${r.issue} released (session ${r.session} of ${r.holder})` : `plan: ${r.issue} was held by no session; nothing to release`;
@@ -188,12 +188,12 @@ export function syncStatusText(v: SyncStatus): string {
 }
 
 function moveVerb(move: Move, summary: string): Verb {
-  const forced: Record<string, OptionKind> = move === "start" ? {} : { force: "flag", reason: "value" };
+  const forced: Record<string, OptionKind> = move === "start" ? {} : { force: "flag", reason: "value", session: "value" };
   return capabilityVerb(planTransitionCapability, {
     summary,
     options: { ...WRITE, ...forced },
     takesId: true,
-    input: (a) => ({ issue: a.words[0], transition: move, ...(a.options.has("force") ? { force: true } : {}), ...fields(a, { reason: "reason" }) }),
+    input: (a) => ({ issue: a.words[0], transition: move, ...(a.options.has("force") ? { force: true } : {}), ...fields(a, { reason: "reason", session: "session" }) }),
     text: (v) => renderTransition(v),
   });
 }
@@ -208,7 +208,7 @@ function renderClaim(r: TransitionResult & { session?: string; epoch?: number; r
   const how = r.handoff?.how === "released" ? "it was released" : "its lease had expired";
   const move = r.event === "plan_reclaim" ? `plan: ${r.issue} taken over (ACTIVE; ${how}) from ${r.reclaimed_from?.actor ?? "?"}'s session ${r.reclaimed_from?.session ?? "?"}` : renderTransition(r);
   const lines = [move];
-  if (r.session !== undefined) lines.push(`session: ${r.session} (epoch ${r.epoch}); renew it: cockpit plan heartbeat ${r.issue} --note TEXT`);
+  if (r.session !== undefined) lines.push(`session: ${r.session} (epoch ${r.epoch}); renew it: cockpit plan heartbeat ${r.issue} --session ${r.session} --note TEXT`);
   if (r.handoff) lines.push(renderHandoff(r.handoff));
   for (const s of r.skipped ?? []) lines.push(`skipped ${s.id}: ${s.reason} (--any takes it)`);
   return lines.join("\n");
