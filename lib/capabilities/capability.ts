@@ -71,6 +71,12 @@ export interface Capability<I extends z.ZodType = z.ZodType, O extends z.ZodType
    */
   records?: false;
   /**
+   * false for a command answered from the coordination store alone, whose handler reads the plan
+   * only to name what it refuses: a serving process need not first let pending file events be
+   * handled (a heartbeat, an agent's most frequent call, answers a turn of the event loop sooner).
+   */
+  settles?: false;
+  /**
    * The version of what a query answered about, kept outside its answer (HTTP `ETag`, MCP
    * `_meta["cockpit/version"]`): a later edit carries it back to refuse a lost update.
    */

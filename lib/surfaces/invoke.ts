@@ -17,7 +17,7 @@ export type Invocation<T = unknown> =
  */
 export async function invoke<I extends z.ZodType, O extends z.ZodType>(capability: Capability<I, O>, ctx: CapabilityContext, input: unknown): Promise<Invocation<z.infer<O>>> {
   // A plan served from memory is as fresh as the last file event handled: handle those first.
-  await ioSettled();
+  if (capability.settles !== false) await ioSettled();
   const parsed = capability.input.safeParse(input ?? {});
   if (!parsed.success) {
     return { ok: false, error: { code: "invalid_input", message: describeInputError(parsed.error) } };

@@ -102,6 +102,12 @@ describe("a claim is a session of one actor", () => {
     const r = await cli("heartbeat", "I2", "--as", "ada");
     expect(r.code).toBe(EXIT.refused);
     expect(r.err).toContain("no session of yours holds I2: a heartbeat renews the session a claim or a start opened");
+    // An issue that does not exist is named as such, with or without a store.
+    for (const _ of [1, 2]) {
+      const none = await cli("heartbeat", "I9", "--as", "ada");
+      expect([none.code, none.err]).toEqual([EXIT.missing, expect.stringContaining("I9")]);
+      expect((await cli("claim", "--as", "ada")).code).toBe(EXIT.ok);
+    }
   });
 });
 
