@@ -9,7 +9,13 @@ import { newIdempotencyKey } from "./idempotency-key";
 // one undo per tab (sessionStorage), itself an edit with its preview.
 
 /** What an edit answers (plan.edit's output): its preview, its version, its ledger line. */
-export type EditAnswer = ActionAnswer<"plan.edit">;
+export type EditAnswer = Extract<ActionAnswer<"plan.edit">, { id: string }>;
+
+/** plan.edit's answer to an edit of one record (an edit by id never answers a batch). */
+function oneRecord(v: ActionAnswer<"plan.edit">): EditAnswer {
+  if ("ids" in v) throw new Error("the edit of one record was answered for a batch");
+  return v;
+}
 
 /** The edit that takes the last one back. */
 export interface Undo {
@@ -91,7 +97,7 @@ export function useEditFlow(onWritten: () => void) {
           setOutcome({ ok: false, text: `Refused: ${r.error.message}`, signIn: r.error.code === "unauthorized" });
           return;
         }
-        setPending({ ...next, preview: r.value, key: newIdempotencyKey() });
+        setPending({ ...next, preview: oneRecord(r.value), key: newIdempotencyKey() });
       }),
     [],
   );
@@ -114,7 +120,7 @@ export function useEditFlow(onWritten: () => void) {
           return;
         }
         // An undo answers with its ledger line, not the record: what it wrote is the preview it showed.
-        const answer = "changes" in r.value ? r.value : { ...pending.preview, written: true };
+        const answer = "changes" in r.value ? oneRecord(r.value) : { ...pending.preview, written: true };
         setOutcome({ ok: true, text: `${pending.id} ${pending.label}: ${answer.changes.join("; ")}.` });
         setPending({ ...pending, preview: answer });
         writeUndo(pending.undo && { ...pending.undo, ledger_id: answer.ledger_id });

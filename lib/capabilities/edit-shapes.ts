@@ -17,16 +17,26 @@ const SetFields = z
 const ListEntries = (what: string) => z.record(fieldName, entries).describe(`Entries to ${what}, by list field: { depends_on: ['I0002'] }.`);
 
 export const EditInput = z.strictObject({
-  id: id("The milestone or issue").describe("The milestone or issue to edit."),
+  id: id("The milestone or issue").optional().describe("The milestone or issue to edit."),
+  ids: z.array(id("Each record")).min(1, "ids lists at least one record").max(500, "ids lists at most 500 records").optional().describe("Edit these records instead, all alike, all or nothing: one preview of the whole batch, one write, one undo."),
   set: SetFields.optional(),
   unset: z.array(fieldName).max(100).optional().describe("Fields to remove."),
   add: ListEntries("add").optional(),
   remove: ListEntries("remove").optional(),
   if_version: z.string().min(1).max(100).optional().describe("The record's version the edit was made against (the ETag of GET /api/v1/plan/record); a changed record is refused."),
+  if_versions: z.record(z.string().min(1).max(200), z.string().min(1).max(100)).optional().describe("With ids: the version of each record, by id."),
   dry_run: z.boolean().optional().describe("Answer with the preview; write nothing."),
   allow_findings: z.boolean().optional().describe("Write even if the change adds FAIL findings."),
   idempotency_key: IdempotencyKeyField.optional(),
 });
+
+/** Which records an edit names: exactly one of id and ids, with the version member that goes with it. */
+export function editTargetProblem(input: { id?: string; ids?: string[]; if_version?: string; if_versions?: Record<string, string> }): string | undefined {
+  if ((input.id === undefined) === (input.ids === undefined)) return "give id (one record) or ids (a batch), not both and not neither";
+  if (input.ids !== undefined && input.if_version !== undefined) return "a batch takes if_versions (a version by id), not if_version";
+  if (input.id !== undefined && input.if_versions !== undefined) return "one record takes if_version, not if_versions";
+  return undefined;
+}
 
 export const CreateInput = z.strictObject({
   kind: z.enum(["issue", "milestone"]),
@@ -68,6 +78,32 @@ export const RecordWriteResultSchema = z.object({
   event: z.string().optional(),
   at: z.string().optional(),
   ledger_id: z.number().int().optional().describe("The write's line in this clone's ledger: cockpit plan undo (POST /api/v1/plan/undo) takes it."),
+  ...PublishedFields,
+});
+
+export const BatchWriteResultSchema = z.object({
+  ids: z.array(z.string()),
+  action: z.literal("edited"),
+  dry_run: z.boolean(),
+  written: z.boolean(),
+  refused: z.string().optional(),
+  fail_findings: z.array(PlanFindingSchema),
+  preview: PlanDiffSchema.describe("What the whole batch does to the derived plan."),
+  records: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(["issue", "milestone"]),
+      path: z.string(),
+      previous_version: z.string(),
+      version: z.string(),
+      fields: z.array(z.object({ field: z.string(), from: z.string(), to: z.string() })),
+      ledger_id: z.number().int().optional(),
+    }),
+  ),
+  changes: z.array(z.string()),
+  event: z.literal("plan_record_edited").optional(),
+  at: z.string().optional(),
+  ledger_ids: z.array(z.number().int()).optional().describe("One ledger line per record: cockpit plan undo of any one undoes the whole batch."),
   ...PublishedFields,
 });
 

@@ -24,6 +24,10 @@ export const UndoResultSchema = z.object({
   event: z.literal("plan_undo"),
   at: z.string(),
   ledger_id: z.number().int(),
+  batch: z
+    .array(z.object({ record: z.string(), undoes: z.number().int(), from: z.string(), to: z.string(), ledger_id: z.number().int() }))
+    .optional()
+    .describe("A batch edit's undo: every record put back, each with its own plan_undo line."),
   ...PublishedFields,
 });
 

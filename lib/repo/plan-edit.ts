@@ -94,17 +94,17 @@ export interface IdReserver {
   release(id: string): Promise<void>;
 }
 
-const folderOf = (kind: EditableKind) => (kind === "issue" ? ISSUES_DIR : MILESTONES_DIR);
+export const folderOf = (kind: EditableKind) => (kind === "issue" ? ISSUES_DIR : MILESTONES_DIR);
 const MAX_VALUE = 10_000;
 
 /** A write under the plan lock (the moves' own); a dry run takes no lock and writes nothing. */
-function underLock<T>(repo: string, o: EditOptions, dryRun: boolean, fn: () => T | Promise<T>): Promise<T> {
+export function underLock<T>(repo: string, o: EditOptions, dryRun: boolean, fn: () => T | Promise<T>): Promise<T> {
   if (!dryRun) return lockedMove(repo, o, fn);
   o.cache ??= new RecordCache();
   return Promise.resolve().then(fn);
 }
 
-function checkId(id: string): void {
+export function checkId(id: string): void {
   const problem = idProblem(id);
   if (problem) throw invalidInput(problem);
 }
@@ -201,7 +201,7 @@ export function fieldEdits(kind: EditableKind, changes: FieldChanges, milestones
 }
 
 /** Apply edits to a text; an entry already there or absent is the caller's mistake, a file that cannot be edited is a refusal. */
-function applyEdits(id: string, text: string, edits: FieldEdit[], kind: EditableKind, order: readonly string[]): string {
+export function applyEdits(id: string, text: string, edits: FieldEdit[], kind: EditableKind, order: readonly string[]): string {
   const current = readRecordMap(text).map;
   for (const e of edits) {
     if (e.op !== "add" || !current) continue;
@@ -217,7 +217,7 @@ function applyEdits(id: string, text: string, edits: FieldEdit[], kind: Editable
   }
 }
 
-function describeFindings(findings: readonly PlanFinding[]): string {
+export function describeFindings(findings: readonly PlanFinding[]): string {
   return findings.map((f) => `${f.level} ${f.code} ${f.subject}: ${f.message}`).join("; ");
 }
 
@@ -272,7 +272,7 @@ async function finish(repo: string, p: Prepared, action: "created" | "edited", r
 }
 
 /** Which kind of record an id names, and its file: milestones first, as plan.record looks them up. */
-function findRecordFile(repo: string, id: string): { kind: EditableKind; path: string; text: string } {
+export function findRecordFile(repo: string, id: string): { kind: EditableKind; path: string; text: string } {
   for (const kind of ["milestone", "issue"] as const) {
     let file;
     try {

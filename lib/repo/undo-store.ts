@@ -33,6 +33,8 @@ export interface UndoRecord {
   after: string;
   /** The ledger line of the undo, once undone. */
   undone_by?: number;
+  /** The ledger lines of a batch edit this line belongs to (itself among them): undone together. */
+  batch?: number[];
 }
 
 const fileOf = (ledgerId: number) => `${UNDO_DIR}/${ledgerId}.json`;
@@ -61,7 +63,8 @@ function isUndoRecord(v: unknown, ledgerId: number): v is UndoRecord {
     (u.kind === "issue" || u.kind === "milestone") &&
     [u.event, u.record, u.path, u.by, u.after].every((f) => typeof f === "string") &&
     (u.before === null || typeof u.before === "string") &&
-    (u.undone_by === undefined || typeof u.undone_by === "number")
+    (u.undone_by === undefined || typeof u.undone_by === "number") &&
+    (u.batch === undefined || (Array.isArray(u.batch) && u.batch.length <= 500 && u.batch.includes(ledgerId) && u.batch.every((n) => Number.isSafeInteger(n) && n > 0)))
   );
 }
 

@@ -25,6 +25,8 @@ export interface UndoResult {
   event: "plan_undo";
   at: string;
   ledger_id: number;
+  /** A batch edit's undo: every record it put back (the one asked among them). */
+  batch?: { record: string; undoes: number; from: string; to: string; ledger_id: number }[];
 }
 
 const statusIn = (plan: Plan, id: string) => plan.issues.find((i) => i.id === id)?.status ?? plan.milestones.find((m) => m.id === id)?.status ?? "";
@@ -67,26 +69,53 @@ function changesSince(repo: string, u: UndoRecord): string[] {
   return out;
 }
 
+/**
+ * What undoing ledger line `ledgerId` puts back: its undo record, or every one of its batch (a
+ * batch edit is undone whole), each checked to name its record's own file. Undefined when the
+ * line's undo is not kept.
+ */
+async function undoGroup(repo: string, ledgerId: number): Promise<UndoRecord[] | undefined> {
+  const u = await readUndo(repo, ledgerId);
+  if (!u) return undefined;
+  checkUndoPath(u);
+  if (!u.batch) return [u];
+  const group: UndoRecord[] = [];
+  for (const n of u.batch) {
+    const m = n === ledgerId ? u : await readUndo(repo, n);
+    if (!m) throw notFound(`ledger line ${ledgerId} is one of a batch edit of ${u.batch.length} records, and this clone no longer keeps the undo of line ${n}; edit the records instead`);
+    checkUndoPath(m);
+    if (m.batch?.join() !== u.batch.join()) throw refused(`${UNDO_DIR}/${n}.json is not of the batch of ledger line ${ledgerId}; remove it and edit the records instead`);
+    group.push(m);
+  }
+  return group;
+}
+
+/** Why one undo record cannot be put back now (its author aside), or undefined when it can. */
+function changedSince(repo: string, u: UndoRecord): string | undefined {
+  const now = textNow(repo, u);
+  if (now === u.after) return undefined;
+  const since = changesSince(repo, u);
+  return `${u.record} changed since${since.length ? `: ${since.join("; ")}` : now === null ? ": its file is gone" : ": its file was changed outside the Cockpit"}`;
+}
+
 /** Whether ledger line `ledgerId` can be undone now (its author aside, which plan.undo checks), and if not, why. */
 export async function undoState(repo: string, ledgerId: number): Promise<{ possible: boolean; why: string | null }> {
-  let u: UndoRecord | undefined;
+  let group: UndoRecord[] | undefined;
   try {
-    u = await readUndo(repo, ledgerId);
-    if (u) checkUndoPath(u);
+    group = await undoGroup(repo, ledgerId);
   } catch (error) {
     return { possible: false, why: error instanceof Error ? error.message : String(error) };
   }
-  if (!u) return { possible: false, why: `this clone keeps no undo of it (it keeps the last ${UNDO_KEPT} moves and edits)` };
-  if (u.undone_by !== undefined) return { possible: false, why: `undone by ledger line ${u.undone_by}` };
-  let now: string | null;
-  try {
-    now = textNow(repo, u);
-  } catch (error) {
-    return { possible: false, why: error instanceof Error ? error.message : String(error) };
-  }
-  if (now !== u.after) {
-    const since = changesSince(repo, u);
-    return { possible: false, why: `${u.record} changed since${since.length ? `: ${since.join("; ")}` : now === null ? ": its file is gone" : ": its file was changed outside the Cockpit"}` };
+  if (!group) return { possible: false, why: `this clone keeps no undo of it (it keeps the last ${UNDO_KEPT} moves and edits)` };
+  for (const u of group) {
+    if (u.undone_by !== undefined) return { possible: false, why: `undone by ledger line ${u.undone_by}` };
+    let why: string | undefined;
+    try {
+      why = changedSince(repo, u);
+    } catch (error) {
+      why = error instanceof Error ? error.message : String(error);
+    }
+    if (why) return { possible: false, why };
   }
   return { possible: true, why: null };
 }
@@ -94,45 +123,54 @@ export async function undoState(repo: string, ledgerId: number): Promise<{ possi
 /**
  * Undo one move or edit (plan.undo): only its author, only while the record's file still holds
  * the bytes the move wrote. The file gets its bytes from before back exactly (`updated_at` too),
- * and a `plan_undo` line names the line undone. A refusal writes nothing.
+ * and a `plan_undo` line names the line undone. A line of a batch edit undoes the whole batch,
+ * all or nothing. A refusal writes nothing.
  */
 export async function undoMove(repo: string, ledgerId: number, o: WriteOptions = {}): Promise<UndoResult> {
   const who = by(o);
   return locked(repo, o, async () => {
-    const u = await readUndo(repo, ledgerId);
-    if (!u) {
+    const group = await undoGroup(repo, ledgerId);
+    if (!group) {
       throw notFound(`ledger line ${ledgerId} is no move or edit this clone can undo (it keeps the last ${UNDO_KEPT}); cockpit plan history ID lists a record's moves`);
     }
-    checkUndoPath(u);
-    if (u.undone_by !== undefined) throw conflict(`ledger line ${ledgerId} (${u.event} of ${u.record}) is already undone, by ledger line ${u.undone_by}`, { record: u.record });
-    if (u.by !== who) throw refused(`ledger line ${ledgerId} (${u.event} of ${u.record}) was made by ${u.by}; only they may undo it`);
-    const now = textNow(repo, u);
-    if (now !== u.after) {
-      const since = changesSince(repo, u);
-      const what = since.length ? `: ${since.join("; ")}` : now === null ? ": its file is gone" : ": its file was changed outside the Cockpit";
-      throw conflict(`${u.record} changed since ledger line ${ledgerId} (${u.event})${what}; undo the later change first, or edit the record`, { record: u.record });
+    const asked = group.find((u) => u.ledger_id === ledgerId)!;
+    const ofBatch = group.length > 1 ? ` (of a batch edit of ${group.length} records)` : "";
+    for (const u of group) {
+      if (u.undone_by !== undefined) throw conflict(`ledger line ${u.ledger_id} (${u.event} of ${u.record})${ofBatch} is already undone, by ledger line ${u.undone_by}`, { record: u.record });
+      if (u.by !== who) throw refused(`ledger line ${u.ledger_id} (${u.event} of ${u.record})${ofBatch} was made by ${u.by}; only they may undo it`);
+      const why = changedSince(repo, u);
+      if (why) throw conflict(`${why.replace(" changed since", ` changed since ledger line ${u.ledger_id} (${u.event})${ofBatch}`)}; undo the later change first, or edit the record`, { record: u.record });
     }
     const before = derivePlan(loadRecords(repo, o.cache));
     const at = (o.now ?? stampNow)();
-    const payload = { record: u.record, undoes: String(ledgerId), undone: u.event };
-    checkEvent("plan_undo", payload);
     const env = await envelope(repo, at, who);
-    const abs = join(repo, u.path);
-    if (u.before === null) {
-      journalWrite(abs);
-      if (lstatSync(abs).isFile()) unlinkSync(abs);
-    } else {
-      writeFileAtomic(abs, u.before);
+    const lines = group.map((u) => {
+      const payload = { record: u.record, undoes: String(u.ledger_id), undone: u.event };
+      checkEvent("plan_undo", payload);
+      return { ...env, event: "plan_undo", payload };
+    });
+    for (const u of group) {
+      const abs = join(repo, u.path);
+      if (u.before === null) {
+        journalWrite(abs);
+        if (lstatSync(abs).isFile()) unlinkSync(abs);
+      } else {
+        writeFileAtomic(abs, u.before);
+      }
+      o.written?.(abs);
     }
-    let line: number;
+    let last: number;
     try {
-      line = appendLedger(repo, { ...env, event: "plan_undo", payload });
+      last = appendLedger(repo, lines);
     } catch (error) {
       throw refused(`the record was restored but its ledger line was not (${error instanceof Error ? error.message : String(error)})`);
     }
-    markUndone(repo, u, line);
-    o.written?.(abs);
+    const lineOf = (i: number) => last - group.length + 1 + i;
+    group.forEach((u, i) => markUndone(repo, u, lineOf(i)));
     const after = derivePlan(loadRecords(repo, o.cache));
-    return { record: u.record, undoes: ledgerId, undone: u.event, from: statusIn(before, u.record), to: statusIn(after, u.record), event: "plan_undo", at, ledger_id: line };
+    const i = group.indexOf(asked);
+    const result: UndoResult = { record: asked.record, undoes: ledgerId, undone: asked.event, from: statusIn(before, asked.record), to: statusIn(after, asked.record), event: "plan_undo", at, ledger_id: lineOf(i) };
+    if (group.length === 1) return result;
+    return { ...result, batch: group.map((u, k) => ({ record: u.record, undoes: u.ledger_id, from: statusIn(before, u.record), to: statusIn(after, u.record), ledger_id: lineOf(k) })) };
   });
 }

@@ -1,5 +1,6 @@
 import type { CommitResult } from "../../repo/commit";
 import type { RecordWriteResult } from "../../repo/plan-edit";
+import type { BatchWriteResult } from "../../repo/plan-edit-batch";
 import { previewLines } from "../../plan/preview-text";
 import { UsageError, type ParsedArgs } from "./args";
 
@@ -37,8 +38,11 @@ const flags = (args: ParsedArgs) => ({
 export function editInput(args: ParsedArgs): Record<string, unknown> {
   const unset = args.lists.get("unset");
   const ifVersion = args.options.get("if-version");
+  if (args.words.length === 0) throw new UsageError("cockpit plan edit takes an ID (a milestone or an issue), or several for one batch");
+  const many = args.words.length > 1;
+  if (many && ifVersion !== undefined) throw new UsageError("--if-version is the version of one record; a batch of several IDs takes none on the command line");
   return {
-    id: args.words[0],
+    ...(many ? { ids: args.words } : { id: args.words[0] }),
     ...(setOf(args) ? { set: setOf(args) } : {}),
     ...(unset ? { unset } : {}),
     ...(listsOf(args, "add") ? { add: listsOf(args, "add") } : {}),
@@ -77,6 +81,21 @@ export function renderRecordWrite(r: RecordWriteResult): string {
   const lines = [head, `version: ${r.previous_version ? `${r.previous_version} → ` : ""}${r.version}`];
   lines.push(...previewLines(r.preview).map((l) => `  ${l}`));
   if (r.written && r.ledger_id !== undefined) lines.push(`undo: cockpit plan undo ${r.ledger_id}`);
+  return lines.join("\n");
+}
+
+/** An edit's answer in words: one record's, or a batch's. */
+export function renderEdit(r: RecordWriteResult | BatchWriteResult): string {
+  return "ids" in r ? renderBatchWrite(r) : renderRecordWrite(r);
+}
+
+/** A batch's answer in words: its records, then what the whole batch changes in the derived plan. */
+function renderBatchWrite(r: BatchWriteResult): string {
+  const what = `${r.ids.length} record(s) (${r.changes.join("; ")})`;
+  const head = r.written ? `plan: ${what} edited in one write` : r.refused ? `dry run: the edit of ${r.ids.length} record(s) would be refused: ${r.refused}` : `dry run: ${what} would be edited; nothing written`;
+  const lines = [head, ...r.records.map((x) => `  ${x.id}: ${x.previous_version} → ${x.version}`), "the whole batch:"];
+  lines.push(...previewLines(r.preview).map((l) => `  ${l}`));
+  if (r.written && r.ledger_ids?.length) lines.push(`undo (every record of the batch): cockpit plan undo ${r.ledger_ids[0]}`);
   return lines.join("\n");
 }
 

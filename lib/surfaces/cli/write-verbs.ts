@@ -15,7 +15,7 @@ import { adoptLegacyStamps, type AdoptResult, type TransitionResult } from "../.
 import { COMMON, UsageError, type OptionKind } from "./args";
 import { renderHandoff } from "./agents-text";
 import type { Handoff } from "../../coordination/handoff";
-import { createInput, editInput, renderCommit, renderRecordWrite } from "./edit";
+import { createInput, editInput, renderCommit, renderEdit, renderRecordWrite } from "./edit";
 import { importInput, renderImport } from "./import";
 import { EXIT } from "../exit-codes";
 import { planUndoCapability } from "../../capabilities/plan-undo";
@@ -112,7 +112,7 @@ export const WRITE_VERBS: Record<string, Verb> = {
   new: NEW_VERB,
   create: { ...NEW_VERB, summary: "the same as new" },
   edit: capabilityVerb(planEditCapability, {
-    summary: "change a milestone's or an issue's fields, with the preview of what it changes",
+    summary: "change a milestone's or an issue's fields, with the preview of what it changes; several IDs: the same change to each, one preview, one write, one undo",
     options: {
       ...WRITE,
       set: "values",
@@ -123,9 +123,9 @@ export const WRITE_VERBS: Record<string, Verb> = {
       "dry-run": "flag",
       "allow-findings": "flag",
     },
-    takesId: true,
+    usage: "ID [ID…]",
     input: editInput,
-    text: (v) => renderRecordWrite(v),
+    text: (v) => renderEdit(v),
   }),
   undo: capabilityVerb(planUndoCapability, {
     summary: "put a record back as it was before one of your moves or edits (its ledger id, from the move's answer)",
@@ -135,9 +135,10 @@ export const WRITE_VERBS: Record<string, Verb> = {
       if (a.words.length !== 1) throw new UsageError("cockpit plan undo takes one ledger id (the number a move's answer gave)");
       return { ledger_id: parseCount("LEDGER_ID", a.words[0]) };
     },
-    text: (v) => {
-      const r = v;
-      return `plan: undid ledger line ${r.undoes} (${r.undone}): ${r.record} ${r.from || "(none)"} → ${r.to || "(removed)"}; logged as line ${r.ledger_id}`;
+    text: (r) => {
+      if (!r.batch) return `plan: undid ledger line ${r.undoes} (${r.undone}): ${r.record} ${r.from || "(none)"} → ${r.to || "(removed)"}; logged as line ${r.ledger_id}`;
+      const each = r.batch.map((x) => `  line ${x.undoes}: ${x.record} ${x.from || "(none)"} → ${x.to || "(removed)"}; logged as line ${x.ledger_id}`);
+      return [`plan: undid the batch edit of ${r.batch.length} records (ledger line ${r.undoes} is one of it):`, ...each].join("\n");
     },
   }),
   import: capabilityVerb(planImportCapability, {
