@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect, settle, test } from "./fixtures";
 
 // /issues, the table: sort by a column (either way), filter, group; the address holds the whole
@@ -60,4 +62,51 @@ test("/issues sorts, filters and groups; a shared link reproduces the view; a sa
   await settle(page);
   await shot("issues-390");
   await page.setViewportSize({ width: 1280, height: 800 });
+});
+
+test("ten issues selected on the table are reassigned in one write with one preview, and one Undo puts all ten back @demo", async ({ page, visit, repo, shot }) => {
+  const plan = (await (await page.request.get("/api/v1/plan")).json()) as { issues: { id: string; owner?: string }[] };
+  const ten = plan.issues.map((i) => i.id).sort().slice(0, 10);
+  const files = ten.map((id) => repo.issue(id));
+  const before = files.map((f) => readFileSync(f, "utf8"));
+  try {
+    await visit("/issues");
+    // A click, then shift-click: the range; `x` on a focused row toggles it.
+    await page.getByTestId(`select-${ten[0]}`).click();
+    await page.getByTestId(`select-${ten[8]}`).click({ modifiers: ["Shift"] });
+    await page.getByTestId(`issue-row-${ten[9]}`).getByRole("link", { name: ten[9] }).focus();
+    await page.keyboard.press("x");
+    await expect(page.getByTestId("bulk-count")).toHaveText("10 selected");
+
+    await page.getByTestId("bulk-value").fill("Bruno Lima");
+    await page.getByTestId("bulk-preview").click();
+    const fields = page.getByTestId("bulk-preview-fields");
+    await expect(fields.locator("li")).toHaveCount(10);
+    await expect(fields).toContainText(`${ten[0]}: owner`);
+    await expect(fields).toContainText("→ Bruno Lima");
+    await expect(page.getByTestId("bulk-preview-result")).toContainText("nothing derived changes");
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await shot(`issues-bulk-preview-${scheme}`);
+    }
+    await page.emulateMedia({ colorScheme: "light" });
+    // Nothing is written before Confirm.
+    expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
+
+    const ledger = join(repo.dir, ".ai/local/state/ledger.jsonl");
+    const linesBefore = existsSync(ledger) ? readFileSync(ledger, "utf8").split("\n").filter(Boolean).length : 0;
+    await page.getByTestId("bulk-confirm").click();
+    await expect(page.getByTestId("bulk-outcome")).toContainText("Written: 10 issues in one write (set owner=Bruno Lima)");
+    for (const f of files) expect(readFileSync(f, "utf8")).toMatch(/^owner: Bruno Lima$/m);
+    const written = readFileSync(ledger, "utf8").split("\n").filter(Boolean).slice(linesBefore).map((l) => JSON.parse(l) as { event: string; record: string; batch?: string });
+    expect(written.map((l) => [l.event, l.record, l.batch])).toEqual(ten.map((id) => ["plan_record_edited", id, "10"]));
+    for (const id of ten) await expect(page.getByTestId(`issue-row-${id}`)).toContainText("Bruno Lima");
+
+    await page.getByTestId("bulk-undo").click();
+    await expect(page.getByTestId("bulk-outcome")).toHaveText("Undone: 10 issues put back as they were.");
+    expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
+    for (const id of ten) await expect(page.getByTestId(`issue-row-${id}`)).not.toContainText("Bruno Lima");
+  } finally {
+    repo.restore(...files);
+  }
 });

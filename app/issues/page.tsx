@@ -1,4 +1,5 @@
 import Link from "@/components/Link";
+import { BulkEdit, RowCheck, SelectAll } from "@/components/BulkEdit";
 import { Card } from "@/components/Card";
 import { IssueLink, MilestoneLink } from "@/components/IssueLink";
 import { SavedViews } from "@/components/SavedViews";
@@ -61,6 +62,7 @@ export default async function IssuesPage({ searchParams }: { searchParams: Promi
   const people = [...new Set(all.map((r) => r.owner).filter(Boolean))].sort();
   const priorities = [...new Set(all.map((r) => r.priority))].sort();
   const query = viewQuery(view);
+  const shown = groups.flatMap((g) => g.rows.map((r) => r.id));
   return (
     <main className="flex flex-col gap-6">
       <h1 className="text-2xl font-semibold">Issues</h1>
@@ -95,12 +97,16 @@ export default async function IssuesPage({ searchParams }: { searchParams: Promi
       <p className="text-sm" role="status" data-testid="issues-count">
         {kept.length === all.length ? `${all.length} issues.` : `${kept.length} of ${all.length} issues match.`}
       </p>
+      <BulkEdit ids={shown} people={people} priorities={[...new Set(["p0", "p1", "p2", "p3", ...priorities])].sort()} milestones={plan.milestones.map((m) => m.id)}>
       {groups.map((g) => (
         <Card key={g.key || "all"} title={view.group ? `${view.group === "wave" ? `Wave ${g.key}` : g.key} (${g.rows.length})` : undefined}>
           <div className="overflow-x-auto">
             <table className="w-full min-w-[60rem] text-left text-sm" data-testid={`issues-table${g.key ? `-${g.key}` : ""}`}>
               <thead className="text-xs text-slate-600 dark:text-slate-400">
                 <tr className="border-b border-slate-300 dark:border-slate-700">
+                  <th className="w-6 py-1 pr-2">
+                    <SelectAll ids={g.rows.map((r) => r.id)} />
+                  </th>
                   {COLUMNS.map((c) => (
                     <SortHeading key={c} view={view} column={c} />
                   ))}
@@ -108,12 +114,15 @@ export default async function IssuesPage({ searchParams }: { searchParams: Promi
               </thead>
               <tbody>
                 {g.rows.map((r) => (
-                  <tr key={r.id} className="border-b border-slate-200 align-top dark:border-slate-800" data-testid={`issue-row-${r.id}`}>
+                  <tr key={r.id} className="border-b border-slate-200 align-top dark:border-slate-800" data-testid={`issue-row-${r.id}`} data-bulk-id={r.id}>
+                    <td className="py-1 pr-2">
+                      <RowCheck id={r.id} />
+                    </td>
                     <td className="whitespace-nowrap py-1 pr-3">
                       <IssueLink id={r.id} />
                     </td>
                     <td className="py-1 pr-3">{r.title}</td>
-                    <td className="py-1 pr-3">
+                    <td className="whitespace-nowrap py-1 pr-3">
                       <StatusBadge status={r.status} kind="issue" />
                     </td>
                     <td className="whitespace-nowrap py-1 pr-3">
@@ -147,6 +156,7 @@ export default async function IssuesPage({ searchParams }: { searchParams: Promi
           </div>
         </Card>
       ))}
+      </BulkEdit>
     </main>
   );
 }
