@@ -2,6 +2,7 @@
 
 import Link from "@/components/Link";
 import { useState } from "react";
+import { RowCheck } from "./BulkEdit";
 import { IssueLink } from "./IssueLink";
 import { StatusBadge } from "./StatusBadge";
 import { useCapability } from "./useCapability";
@@ -139,9 +140,13 @@ export function Board({ statuses, lanes, laneTitle }: { statuses: readonly strin
                       aria-label={`${card.id} ${card.title}, ${card.status}: drag into another column, or press s, v or d`}
                       className="cursor-grab rounded border border-slate-300 bg-white p-2 text-sm shadow-sm focus:outline focus:outline-2 focus:outline-blue-600 dark:border-slate-700 dark:bg-slate-800"
                       data-testid={`board-card-${card.id}`}
+                      data-bulk-id={card.id}
                     >
                       <div className="flex items-baseline justify-between gap-2">
-                        <IssueLink id={card.id} />
+                        <span className="flex items-center gap-1.5">
+                          <RowCheck id={card.id} />
+                          <IssueLink id={card.id} />
+                        </span>
                         <span className="text-xs text-slate-600 dark:text-slate-400">{card.priority}</span>
                       </div>
                       <p className="mt-1 break-words">{card.title}</p>

@@ -37,6 +37,9 @@ function changeOf(action: Action, value: string): Record<string, unknown> {
 type Preview = Extract<Awaited<ReturnType<typeof runCapability<"plan.edit">>>, { ok: true }>["value"];
 type BatchAnswer = Extract<Preview, { ids: string[] }>;
 
+/** The priorities the next issue ranks (p0 first); a plan's own others are offered too. */
+const RANKED = ["p0", "p1", "p2", "p3"];
+
 const FIELD = "rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 export function BulkEdit({ ids, people, priorities, milestones, children }: { ids: readonly string[]; people: readonly string[]; priorities: readonly string[]; milestones: readonly string[]; children: ReactNode }) {
@@ -76,6 +79,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
   const context = useMemo(() => ({ selected, toggle }), [selected, toggle]);
   const chosen = ids.filter((id) => selected.has(id));
   const needsValue = action !== "cancel";
+  const priorityChoices = useMemo(() => [...new Set([...RANKED, ...priorities.filter(Boolean)])].sort(), [priorities]);
 
   const ask = () =>
     start(async () => {
@@ -167,7 +171,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
                   {action === "priority" || action === "milestone" ? (
                     <select value={value} onChange={(e) => (setValue(e.target.value), setPreview(null))} className={FIELD} data-testid="bulk-value">
                       <option value="">Choose…</option>
-                      {(action === "priority" ? priorities : milestones).map((p) => (
+                      {(action === "priority" ? priorityChoices : milestones).map((p) => (
                         <option key={p} value={p}>
                           {p}
                         </option>

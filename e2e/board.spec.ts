@@ -70,3 +70,30 @@ test("a drag into ACTIVE starts an issue with its before → after; forbidden dr
     repo.restore(...files);
   }
 });
+
+test("cards selected on the board get one priority in one write, with one preview, and one Undo puts them back @demo", async ({ page, visit, repo }) => {
+  const plan = (await (await page.request.get("/api/v1/plan")).json()) as { issues: { id: string; status: string }[] };
+  const ready = plan.issues.filter((i) => i.status === "READY").map((i) => i.id).slice(0, 2);
+  expect(ready).toHaveLength(2);
+  const files = ready.map((id) => repo.issue(id));
+  const before = files.map((f) => readFileSync(f, "utf8"));
+  try {
+    await visit("/board");
+    for (const id of ready) await page.getByTestId(`select-${id}`).click();
+    await expect(page.getByTestId("bulk-count")).toHaveText("2 selected");
+    await page.getByTestId("bulk-action").selectOption("priority");
+    await page.getByTestId("bulk-value").selectOption("p0");
+    await page.getByTestId("bulk-preview").click();
+    await expect(page.getByTestId("bulk-preview-fields").locator("li")).toHaveCount(2);
+    await expect(page.getByTestId("bulk-preview-fields")).toContainText("→ p0");
+    expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
+    await page.getByTestId("bulk-confirm").click();
+    await expect(page.getByTestId("bulk-outcome")).toContainText("Written: 2 issues in one write (set priority=p0)");
+    for (const f of files) expect(readFileSync(f, "utf8")).toMatch(/^priority: p0$/m);
+    await page.getByTestId("bulk-undo").click();
+    await expect(page.getByTestId("bulk-outcome")).toHaveText("Undone: 2 issues put back as they were.");
+    expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
+  } finally {
+    repo.restore(...files);
+  }
+});

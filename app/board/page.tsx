@@ -1,5 +1,6 @@
 import Link from "@/components/Link";
 import { Board, type BoardLane } from "@/components/Board";
+import { BulkEdit } from "@/components/BulkEdit";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { ownersOf } from "@/lib/people/facts";
 import { ISSUE_STATUSES } from "@/lib/plan/constants";
@@ -51,7 +52,14 @@ export default async function BoardPage({ searchParams }: { searchParams: Promis
         Drag a card into ACTIVE to start it, into VERIFY to verify it, into DONE to finish it (or focus it and press s, v or d); you confirm, then the card shows the derived before → after.
         A move the plan forbids is refused where it lands, saying why, and writes nothing.
       </p>
-      <Board statuses={ISSUE_STATUSES} lanes={lanes} laneTitle={lanesBy} />
+      <BulkEdit
+        ids={lanes.flatMap((l) => ISSUE_STATUSES.flatMap((s) => l.columns[s].cards.map((c) => c.id)))}
+        people={[...new Set(cards.map((c) => c.owner).filter(Boolean))].sort()}
+        priorities={cards.map((c) => c.priority)}
+        milestones={plan.milestones.map((m) => m.id)}
+      >
+        <Board statuses={ISSUE_STATUSES} lanes={lanes} laneTitle={lanesBy} />
+      </BulkEdit>
     </main>
   );
 }

@@ -97,7 +97,7 @@ export default async function IssuesPage({ searchParams }: { searchParams: Promi
       <p className="text-sm" role="status" data-testid="issues-count">
         {kept.length === all.length ? `${all.length} issues.` : `${kept.length} of ${all.length} issues match.`}
       </p>
-      <BulkEdit ids={shown} people={people} priorities={[...new Set(["p0", "p1", "p2", "p3", ...priorities])].sort()} milestones={plan.milestones.map((m) => m.id)}>
+      <BulkEdit ids={shown} people={people} priorities={priorities} milestones={plan.milestones.map((m) => m.id)}>
       {groups.map((g) => (
         <Card key={g.key || "all"} title={view.group ? `${view.group === "wave" ? `Wave ${g.key}` : g.key} (${g.rows.length})` : undefined}>
           <div className="overflow-x-auto">
