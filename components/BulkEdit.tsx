@@ -24,7 +24,7 @@ const ACTIONS: readonly (readonly [Action, string])[] = [
   ["priority", "Set priority"],
   ["milestone", "Set milestone"],
   ["depends_on", "Add dependency"],
-  ["cancel", "Cancel"],
+  ["cancel", "Cancel the issues"],
 ];
 
 /** The edit an action asks for, as plan.edit's input. */
@@ -46,6 +46,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
   const router = useRouter();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const last = useRef<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
   const [action, setAction] = useState<Action>("owner");
   const [value, setValue] = useState("");
   const [preview, setPreview] = useState<BatchAnswer | null>(null);
@@ -58,10 +59,12 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
 
   const toggle = useCallback(
     (id: string, range: boolean) => {
-      // The range runs from the row clicked before this one (read now: the updater runs later).
-      const from = range && last.current !== null ? ids.indexOf(last.current) : -1;
-      const to = ids.indexOf(id);
-      const span = from >= 0 && to >= 0 ? ids.slice(Math.min(from, to), Math.max(from, to) + 1) : [id];
+      // The range runs from the row clicked before this one (read now: the updater runs later), in
+      // the order the rows are shown (the page's, whatever its sort or grouping).
+      const shown = [...new Set([...(box.current?.querySelectorAll<HTMLElement>("[data-bulk-id]") ?? [])].map((e) => e.dataset.bulkId ?? ""))].filter((x) => ids.includes(x));
+      const from = range && last.current !== null ? shown.indexOf(last.current) : -1;
+      const to = shown.indexOf(id);
+      const span = from >= 0 && to >= 0 ? shown.slice(Math.min(from, to), Math.max(from, to) + 1) : [id];
       setSelected((s) => {
         const next = new Set(s);
         const on = !s.has(id);
@@ -121,6 +124,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
   return (
     <SelectionContext.Provider value={context}>
       <div
+        ref={box}
         onKeyDown={(e) => {
           if (e.key !== "x" || e.metaKey || e.ctrlKey || e.altKey) return;
           const target = e.target as HTMLElement;

@@ -260,3 +260,31 @@ test("the graph exports as Mermaid and DOT @demo", async ({ page, visit }) => {
     expect(text).toContain("BK-020");
   }
 });
+
+test("the list view selects issues (shift-click takes the range) and gives them one owner in one write; Undo puts them back @demo", async ({ page, visit, repo }) => {
+  await visit("/waves");
+  await page.getByRole("button", { name: "Show as list" }).click();
+  const list = page.getByTestId("waves-list");
+  await expect(list).toBeVisible();
+  // Two issues of the list, and every one between them as the list shows them.
+  const shown = await list.locator("li[data-bulk-id]").evaluateAll((lis) => lis.map((li) => li.getAttribute("data-bulk-id")!));
+  const range = shown.slice(1, 4);
+  const files = range.map((id) => repo.issue(id));
+  const before = files.map((f) => readFileSync(f, "utf8"));
+  try {
+    await page.getByTestId(`select-${range[0]}`).click();
+    await page.getByTestId(`select-${range[2]}`).click({ modifiers: ["Shift"] });
+    await expect(page.getByTestId("bulk-count")).toHaveText("3 selected");
+    await page.getByTestId("bulk-value").fill("Ines Costa");
+    await page.getByTestId("bulk-preview").click();
+    await expect(page.getByTestId("bulk-preview-fields").locator("li")).toHaveText(range.map((id) => new RegExp(`^${id}: owner .* → Ines Costa$`)));
+    await page.getByTestId("bulk-confirm").click();
+    await expect(page.getByTestId("bulk-outcome")).toContainText("Written: 3 issues in one write (set owner=Ines Costa)");
+    for (const f of files) expect(readFileSync(f, "utf8")).toMatch(/^owner: Ines Costa$/m);
+    await page.getByTestId("bulk-undo").click();
+    await expect(page.getByTestId("bulk-outcome")).toHaveText("Undone: 3 issues put back as they were.");
+    expect(files.map((f) => readFileSync(f, "utf8"))).toEqual(before);
+  } finally {
+    repo.restore(...files);
+  }
+});

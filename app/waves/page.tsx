@@ -3,13 +3,16 @@ import { planCodeCapability } from "@/lib/capabilities/plan-code";
 import { planModelCapability } from "@/lib/capabilities/plan-model";
 import { WavesGraph } from "@/components/waves/WavesGraph";
 import { codeMarksOf } from "@/lib/code/marks";
-import { call } from "@/lib/surfaces/pages";
+import { call, servedRepo } from "@/lib/surfaces/pages";
+import { BulkEdit } from "@/components/BulkEdit";
+import { ownersOf } from "@/lib/people/facts";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Waves" };
 
 export default async function WavesPage() {
   const [plan, code] = await Promise.all([call(planModelCapability), call(planCodeCapability).then(planCodeOf)]);
+  const owners = ownersOf(servedRepo(), plan);
   return (
     <main className="flex flex-col gap-2">
       <h1 className="text-2xl font-semibold">Waves</h1>
@@ -28,7 +31,15 @@ export default async function WavesPage() {
           until you confirm the preview of what it changes; the last edit of the tab can be undone. The issue page edits depends_on too.
         </p>
       </details>
-      <WavesGraph initialPlan={plan} codeMarks={codeMarksOf(code)} />
+      {/* The list view selects issues for a change of them all (the table's bar). */}
+      <BulkEdit
+        ids={plan.issues.map((i) => i.id)}
+        people={[...new Set(owners.values())].filter(Boolean).sort()}
+        priorities={plan.issues.map((i) => i.priority)}
+        milestones={plan.milestones.map((m) => m.id)}
+      >
+        <WavesGraph initialPlan={plan} codeMarks={codeMarksOf(code)} />
+      </BulkEdit>
     </main>
   );
 }

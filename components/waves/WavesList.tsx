@@ -4,6 +4,7 @@ import Link from "@/components/Link";
 import type { GraphItem, LaneLayout } from "@/lib/graph/lanes";
 import type { PlanIssue } from "@/lib/plan/shapes";
 import { UnsealedMark } from "@/components/UnsealedMark";
+import { RowCheck } from "@/components/BulkEdit";
 
 /**
  * The graph as a list, by wave: shown instead of the graph, and always there for screen readers.
@@ -35,7 +36,12 @@ export function WavesList({
               if (it?.kind === "chip") return <li key={id}>{it.ids.length} finished: {it.ids.join(", ")}</li>;
               const i = byId.get(id)!;
               return (
-                <li key={id}>
+                <li key={id} data-bulk-id={id}>
+                  {isShown && (
+                    <>
+                      <RowCheck id={id} />{" "}
+                    </>
+                  )}
                   <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline dark:text-blue-300">
                     {id}
                   </Link>{" "}
