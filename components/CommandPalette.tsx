@@ -1,7 +1,9 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState, useTransition } from "react";
+import { runCapability } from "@/app/actions";
+import { newIdempotencyKey } from "./idempotency-key";
 import type { RecordMatch, RecordSearch } from "@/lib/plan/search";
 import { PAGES } from "./pages";
 import { readSavedViews, type SavedView } from "./saved-views";
@@ -10,10 +12,33 @@ import { StatusBadge } from "./StatusBadge";
 
 interface Option {
   href: string;
-  kind: "page" | "person" | "view" | RecordMatch["kind"];
+  kind: "page" | "person" | "view" | "command" | RecordMatch["kind"];
   label: string;
   id?: string;
   status?: string;
+  /** A command runs here instead of opening a page: a move of the issue, or its assignment. */
+  action?: { issue: string; move?: "start" | "verify" | "done"; assign?: string };
+  /** Why the model refuses the command now. */
+  refused?: string;
+}
+
+/** What the query's leading issue id lets the palette run (GET /api/palette's `command`). */
+interface PaletteCommand {
+  issue: { id: string; title: string; status: string };
+  moves: { move: "start" | "verify" | "done"; refusal?: string }[];
+  people: string[];
+}
+
+const MOVE_LABEL = { start: "Start", verify: "Verify", done: "Done" } as const;
+
+/** The commands for the issue the query starts with: its moves (refused ones say why), and assigning it to each person named. */
+function commandOptions(c: PaletteCommand | undefined): Option[] {
+  if (!c) return [];
+  const href = `/issues/${encodeURIComponent(c.issue.id)}`;
+  return [
+    ...c.moves.map((m) => ({ href, kind: "command" as const, id: `${m.move}-${c.issue.id}`, label: `${MOVE_LABEL[m.move]} ${c.issue.id}`, action: { issue: c.issue.id, move: m.move }, refused: m.refusal })),
+    ...c.people.map((p) => ({ href, kind: "command" as const, id: `assign-${c.issue.id}-${p}`, label: `Assign ${c.issue.id} to ${p}`, action: { issue: c.issue.id, assign: p } })),
+  ];
 }
 
 const recordHref = (m: RecordMatch) => `/${m.kind === "issue" ? "issues" : "milestones"}/${encodeURIComponent(m.id)}`;
@@ -27,7 +52,11 @@ export function CommandPalette() {
   const input = useRef<HTMLInputElement>(null);
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState("");
-  const [found, setFound] = useState<(RecordSearch & { people?: string[] }) | null>(null);
+  const [found, setFound] = useState<(RecordSearch & { people?: string[]; command?: PaletteCommand }) | null>(null);
+  const [ran, setRan] = useState<{ ok: boolean; text: string; undo?: number } | null>(null);
+  const [running, startRun] = useTransition();
+  /** Bumped after a command ran: the look-up is asked again (the moves allowed have changed). */
+  const [asks, setAsks] = useState(0);
   const [failed, setFailed] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const asked = useRef(0);
@@ -38,6 +67,7 @@ export function CommandPalette() {
   const show = useCallback(() => {
     setQuery("");
     setActive(0);
+    setRan(null);
     setViews(readSavedViews());
     setOpen(true);
   }, []);
@@ -68,7 +98,7 @@ export function CommandPalette() {
     const timer = setTimeout(async () => {
       try {
         const r = await fetch(`/api/palette?q=${encodeURIComponent(query)}`);
-        const body = (await r.json()) as RecordSearch & { people?: string[]; error?: { message: string } };
+        const body = (await r.json()) as RecordSearch & { people?: string[]; command?: PaletteCommand; error?: { message: string } };
         if (n !== asked.current) return;
         if (!r.ok) throw new Error(body.error?.message ?? `HTTP ${r.status}`);
         setFound(body);
@@ -78,7 +108,7 @@ export function CommandPalette() {
       }
     }, 60);
     return () => clearTimeout(timer);
-  }, [open, query]);
+  }, [open, query, asks]);
 
   const q = query.trim().toLowerCase();
   const options: Option[] = [
@@ -87,11 +117,43 @@ export function CommandPalette() {
     ...views.filter((v) => q === "" || v.name.toLowerCase().includes(q)).map((v) => ({ href: v.href, kind: "view" as const, label: `${v.name} (a saved view of the issues)` })),
     ...(found?.people ?? []).map((h) => ({ href: `/people/${encodeURIComponent(h)}`, kind: "person" as const, label: `${h}'s issues and standup`, id: h })),
     ...(found?.matches ?? []).map((m) => ({ href: recordHref(m), kind: m.kind, label: m.title, id: m.id, status: m.status })),
+    ...commandOptions(found?.command),
   ];
   const current = Math.min(active, Math.max(0, options.length - 1));
 
+  /** Run a command: the move or the assignment, as the issue page's buttons make it; the outcome (from → to) and Undo stay in the palette. */
+  const run = (action: NonNullable<Option["action"]>) =>
+    startRun(async () => {
+      const key = newIdempotencyKey();
+      if (action.move) {
+        const r = await runCapability("plan.transition", { issue: action.issue, transition: action.move, idempotency_key: key });
+        setRan(r.ok ? { ok: true, text: `${action.issue}: ${r.value.from} → ${r.value.to} (${action.move})${r.value.next_ready ? `; next: ${r.value.next_ready}` : ""}`, undo: r.value.ledger_id } : { ok: false, text: `Refused: ${r.error.message}` });
+      } else if (action.assign !== undefined) {
+        const r = await runCapability("plan.edit", { id: action.issue, set: { owner: action.assign }, idempotency_key: key });
+        if (!r.ok || "ids" in r.value) setRan({ ok: false, text: `Refused: ${r.ok ? "the edit was answered for a batch" : r.error.message}` });
+        else {
+          const owner = r.value.fields.find((f) => f.field === "owner");
+          setRan({ ok: true, text: `${action.issue}: owner ${owner?.from || "(none)"} → ${owner?.to ?? action.assign}`, undo: r.value.ledger_id });
+        }
+      }
+      setAsks((n) => n + 1);
+      router.refresh();
+    });
+
+  const undo = (ledgerId: number) =>
+    startRun(async () => {
+      const r = await runCapability("plan.undo", { ledger_id: ledgerId, idempotency_key: newIdempotencyKey() });
+      setRan(r.ok ? { ok: true, text: `Undone: ${r.value.record} ${r.value.from} → ${r.value.to}` } : { ok: false, text: `Refused: ${r.error.message}` });
+      setAsks((n) => n + 1);
+      router.refresh();
+    });
+
   const go = (option: Option | undefined) => {
     if (!option) return;
+    if (option.action) {
+      if (!option.refused && !running) run(option.action);
+      return;
+    }
     setOpen(false);
     router.push(option.href);
   };
@@ -152,18 +214,32 @@ export function CommandPalette() {
                   id={optionId(i)}
                   role="option"
                   aria-selected={i === current}
+                  aria-disabled={o.refused !== undefined || undefined}
                   data-testid={`palette-option-${o.kind}-${o.id ?? o.href}`}
                   onMouseMove={() => setActive(i)}
                   onClick={() => go(o)}
                   className={`flex cursor-pointer items-center gap-3 border-l-4 px-4 py-2 text-sm ${i === current ? "border-blue-600 bg-blue-100 dark:border-blue-400 dark:bg-slate-800" : "border-transparent"}`}
                 >
                   <span className="w-20 shrink-0 text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">{o.kind}</span>
-                  {o.id && <span className="shrink-0 font-mono text-xs text-slate-700 dark:text-slate-300">{o.id}</span>}
-                  <span className="min-w-0 flex-1 truncate">{o.label}</span>
+                  {o.id && o.kind !== "command" && <span className="shrink-0 font-mono text-xs text-slate-700 dark:text-slate-300">{o.id}</span>}
+                  <span className={`min-w-0 flex-1 truncate ${o.refused ? "text-slate-500 dark:text-slate-400" : ""}`} title={o.refused}>
+                    {o.label}
+                    {o.refused && <span className="ml-2 text-xs">(not now: {o.refused})</span>}
+                  </span>
                   {o.status && <StatusBadge status={o.status} kind={o.kind === "milestone" ? "milestone" : "issue"} />}
                 </li>
               ))}
             </ul>
+            {ran && (
+              <p role="status" data-testid="palette-ran" className={`border-t border-slate-200 px-4 py-2 text-sm dark:border-slate-700 ${ran.ok ? "text-emerald-800 dark:text-emerald-300" : "text-red-700 dark:text-red-400"}`}>
+                {ran.text}{" "}
+                {ran.undo !== undefined && (
+                  <button type="button" onClick={() => undo(ran.undo!)} disabled={running} className="underline" data-testid="palette-undo">
+                    Undo
+                  </button>
+                )}
+              </p>
+            )}
             <p aria-live="polite" className="border-t border-slate-200 px-4 py-2 text-xs text-slate-600 dark:border-slate-700 dark:text-slate-400">
               {failed
                 ? `Could not look records up: ${failed}`
@@ -171,7 +247,7 @@ export function CommandPalette() {
                   ? found
                     ? "Nothing matches."
                     : "Looking up…"
-                  : `${options.length} shown${more ? `, ${more} more match: type to narrow` : ""}. ↑↓ to move, Enter to open, Esc to close.`}
+                  : `${options.length} shown${more ? `, ${more} more match: type to narrow` : ""}. ↑↓ to move, Enter to open${found?.command ? " or run" : ""}, Esc to close. An issue's id first, then a name: its moves, and assigning it.`}
             </p>
           </div>
       </Dialog>

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { expect, seriousViolations, test } from "./fixtures";
 
 // The command palette (Ctrl/Cmd-K) and the keyboard shortcuts (g then a letter, and ?), in a real
@@ -146,4 +147,53 @@ test("keys typed into a field are text, not shortcuts @demo", async ({ page, vis
   await expect(combobox(page)).toHaveValue("gw");
   await expect(page).toHaveURL(/\/issues\/BK-020$/);
   await page.keyboard.press("Escape");
+});
+
+test("an issue's id in the palette offers its moves (refused ones say why) and assigning it; a command runs there, with from → to and Undo @demo", async ({ page, visit, repo }) => {
+  const plan = (await (await page.request.get("/api/v1/plan")).json()) as { issues: { id: string; status: string }[] };
+  const ready = plan.issues.find((i) => i.status === "READY")!.id;
+  const file = repo.issue(ready);
+  const before = readFileSync(file, "utf8");
+  const typed = ready.toLowerCase().replace(/[^a-z0-9]/g, "").replace(/([a-z])0+(?=\d)/, "$1"); // BK-016 typed bk16
+  try {
+    await visit("/");
+    await page.keyboard.press("Control+k");
+    await combobox(page).fill(typed);
+    const start = page.getByTestId(`palette-option-command-start-${ready}`);
+    await expect(start).toHaveText(new RegExp(`Start ${ready}$`));
+    await expect(start).not.toHaveAttribute("aria-disabled", "true");
+    const verify = page.getByTestId(`palette-option-command-verify-${ready}`);
+    await expect(verify).toHaveAttribute("aria-disabled", "true");
+    await expect(verify).toContainText(`not now: ${ready} is READY`);
+    // Enter on a refused command runs nothing.
+    await verify.hover();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("palette-ran")).toBeHidden();
+    expect(readFileSync(file, "utf8")).toBe(before);
+
+    await start.hover();
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("palette-ran")).toContainText(`${ready}: READY → ACTIVE (start)`);
+    expect(readFileSync(file, "utf8")).toMatch(/^started_at: /m);
+    // The look-up is asked again: the moves allowed now.
+    await expect(page.getByTestId(`palette-option-command-start-${ready}`)).toHaveAttribute("aria-disabled", "true");
+    await expect(page.getByTestId(`palette-option-command-verify-${ready}`)).not.toHaveAttribute("aria-disabled", "true");
+    await page.getByTestId("palette-undo").click();
+    await expect(page.getByTestId("palette-ran")).toHaveText(`Undone: ${ready} ACTIVE → READY`);
+    expect(readFileSync(file, "utf8")).toBe(before);
+
+    // The id, then a person: assign it to them.
+    await combobox(page).fill(`${typed} ana`);
+    const assign = page.getByTestId(`palette-option-command-assign-${ready}-Ana Sousa`);
+    await expect(assign).toHaveText(new RegExp(`Assign ${ready} to Ana Sousa$`));
+    await assign.click();
+    await expect(page.getByTestId("palette-ran")).toContainText(`${ready}: owner`);
+    await expect(page.getByTestId("palette-ran")).toContainText("→ Ana Sousa");
+    expect(readFileSync(file, "utf8")).toMatch(/^owner: Ana Sousa$/m);
+    await page.getByTestId("palette-undo").click();
+    await expect(page.getByTestId("palette-ran")).toContainText("Undone:");
+    expect(readFileSync(file, "utf8")).toBe(before);
+  } finally {
+    repo.restore(file);
+  }
 });

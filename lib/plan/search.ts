@@ -103,3 +103,10 @@ export function searchRecords(plan: Plan, query: string, limit = 20): RecordSear
     total: ranked.length,
   };
 }
+
+/** The issue a word names: its id in any case, or typed compactly (bk21 for BK-021); the palette's commands act on it. */
+export function issueTyped(plan: Plan, word: string): Plan["issues"][number] | undefined {
+  const lower = word.toLowerCase();
+  const c = compact(word);
+  return plan.issues.find((i) => i.id.toLowerCase() === lower) ?? (c.length >= 2 ? plan.issues.find((i) => compact(i.id) === c) : undefined);
+}

@@ -1,11 +1,12 @@
 import { nearestIds } from "@/lib/plan/nearest";
-import { searchRecords } from "@/lib/plan/search";
+import { issueTyped, searchRecords } from "@/lib/plan/search";
+import { planRecordCapability } from "@/lib/capabilities/plan-record";
 import { matchPeople } from "@/lib/people/people";
 import { peopleOf, readPeopleFacts } from "@/lib/people/facts";
 import type { Plan } from "@/lib/plan/shapes";
 import { processWide } from "@/lib/process-wide";
 import { errorResponse, jsonResponse } from "@/lib/surfaces/http";
-import { servedRepo, servedState } from "@/lib/surfaces/pages";
+import { call, servedRepo, servedState } from "@/lib/surfaces/pages";
 
 export const dynamic = "force-dynamic";
 
@@ -50,5 +51,20 @@ export async function GET(request: Request) {
     };
     return jsonResponse(200, { kind, near: q.trim() ? nearestIds(q.trim(), known[kind as NearKind]()) : [] });
   }
-  return jsonResponse(200, { ...searchRecords(plan, q, 20), people: matchPeople(handles, q, 5) });
+  return jsonResponse(200, { ...searchRecords(plan, q, 20), people: matchPeople(handles, q, 5), ...(await commandFor(plan, q, handles)) });
+}
+
+/**
+ * What the palette may run when the query starts with an issue's id (bk20, BK-020 ana): the moves
+ * with the model's refusal of each now (plan.record's), and the people the rest of the query names,
+ * to assign the issue to.
+ */
+async function commandFor(plan: Plan, q: string, handles: readonly string[]) {
+  const [first = "", ...rest] = q.trim().split(/\s+/);
+  const issue = issueTyped(plan, first);
+  if (!issue) return {};
+  const record = await call(planRecordCapability, { id: issue.id });
+  const moves = "moves" in record && record.moves ? record.moves : [];
+  const who = rest.join(" ");
+  return { command: { issue: { id: issue.id, title: issue.title, status: issue.status }, moves, people: who ? matchPeople(handles, who, 5) : [] } };
 }
