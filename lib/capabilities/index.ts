@@ -5,6 +5,7 @@ import { plansAdvanceCapability } from "./plans-advance";
 import { plansClaimCapability } from "./plans-claim";
 import { plansCompleteCapability } from "./plans-complete";
 import { plansCreateCapability } from "./plans-create";
+import { plansDeleteCapability } from "./plans-delete";
 import { plansFailCapability } from "./plans-fail";
 import { plansGetCapability } from "./plans-get";
 import { plansListCapability } from "./plans-list";
@@ -19,6 +20,7 @@ const executionCapabilities = [
   plansFailCapability,
   plansCompleteCapability,
   plansTickCapability,
+  plansDeleteCapability,
 ] as const;
 
 /** Every capability, in the order the surfaces list them: the plan's, then the execution plans'. */

@@ -165,6 +165,13 @@ class PostgresTx extends PlanTx {
     await this.client.query("DELETE FROM cockpit_sessions WHERE project = $1 AND session = $2", [this.project, session]);
   }
 
+  async deletePlanTree(rootId: string): Promise<{ plans: number; events: number }> {
+    const events = await this.client.query("DELETE FROM cockpit_plan_events WHERE project = $1 AND root_plan_id = $2", [this.project, rootId]);
+    // One statement: the plans that name a parent or a retry in the tree go with it.
+    const plans = await this.client.query("DELETE FROM cockpit_plans WHERE project = $1 AND root_plan_id = $2", [this.project, rootId]);
+    return { plans: plans.rowCount ?? 0, events: events.rowCount ?? 0 };
+  }
+
   sessions(endedSince: string): Promise<SessionRow[]> {
     return this.sessionRows(`SELECT ${SESSION_COLUMNS.join(", ")} FROM cockpit_sessions WHERE project = $1 AND (ended IS NULL OR ended_at >= $2) ORDER BY since, session`, [endedSince]);
   }

@@ -282,6 +282,8 @@ export abstract class PlanTx {
   abstract updateSession(session: string, patch: SessionPatch): Promise<void>;
   /** Remove a session that never held anything (its move was refused after it was opened). */
   abstract deleteSession(session: string): Promise<void>;
+  /** Remove a root plan, every plan under it and all their events; answers how many plans and events went. */
+  abstract deletePlanTree(rootId: string): Promise<{ plans: number; events: number }>;
   /** The sessions not ended, and those ended at or after `endedSince`, oldest first. */
   abstract sessions(endedSince: string): Promise<SessionRow[]>;
   abstract insertAsk(row: AskRow): Promise<void>;

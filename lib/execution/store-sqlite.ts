@@ -261,6 +261,13 @@ class SqliteTx extends PlanTx {
     this.sql("DELETE FROM sessions WHERE session = ?").run(session);
   }
 
+  async deletePlanTree(rootId: string): Promise<{ plans: number; events: number }> {
+    const events = this.sql("DELETE FROM events WHERE root_plan_id = ?").run(rootId).changes;
+    // One statement: the plans that name a parent or a retry in the tree go with it.
+    const plans = this.sql("DELETE FROM plans WHERE root_plan_id = ?").run(rootId).changes;
+    return { plans, events };
+  }
+
   async sessions(endedSince: string): Promise<SessionRow[]> {
     return (this.sql("SELECT * FROM sessions WHERE ended IS NULL OR ended_at >= ? ORDER BY since, session").all(endedSince) as RawRow[]).map(toSession);
   }

@@ -43,6 +43,7 @@ export const COMMAND_HINTS: Record<string, Hints> = {
   "plans.advance": write(false, false, "it moves a child one phase on; the same call again is refused, the refusal recorded as an event of the child, or moves it further"),
   "plans.fail": write(false, false, "it records a failure (and may schedule a retry); a second call records another"),
   "plans.complete": write(false, false, "it completes a child with its evidence; the same call again is refused, the refusal recorded as an event of the child"),
+  "plans.delete": write(true, true, "it removes an execution plan, its children, its timeline and its integration branch; the same call again is refused and writes nothing"),
   "plans.tick": write(false, true, "it times out the children past their deadline; a second call finds none newly late"),
 };
 

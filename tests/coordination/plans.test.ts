@@ -3,7 +3,11 @@ import { buildSync } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { loadPlan } from "../../lib/repo";
 import { jsonOf, runNode, spawnCli, refusalOf } from "../support/processes";
-import { tempDir } from "../support/repo";
+import { runCliInProcess } from "../support/cli-in-process";
+import { spawnSync } from "node:child_process";
+import { git, tempDir } from "../support/repo";
+
+const gitStatus = (cwd: string, ...args: string[]) => spawnSync("git", args, { cwd }).status;
 import { cloneOf, makeOrigin, usePostgresCluster } from "./clones";
 
 // Execution plans on a real PostgreSQL: clones of one origin, coordinators in separate processes.
@@ -126,4 +130,40 @@ describe("execution plans across clones", () => {
       expect(r.stdout).toBe("");
     }
   }, 60_000);
+
+  describe("plans delete removes a root plan, every child, its timeline and its integration branch", () => {
+    const scenario = async (database: string | undefined) => {
+      const clone = cloneOf(makeOrigin(3), database ? "pg" : "sqlite");
+      const store = database ? ["--database", cluster.server.urlFor(database)] : [];
+      const run = (...args: string[]) => runCliInProcess(["plans", ...args, "--repo", clone, ...store]);
+      const created = JSON.parse((await run("create", "--milestone", "M1", "--json")).stdout) as { plan_id: string; integration_branch: string; children: { plan_id: string }[] };
+      expect(created.children).toHaveLength(3);
+      const branch = `refs/heads/${created.integration_branch}`;
+      expect(git(clone, "rev-parse", "--verify", "-q", branch)).toMatch(/^[0-9a-f]{40}$/);
+
+      // A child is not deleted on its own; nor a plan whose child is being worked on, without force.
+      const child = await run("delete", created.children[0].plan_id, "--json");
+      expect([child.code, JSON.parse(child.stdout).error.message]).toEqual([15, expect.stringContaining(`is a child of ${created.plan_id}; delete its root`)]);
+      expect((await run("claim", created.plan_id)).code).toBe(0);
+      const busy = await run("delete", created.plan_id);
+      expect([busy.code, busy.stderr]).toEqual([15, expect.stringContaining("1 child(ren) of")]);
+      expect(JSON.parse((await run("list", "--json")).stdout).plans).toHaveLength(1);
+
+      const gone = JSON.parse((await run("delete", created.plan_id, "--force", "--json")).stdout);
+      expect(gone).toEqual({ deleted: created.plan_id, plans: 4, events: expect.any(Number), branch: { name: created.integration_branch, deleted: true } });
+      expect(gone.events).toBeGreaterThan(0);
+      expect(JSON.parse((await run("list", "--json")).stdout).plans).toEqual([]);
+      expect(gitStatus(clone, "rev-parse", "--verify", "-q", branch)).not.toBe(0);
+      const again = await run("delete", created.plan_id);
+      expect([again.code, again.stderr]).toEqual([12, expect.stringContaining(`no execution plan '${created.plan_id}'`)]);
+
+      // A plan whose integration branch is checked out keeps the branch, and says so.
+      const next = JSON.parse((await run("create", "--milestone", "M1", "--json")).stdout) as { plan_id: string; integration_branch: string };
+      git(clone, "checkout", "-q", next.integration_branch);
+      const kept = JSON.parse((await run("delete", next.plan_id, "--json")).stdout);
+      expect(kept.branch).toEqual({ name: next.integration_branch, deleted: false, kept_because: "it is checked out" });
+    };
+    it("on the clone's SQLite store", () => scenario(undefined), 60_000);
+    it("on a shared PostgreSQL", () => scenario(freshDatabase()), 60_000);
+  });
 });

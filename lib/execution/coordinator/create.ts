@@ -3,7 +3,7 @@ import { invalidInput, notFound, refused } from "../../plan/errors";
 import { loadPlan } from "../../repo";
 import { compareBytes } from "../../plan/text";
 import type { PlanIssue } from "../../plan/shapes";
-import { parseSubplanConfig } from "../config";
+import { parseSubplanConfig, type SubplanConfig } from "../config";
 import { headCommit, updateRef, ZERO_OID } from "../git";
 import { childIdentity, movePhase, rootIdentity } from "../model";
 import { newPlanRow, withStore } from "../store";
@@ -17,7 +17,22 @@ import { type CreateOptions, type ExecutionTarget, type PlanDetail, detail } fro
  * the children queued in `strategize`, attempt 1. When the repository has a commit, the root gets
  * the integration branch `cockpit/plan-<root id lowercase>` at HEAD.
  */
-export async function createExecutionPlan(repo: string, target: ExecutionTarget, config?: unknown, o: CreateOptions = {}): Promise<PlanDetail> {
+/** What a decomposition would make, written nowhere (plans.create with dry_run). */
+export interface DecomposePreview {
+  dry_run: true;
+  title: string;
+  children: { issue: string; title: string; wave: number; status: string }[];
+  skipped: { issue: string; status: string }[];
+  waves: number;
+  config: SubplanConfig;
+  /** The integration branch it would make at HEAD (null: the repository has no commit). */
+  integration_branch: string | null;
+  base_commit: string | null;
+}
+
+export async function createExecutionPlan(repo: string, target: ExecutionTarget, config: unknown, o: CreateOptions & { dryRun: true }): Promise<DecomposePreview>;
+export async function createExecutionPlan(repo: string, target: ExecutionTarget, config?: unknown, o?: CreateOptions): Promise<PlanDetail>;
+export async function createExecutionPlan(repo: string, target: ExecutionTarget, config?: unknown, o: CreateOptions & { dryRun?: true } = {}): Promise<PlanDetail | DecomposePreview> {
   const subplanConfig = parseSubplanConfig(config ?? {});
   const plan = loadPlan(repo);
   let title: string;
@@ -55,6 +70,18 @@ export async function createExecutionPlan(repo: string, target: ExecutionTarget,
   const at = iso(now);
   const identity = rootIdentity();
   const head = await headCommit(repo);
+  if (o.dryRun) {
+    return {
+      dry_run: true,
+      title,
+      children: todo.map((i) => ({ issue: i.id, title: i.title, wave: i.wave, status: i.status })),
+      skipped: skipped.map((i) => ({ issue: i.id, status: i.status })),
+      waves: new Set(todo.map((i) => i.wave)).size,
+      config: subplanConfig,
+      integration_branch: head ? integrationBranchName(identity.plan_id) : null,
+      base_commit: head ?? null,
+    };
+  }
   let integration: string | null = null;
   if (head) {
     integration = integrationBranchName(identity.plan_id);

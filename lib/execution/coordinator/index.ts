@@ -13,7 +13,8 @@
 export { advance } from "./advance";
 export { claimNext } from "./claim";
 export { complete } from "./complete";
-export { createExecutionPlan } from "./create";
+export { createExecutionPlan, type DecomposePreview } from "./create";
+export { deleteExecutionPlan, type DeleteResult } from "./delete";
 export { fail } from "./fail";
 export { getPlan, listPlans } from "./read";
 export { integrationBranchName } from "./shared";

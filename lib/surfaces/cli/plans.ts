@@ -5,11 +5,12 @@ import { plansAdvanceCapability } from "../../capabilities/plans-advance";
 import { plansClaimCapability } from "../../capabilities/plans-claim";
 import { plansCompleteCapability } from "../../capabilities/plans-complete";
 import { plansCreateCapability } from "../../capabilities/plans-create";
+import { plansDeleteCapability } from "../../capabilities/plans-delete";
 import { plansFailCapability } from "../../capabilities/plans-fail";
 import { plansGetCapability } from "../../capabilities/plans-get";
 import { plansListCapability } from "../../capabilities/plans-list";
 import { plansTickCapability } from "../../capabilities/plans-tick";
-import type { PlanDetail, PlanView } from "../../execution/coordinator";
+import type { DecomposePreview, PlanDetail, PlanView } from "../../execution/coordinator";
 import { DATABASE_ENV } from "../../config";
 import { closeDatabases } from "../../coordination/database";
 import { closeStores } from "../../execution/store";
@@ -94,17 +95,40 @@ function renderDetail(d: PlanDetail): string {
   return lines.join("\n");
 }
 
+/** A decomposition's dry run in words: the children it would make, by wave, and what it skips. */
+function renderPreview(p: DecomposePreview): string {
+  return [
+    `dry run: would ${p.title}: ${p.children.length} child(ren) in ${p.waves} wave(s); nothing written`,
+    ...p.children.map((c) => `  wave ${c.wave}  ${c.issue}  ${c.status.padEnd(8)} ${c.title}`),
+    ...(p.skipped.length ? [`skipped: ${p.skipped.map((s) => `${s.issue} (${s.status})`).join(", ")}`] : []),
+    `integration branch: ${p.integration_branch ?? "none (no commit yet)"}`,
+    `config: ${JSON.stringify(p.config)}`,
+  ].join("\n");
+}
+
 const VERBS: Record<string, PlansVerb> = {
   create: plansVerb(plansCreateCapability, {
     summary: "decompose a milestone (--milestone M) or issues (--issues A,B) into an execution plan",
-    options: { ...COMMON, milestone: "value", issues: "value", mode: "value", "max-parallel": "value", "fail-fast": "flag", "no-retry": "flag", "max-retries": "value", timeout: "value", profile: "value" },
+    options: { ...COMMON, milestone: "value", issues: "value", mode: "value", "max-parallel": "value", "fail-fast": "flag", "no-retry": "flag", "max-retries": "value", timeout: "value", profile: "value", "dry-run": "flag" },
     input: (a) => ({
       ...(a.options.has("milestone") ? { milestone: a.options.get("milestone") } : {}),
       ...(a.options.has("issues") ? { issues: a.options.get("issues")!.split(",").map((s) => s.trim()).filter(Boolean) } : {}),
       config: configFrom(a),
       ...(a.options.has("profile") ? { automation_profile: a.options.get("profile") } : {}),
+      ...(a.options.has("dry-run") ? { dry_run: true } : {}),
     }),
-    text: renderDetail,
+    text: (r) => ("dry_run" in r ? renderPreview(r) : renderDetail(r)),
+  }),
+  delete: plansVerb(plansDeleteCapability, {
+    summary: "delete root plan ID with every child and its timeline, and its integration branch (--force: even while children are being worked on)",
+    options: { ...COMMON, force: "flag" },
+    takesId: "ID",
+    input: (a) => ({ id: a.words[0], ...(a.options.has("force") ? { force: true } : {}) }),
+    text: (r) =>
+      [
+        `deleted ${r.deleted}: ${r.plans} plan(s), ${r.events} event(s)`,
+        ...(r.branch ? [r.branch.deleted ? `branch ${r.branch.name} deleted` : `branch ${r.branch.name} kept: ${r.branch.kept_because ?? ""}`] : []),
+      ].join("\n"),
   }),
   get: plansVerb(plansGetCapability, { summary: "one plan: its tree, config and timeline", options: COMMON, takesId: "ID", input: (a) => ({ id: a.words[0] }), text: renderDetail }),
   list: plansVerb(plansListCapability, {
