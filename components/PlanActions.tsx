@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { SignInPrompt } from "./SignInPrompt";
 import { useCapability, type CapabilityOutcome } from "./useCapability";
+import type { ActionAnswer } from "@/app/actions";
 
 type Status = CapabilityOutcome;
 
@@ -18,58 +19,142 @@ function Outcome({ status, testId }: { status: Status; testId: string }) {
 const button =
   "rounded-md bg-blue-700 px-3 py-1 text-xs font-medium text-white hover:bg-blue-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-700";
 
-/** Decompose a milestone into a new execution plan. */
+type Preview = Extract<ActionAnswer<"plans.create">, { dry_run: true }>;
+
+/**
+ * Decompose a milestone into a new execution plan: Preview answers what it would make (its
+ * children by wave, what it skips, its integration branch), written nowhere; Decompose makes it.
+ */
 export function CreatePlanForm({ milestones }: { milestones: { id: string; title: string }[] }) {
   const router = useRouter();
   const { pending, status, run } = useCapability();
+  const [preview, setPreview] = useState<{ input: Record<string, unknown>; answer: Preview } | null>(null);
+  const inputOf = (form: HTMLFormElement) => {
+    const f = new FormData(form);
+    const config: Record<string, unknown> = { execution_mode: f.get("mode"), max_parallel: Number(f.get("max_parallel")), max_retries: Number(f.get("max_retries")), fail_fast: f.get("fail_fast") === "on" };
+    return { milestone: f.get("milestone"), config };
+  };
   return (
-    <form
-      className="flex flex-wrap items-end gap-3 text-sm"
-      data-testid="create-plan"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const f = new FormData(e.currentTarget);
-        const config: Record<string, unknown> = { execution_mode: f.get("mode"), max_parallel: Number(f.get("max_parallel")), max_retries: Number(f.get("max_retries")), fail_fast: f.get("fail_fast") === "on" };
-        run("plans.create", { milestone: f.get("milestone"), config }, (v) => {
-          const id = v.plan_id;
-          router.push(`/plans/${id}`);
-          return `Created ${id}.`;
-        });
-      }}
-    >
-      <label className="flex flex-col gap-1">
-        <span className="text-xs">Milestone</span>
-        <select name="milestone" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
-          {milestones.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.title || m.id}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="text-xs">Mode</span>
-        <select name="mode" defaultValue="sequential" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
-          <option value="sequential">sequential</option>
-          <option value="parallel">parallel</option>
-        </select>
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="text-xs">max_parallel</span>
-        <input name="max_parallel" type="number" min={1} max={50} defaultValue={5} className="w-20 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900" />
-      </label>
-      <label className="flex flex-col gap-1">
-        <span className="text-xs">max_retries</span>
-        <input name="max_retries" type="number" min={0} defaultValue={2} className="w-20 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900" />
-      </label>
-      <label className="flex items-center gap-1 text-xs">
-        <input name="fail_fast" type="checkbox" /> fail_fast
-      </label>
-      <button type="submit" disabled={pending} className={button}>
-        Decompose
-      </button>
+    <div className="flex flex-col gap-3">
+      <form
+        className="flex flex-wrap items-end gap-3 text-sm"
+        data-testid="create-plan"
+        onChange={() => setPreview(null)}
+        onSubmit={(e) => {
+          e.preventDefault();
+          const input = inputOf(e.currentTarget);
+          run(
+            "plans.create",
+            { ...input, dry_run: true },
+            (v) => ("dry_run" in v ? `Would make ${v.children.length} children in ${v.waves} wave(s); nothing written yet.` : ""),
+            (r) => setPreview(r.ok && "dry_run" in r.value ? { input, answer: r.value } : null),
+          );
+        }}
+      >
+        <label className="flex flex-col gap-1">
+          <span className="text-xs">Milestone</span>
+          <select name="milestone" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+            {milestones.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.title || m.id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs">Mode</span>
+          <select name="mode" defaultValue="sequential" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+            <option value="sequential">sequential</option>
+            <option value="parallel">parallel</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs">max_parallel</span>
+          <input name="max_parallel" type="number" min={1} max={50} defaultValue={5} className="w-20 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900" />
+        </label>
+        <label className="flex flex-col gap-1">
+          <span className="text-xs">max_retries</span>
+          <input name="max_retries" type="number" min={0} defaultValue={2} className="w-20 rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900" />
+        </label>
+        <label className="flex items-center gap-1 text-xs">
+          <input name="fail_fast" type="checkbox" /> fail_fast
+        </label>
+        <button type="submit" disabled={pending} className={button} data-testid="create-preview">
+          Preview
+        </button>
+      </form>
+      {preview && (
+        <div className="flex flex-col gap-2 rounded border border-slate-200 bg-slate-50 p-2 text-xs dark:border-slate-700 dark:bg-slate-900" data-testid="create-preview-result">
+          <p className="font-medium">
+            It would {preview.answer.title}: {preview.answer.children.length} children in {preview.answer.waves} wave(s), {preview.answer.config.execution_mode}, max_parallel {preview.answer.config.max_parallel}.
+          </p>
+          <ol className="font-mono">
+            {preview.answer.children.map((c) => (
+              <li key={c.issue}>
+                wave {c.wave} · {c.issue} · {c.status} · {c.title}
+              </li>
+            ))}
+          </ol>
+          {preview.answer.skipped.length > 0 && <p>Left out (finished): {preview.answer.skipped.map((s) => `${s.issue} (${s.status})`).join(", ")}</p>}
+          <p>Integration branch: {preview.answer.integration_branch ?? "none (the repository has no commit yet)"}</p>
+          <button
+            type="button"
+            disabled={pending}
+            className={`${button} self-start`}
+            data-testid="create-confirm"
+            onClick={() =>
+              run("plans.create", preview.input, (v) => {
+                if ("dry_run" in v) return "";
+                router.push(`/plans/${v.plan_id}`);
+                return `Created ${v.plan_id}.`;
+              })
+            }
+          >
+            Decompose
+          </button>
+        </div>
+      )}
       <Outcome status={status} testId="create-outcome" />
-    </form>
+    </div>
+  );
+}
+
+/** Delete a root plan with its children, its timeline and its integration branch, after a confirmation naming them. */
+export function DeletePlanButton({ root, childCount, branch }: { root: string; childCount: number; branch: string | null }) {
+  const router = useRouter();
+  const { pending, status, run } = useCapability();
+  const [asked, setAsked] = useState(false);
+  const remove = (force: boolean) =>
+    run(
+      "plans.delete",
+      { id: root, ...(force ? { force: true } : {}) },
+      (v) => {
+        router.push("/plans");
+        return `Deleted ${v.deleted}: ${v.plans} plan(s)${v.branch ? `; branch ${v.branch.name} ${v.branch.deleted ? "deleted" : `kept (${v.branch.kept_because ?? ""})`}` : ""}.`;
+      },
+    );
+  const busy = status?.ok === false && /being worked on/.test(status.text);
+  return (
+    <div className="flex flex-col gap-2 text-sm">
+      {!asked ? (
+        <button type="button" onClick={() => setAsked(true)} className="self-start rounded-md border border-red-700 px-3 py-1 text-xs font-medium text-red-800 dark:border-red-400 dark:text-red-300" data-testid="delete-plan">
+          Delete this plan…
+        </button>
+      ) : (
+        <div role="group" aria-label={`Delete ${root}`} className="flex flex-wrap items-center gap-2" data-testid="delete-plan-confirm">
+          <span>
+            Delete {root}, its {childCount} children and their timeline{branch ? `, and the branch ${branch}` : ""}? The records are not touched.
+          </span>
+          <button type="button" disabled={pending} onClick={() => remove(busy)} className="rounded-md bg-red-700 px-3 py-1 text-xs font-medium text-white" data-testid="delete-plan-yes">
+            {busy ? "Delete anyway" : "Delete"}
+          </button>
+          <button type="button" onClick={() => setAsked(false)} className="rounded-md border border-slate-400 px-3 py-1 text-xs" data-testid="delete-plan-no">
+            Keep it
+          </button>
+        </div>
+      )}
+      <Outcome status={status} testId="delete-outcome" />
+    </div>
   );
 }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -77,7 +78,15 @@ test.describe("execution plans @plans", () => {
     await form.getByLabel("Milestone").selectOption(MILESTONE);
     await expect(form.getByLabel("Mode")).toHaveValue("sequential");
     await expect(form.getByLabel("max_retries")).toHaveValue("2");
-    await form.getByRole("button", { name: "Decompose" }).click();
+    // Preview first: what it would make, and nothing is made.
+    await form.getByRole("button", { name: "Preview" }).click();
+    const preview = page.getByTestId("create-preview-result");
+    await expect(preview).toContainText(`It would deliver milestone ${MILESTONE}: 4 children in 3 wave(s), sequential, max_parallel 5.`);
+    await expect(preview.locator("li")).toHaveText([/^wave 3 · BK-024 · /, /^wave 3 · BK-027 · /, /^wave 5 · BK-025 · /, /^wave 6 · BK-026 · /]);
+    await expect(preview).toContainText("Integration branch: cockpit/plan-");
+    // The page was refreshed after the preview: the count of plans is the same.
+    await expect(page.getByRole("heading", { name: `Plans (${plansBefore})` })).toBeVisible();
+    await preview.getByRole("button", { name: "Decompose" }).click();
     await page.waitForURL(/\/plans\/[0-9A-HJKMNP-TV-Z]{26}$/);
     const rootId = page.url().split("/").pop()!;
     await settle(page);
@@ -273,5 +282,25 @@ test.describe("execution plans @plans", () => {
     expect(milestone?.status).toBe("DONE");
     expect(milestone?.counts.by_status.DONE).toBe(4);
     expect(milestone?.counts.required).toBe(4);
+  });
+
+  test("a plan is deleted from its page after a confirmation: its children, its timeline and its integration branch go, the records stay", async ({ page, visit, repo }) => {
+    const created = await page.request.post("/api/v1/plans/create", { data: { milestone: "booking" } });
+    expect(created.status()).toBe(200);
+    const plan = (await created.json()) as { plan_id: string; integration_branch: string; children: unknown[] };
+    const branchThere = () => spawnSync("git", ["rev-parse", "--verify", "-q", `refs/heads/${plan.integration_branch}`], { cwd: repo.dir }).status === 0;
+    expect(branchThere()).toBe(true);
+    const records = readFileSync(repo.milestone("booking"), "utf8");
+
+    await visit(`/plans/${plan.plan_id}`);
+    await page.getByTestId("delete-plan").click();
+    const confirm = page.getByTestId("delete-plan-confirm");
+    await expect(confirm).toContainText(`Delete ${plan.plan_id}, its ${plan.children.length} children and their timeline, and the branch ${plan.integration_branch}? The records are not touched.`);
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await page.waitForURL(/\/plans$/);
+    await expect(page.getByRole("heading", { name: /^Plans \(\d+\)$/ })).toBeVisible();
+    await expect(page.locator("main")).not.toContainText(plan.plan_id);
+    expect(branchThere()).toBe(false);
+    expect(readFileSync(repo.milestone("booking"), "utf8")).toBe(records);
   });
 });

@@ -31,6 +31,7 @@ export const PlansCreateInput = z
     issues: z.array(z.string().min(1).max(200)).min(1).max(1000).optional().describe("Or exactly these issues."),
     config: SubplanConfigInput.optional(),
     automation_profile: z.string().min(1).max(200).optional(),
+    dry_run: z.boolean().optional().describe("Answer what it would make (its children by wave, what it skips, its branch); write nothing."),
   })
   .refine((v) => (v.milestone === undefined) !== (v.issues === undefined), { message: "give milestone or issues, one of the two" })
   .meta({ oneOf: [{ required: ["milestone"] }, { required: ["issues"] }] });

@@ -84,14 +84,20 @@ export function mcpOutputSchema(c: AnyCapability): z.ZodType {
   return c.id === "plan.record" ? RecordOutputForMcp : unionAsOneObject(c.output);
 }
 
-/** A union of objects spelt as one object whose every member is optional (plan.code's two answers). */
+/**
+ * A union of objects spelt as one object whose every member is optional (plan.code's two answers,
+ * plan.edit's one record or batch, plans.create's plan or dry run); a member two shapes give
+ * differently is either.
+ */
 function unionAsOneObject(schema: z.ZodType): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
+  const fields = new Map<string, z.ZodType[]>();
   const options = schema instanceof z.ZodUnion ? (schema.options as z.ZodType[]) : [];
   for (const option of options) {
     if (!(option instanceof z.ZodObject)) continue;
-    for (const [key, field] of Object.entries(option.shape as Record<string, z.ZodType>)) shape[key] ??= field.optional();
+    for (const [key, field] of Object.entries(option.shape as Record<string, z.ZodType>)) fields.set(key, [...(fields.get(key) ?? []), field]);
   }
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, given] of fields) shape[key] = (given.length === 1 ? given[0] : z.union(given as [z.ZodType, z.ZodType, ...z.ZodType[]])).optional();
   return z.object(shape);
 }
 

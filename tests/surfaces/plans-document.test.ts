@@ -70,6 +70,11 @@ describe("every execution-plan answer fits the document's named schemas", () => 
     await call("plans.tick", {});
     // The claim when none can run: claimed null, with the reason.
     await call("plans.claim", { root: created.plan_id });
+    // A dry run's answer, and a delete's.
+    const preview = await call<{ dry_run: boolean; children: unknown[] }>("plans.create", { milestone: MILESTONE, dry_run: true });
+    expect(preview.dry_run).toBe(true);
+    const deleted = await call<{ deleted: string; plans: number }>("plans.delete", { id: created.plan_id, force: true });
+    expect(deleted.deleted).toBe(created.plan_id);
   });
 
   it("the checks can fail: a plan view without its phase does not fit", () => {
@@ -98,6 +103,10 @@ describe("over MCP, every execution-plan tool and plan.import answer structuredC
     // The same completion again is refused (plans.complete's hint: not idempotent, the refusal is recorded).
     const again = (await mcp.client.callTool({ name: "plans_complete", arguments: { child: retry.claimed!.plan_id, evidence } })) as { isError?: boolean };
     expect(again.isError).toBe(true);
+    const preview = await viaMcp<{ dry_run: boolean }>("plans.create", { milestone: MILESTONE, dry_run: true });
+    expect(preview.dry_run).toBe(true);
+    const deleted = await viaMcp<{ deleted: string }>("plans.delete", { id: created.plan_id });
+    expect(deleted.deleted).toBe(created.plan_id);
     const imported = await viaMcp<{ created: { issues: string[] } }>("plan.import", {
       format: "beads",
       files: { "issues.jsonl": '{"id":"mcp-1","title":"An issue from beads","status":"open","issue_type":"task"}' },

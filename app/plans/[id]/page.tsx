@@ -3,7 +3,7 @@ import Link from "@/components/Link";
 import { callOrNotFound } from "@/app/lookup";
 import { Card } from "@/components/Card";
 import { IssueLink } from "@/components/IssueLink";
-import { ChildActions, ClaimButton } from "@/components/PlanActions";
+import { ChildActions, ClaimButton, DeletePlanButton } from "@/components/PlanActions";
 import type { PlanView } from "@/lib/execution/coordinator";
 import { servedState } from "@/lib/surfaces/pages";
 
@@ -88,6 +88,11 @@ export default async function PlanPage({ params }: { params: Promise<{ id: strin
             </>
           )}
         </p>
+        {plan.parent_plan_id === undefined && (
+          <div className="mt-2">
+            <DeletePlanButton root={plan.plan_id} childCount={plan.children.length} branch={plan.integration_branch} />
+          </div>
+        )}
       </div>
       <div className="grid gap-6 lg:grid-cols-[1fr_24rem]">
         <Card title="Children">
