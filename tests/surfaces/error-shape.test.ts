@@ -65,6 +65,7 @@ const CASES: Case[] = [
   { capability: "plans.fail", argv: ["fail", "P9", "--category", "timeout", "--message", "m"], input: { child: "P9", category: "timeout", message: "m" }, code: "not_found" },
   { capability: "plans.complete", argv: ["complete", "P9"], input: { child: "P9", evidence: [] }, code: "not_found" },
   { capability: "plans.tick", argv: [], input: { colour: "red" }, code: "invalid_input" },
+  { capability: "plans.delete", argv: ["delete", "P9"], input: { id: "P9" }, code: "not_found" },
 ];
 
 let repo: PlanRepo;
