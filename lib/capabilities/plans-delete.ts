@@ -25,7 +25,7 @@ export const plansDeleteCapability = defineCapability({
   records: false,
   title: "Delete an execution plan",
   description:
-    "Remove a root plan, every child and their timeline from the store, and delete the integration branch it made unless it is checked out. Refused for a child, and while a child is processing unless force. The plan's records are not touched.",
+    "Remove a root plan, every child and their timeline from the store (the records are not touched), and delete the integration branch it made unless it is checked out. Refused for a child, and while a child is processing unless force.",
   input: PlansDeleteInput,
   output: PlansDeleteResultSchema,
   handler: (ctx, input) => deleteExecutionPlan(ctx.repo, input.id, { config: configOf(ctx), force: input.force === true }),
