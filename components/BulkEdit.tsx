@@ -40,6 +40,9 @@ type BatchAnswer = Extract<Preview, { ids: string[] }>;
 /** The priorities the next issue ranks (p0 first); a plan's own others are offered too. */
 const RANKED = ["p0", "p1", "p2", "p3"];
 
+/** "1 issue", "10 issues". */
+const issuesCount = (n: number) => `${n} issue${n === 1 ? "" : "s"}`;
+
 const FIELD = "rounded border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-900";
 
 export function BulkEdit({ ids, people, priorities, milestones, children }: { ids: readonly string[]; people: readonly string[]; priorities: readonly string[]; milestones: readonly string[]; children: ReactNode }) {
@@ -109,7 +112,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
       }
       setPreview(null);
       const moved = r.value.preview.issues.filter((c) => c.from !== c.to).map((c) => `${c.id} ${c.from ?? "(none)"} → ${c.to ?? "(none)"}`);
-      setOutcome({ ok: true, text: `Written: ${r.value.ids.length} issues in one write (${r.value.changes.join("; ")})${moved.length ? `: ${moved.join(", ")}` : ""}.`, undo: r.value.ledger_ids?.[0] });
+      setOutcome({ ok: true, text: `Written: ${issuesCount(r.value.ids.length)} in one write (${r.value.changes.join("; ")})${moved.length ? `: ${moved.join(", ")}` : ""}.`, undo: r.value.ledger_ids?.[0] });
       setSelected(new Set());
       router.refresh();
     });
@@ -117,7 +120,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
   const undo = (ledgerId: number) =>
     start(async () => {
       const r = await runCapability("plan.undo", { ledger_id: ledgerId, idempotency_key: newIdempotencyKey() });
-      setOutcome(r.ok ? { ok: true, text: `Undone: ${r.value.batch?.length ?? 1} issues put back as they were.` } : { ok: false, text: `Refused: ${r.error.message}` });
+      setOutcome(r.ok ? { ok: true, text: `Undone: ${issuesCount(r.value.batch?.length ?? 1)} put back as they were.` } : { ok: false, text: `Refused: ${r.error.message}` });
       router.refresh();
     });
 
@@ -201,7 +204,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
           )}
           {preview && (
             <div className="flex flex-col gap-2">
-              <p className="text-xs text-slate-600 dark:text-slate-400">What the whole batch does ({preview.ids.length} issues: {preview.ids.join(", ")}):</p>
+              <p className="text-xs text-slate-600 dark:text-slate-400">What the whole batch does ({issuesCount(preview.ids.length)}: {preview.ids.join(", ")}):</p>
               <ul className="max-h-40 overflow-y-auto font-mono text-xs" data-testid="bulk-preview-fields">
                 {preview.records.map((x) => (
                   <li key={x.id}>
@@ -211,7 +214,7 @@ export function BulkEdit({ ids, people, priorities, milestones, children }: { id
               </ul>
               <EditPreview preview={preview.preview} refused={preview.refused} testId="bulk-preview-result" />
               <button type="button" disabled={busy || preview.refused !== undefined} onClick={confirm} className="self-start rounded bg-blue-700 px-3 py-1 font-semibold text-white disabled:bg-slate-300 disabled:text-slate-700" data-testid="bulk-confirm">
-                {busy ? "…" : `Confirm: ${preview.changes.join("; ")} on ${preview.ids.length} issues`}
+                {busy ? "…" : `Confirm: ${preview.changes.join("; ")} on ${issuesCount(preview.ids.length)}`}
               </button>
             </div>
           )}
