@@ -1,16 +1,18 @@
 import Link from "@/components/Link";
 
+/** An issue's id as a link to its page; never broken at its dash. */
 export function IssueLink({ id }: { id: string }) {
   return (
-    <Link href={`/issues/${encodeURIComponent(id)}`} className="font-mono text-blue-700 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 dark:text-blue-300">
+    <Link href={`/issues/${encodeURIComponent(id)}`} data-unbroken="" className="whitespace-nowrap font-mono text-blue-700 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 dark:text-blue-300">
       {id}
     </Link>
   );
 }
 
+/** A link to a milestone's page: its children, or its id (never broken at a dash). */
 export function MilestoneLink({ id, children }: { id: string; children?: React.ReactNode }) {
   return (
-    <Link href={`/milestones/${encodeURIComponent(id)}`} className="text-blue-700 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 dark:text-blue-300">
+    <Link href={`/milestones/${encodeURIComponent(id)}`} data-unbroken={children === undefined ? "" : undefined} className={`${children === undefined ? "whitespace-nowrap " : ""}text-blue-700 underline decoration-blue-300 underline-offset-2 hover:decoration-blue-700 dark:text-blue-300`}>
       {children ?? id}
     </Link>
   );

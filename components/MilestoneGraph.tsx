@@ -12,10 +12,10 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useRouter } from "next/navigation";
-import { memo, useEffect, useMemo, useRef } from "react";
+import { memo, useEffect, useMemo, useRef, useState } from "react";
 import { firstViewport, readableZoom } from "@/lib/graph/viewport";
 import { MILESTONE_STATUS_STYLE } from "./status";
-import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "./graph-chrome";
+import { FIT_ALL, GRAPH_VIEW, GraphChrome, minimapStartsShown } from "./graph-chrome";
 import { panByKey, zoomByKey } from "./graph-keys";
 import { useSystemColorMode } from "./useSystemColorMode";
 
@@ -54,6 +54,9 @@ const MilestoneNode = memo(function MilestoneNode({ data }: NodeProps<Node<Miles
 
 const nodeTypes = { milestone: MilestoneNode };
 
+const CHROME_BUTTON =
+  "shrink-0 whitespace-nowrap rounded border border-slate-300 px-2 py-1 text-xs text-slate-900 hover:bg-slate-100 aria-pressed:bg-slate-200 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800 dark:aria-pressed:bg-slate-700";
+
 type Props = { milestones: (MilestoneNodeData & { rank: number })[]; edges: { from: string; to: string }[] };
 
 export function MilestoneGraph(props: Props) {
@@ -69,6 +72,10 @@ function MilestoneFlow({ milestones, edges }: Props) {
   const flow = useReactFlow();
   const colorMode = useSystemColorMode();
   const paneRef = useRef<HTMLDivElement>(null);
+  // The minimap never hides a milestone of the first view, and a phone starts without it; its button shows or hides it.
+  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
+  const [minimapFits, setMinimapFits] = useState(false);
+  const isMinimapShown = minimapChoice ?? minimapFits;
   const nodes = useMemo<Node<MilestoneNodeData>[]>(() => {
     const rows = new Map<number, number>();
     return milestones.map((m) => {
@@ -97,14 +104,14 @@ function MilestoneFlow({ milestones, edges }: Props) {
     const focus = nodes.find((n) => n.data.mark === "now");
     const pane = paneRef.current;
     const anchor = focus ? { x: focus.position.x, y: focus.position.y, width: NODE_WIDTH, height: NODE_HEIGHT } : undefined;
-    void flow.setViewport(
-      firstViewport({ x: 0, y: 0, ...bounds }, { width: pane?.clientWidth ?? 1000, height: pane?.clientHeight ?? 480 }, {
-        minZoom: readableZoom(SMALLEST_NODE_FONT_PX),
-        maxZoom: 1.25,
-        padding: 24,
-        anchor: anchor && anchor.y + NODE_HEIGHT > (pane?.clientHeight ?? 480) ? anchor : undefined,
-      }),
-    );
+    const view = firstViewport({ x: 0, y: 0, ...bounds }, { width: pane?.clientWidth ?? 1000, height: pane?.clientHeight ?? 480 }, {
+      minZoom: readableZoom(SMALLEST_NODE_FONT_PX),
+      maxZoom: 1.25,
+      padding: 24,
+      anchor: anchor && anchor.y + NODE_HEIGHT > (pane?.clientHeight ?? 480) ? anchor : undefined,
+    });
+    setMinimapFits(minimapStartsShown(pane, nodes.map((n) => ({ ...n.position, width: NODE_WIDTH, height: NODE_HEIGHT })), view));
+    void flow.setViewport(view);
   }, [nodes, flow]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
@@ -121,13 +128,18 @@ function MilestoneFlow({ milestones, edges }: Props) {
     <div className="flex flex-col gap-2">
       <div className="flex items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
         <span>Drag or use the arrow keys to pan, + and - to zoom; Enter on a milestone opens it.</span>
+        <button type="button" className={`ml-auto ${CHROME_BUTTON}`} onClick={() => void flow.fitView(FIT_ALL)} data-testid="milestone-fit-all">
+          Fit all
+        </button>
         <button
           type="button"
-          className="ml-auto rounded border border-slate-300 px-2 py-1 text-xs text-slate-900 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
-          onClick={() => void flow.fitView(FIT_ALL)}
-          data-testid="milestone-fit-all"
+          className={CHROME_BUTTON}
+          aria-pressed={isMinimapShown}
+          onClick={() => setMinimapChoice(!isMinimapShown)}
+          data-testid="milestone-minimap-toggle"
+          title={isMinimapShown ? "Hide the minimap" : "Show the minimap (it starts hidden on a phone, or when it would cover a milestone)"}
         >
-          Fit all
+          Minimap
         </button>
       </div>
       <div
@@ -149,7 +161,7 @@ function MilestoneFlow({ milestones, edges }: Props) {
           {...GRAPH_VIEW}
           colorMode={colorMode}
         >
-          <GraphChrome minimapLabel="Minimap: where the view is in the whole milestone graph" />
+          <GraphChrome minimapLabel="Minimap: where the view is in the whole milestone graph" minimap={isMinimapShown} />
         </ReactFlow>
       </div>
     </div>

@@ -1,8 +1,8 @@
 import { PAGES } from "../components/pages";
 import { expect, seriousViolations, settle, test } from "./fixtures";
 
-// On a phone (390 × 844) every page is reached from the header's menu, and no page scrolls
-// sideways (the graphs pan inside their own panes).
+// On a phone (390 × 844) every page is reached from the header's menu, no page scrolls sideways
+// (the graphs pan inside their own panes), and no id or status badge breaks inside its word.
 
 // The page (and its context) is the worker's, shared with the other specs: set the phone's size
 // for each test and give the desktop's back after it.
@@ -25,6 +25,21 @@ const scrollsSideways = (page: import("@playwright/test").Page) =>
     };
   });
 
+/** The ids and badges (marked `data-unbroken`) that the page broke over two lines, to say what to fix. */
+const brokenWords = (page: import("@playwright/test").Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>("[data-unbroken]")]
+      .filter((el) => {
+        if (el.closest(".react-flow") || el.getClientRects().length === 0) return false;
+        if (el.getClientRects().length > 1) return true;
+        const style = getComputedStyle(el);
+        const line = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.5;
+        return el.getBoundingClientRect().height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) > line * 1.5;
+      })
+      .slice(0, 5)
+      .map((el) => `"${el.textContent}"`),
+  );
+
 for (const project of ["demo", "majordomus"] as const) {
   test(`the menu reaches every page at 390 px, none scrolls sideways, and the current page is marked @${project}`, async ({ page, visit, shot }) => {
     test.slow();
@@ -41,6 +56,7 @@ for (const project of ["demo", "majordomus"] as const) {
       await shot(`phone ${label}`);
       const { scrollWidth, innerWidth, wide } = await scrollsSideways(page);
       expect(scrollWidth, `${href} is ${scrollWidth} px wide in a ${innerWidth} px window: ${wide.join("; ")}`).toBeLessThanOrEqual(innerWidth);
+      expect(await brokenWords(page), `${href}: ids and badges broken over two lines`).toEqual([]);
       // The link followed closes the menu; the page it names carries aria-current.
       await expect(menu).toBeHidden();
       await page.getByTestId("menu-button").click();

@@ -6,7 +6,8 @@ import { expect, seriousViolations, settle, test, waitForPlan, type PlanJson } f
 // The header and the small gaps, and the graph's minimap: a commit panel with a message of one's
 // own and a Cancel that commits nothing; a 404 inside the Cockpit that offers the nearest ids and
 // a search; shortcuts that act on an issue page, each through its confirmation; a minimap that
-// never hides a node of the first view; unsealed stamps marked wherever the issue shows.
+// never hides a node of the first view (the waves' and the roadmap's), a first view that shows
+// open work on a phone; unsealed stamps marked wherever the issue shows.
 
 const SCHEMES = ["light", "dark"] as const;
 const git = (dir: string, ...args: string[]) => runGit(dir, args);
@@ -213,17 +214,17 @@ test.describe("shortcuts on an issue page @demo", () => {
   });
 });
 
-/** The boxes of the minimap and of every node in the graph's pane, clipped to the pane. */
-function boxes(page: Page) {
-  return page.getByTestId("waves-graph").evaluate((pane) => {
+/** The boxes of the minimap and of every node in a graph's pane, clipped to the pane; how many of them are issue cards. */
+function boxes(page: Page, graph = "waves-graph") {
+  return page.getByTestId(graph).evaluate((pane) => {
     const p = pane.getBoundingClientRect();
     const clip = (r: DOMRect) => ({ left: Math.max(r.left, p.left), top: Math.max(r.top, p.top), right: Math.min(r.right, p.right), bottom: Math.min(r.bottom, p.bottom) });
     const mini = pane.querySelector(".react-flow__minimap")?.getBoundingClientRect();
     const nodes = [...pane.querySelectorAll<HTMLElement>(".react-flow__node")]
-      .map((n) => ({ id: n.dataset.id ?? "", ...clip(n.getBoundingClientRect()) }))
+      .map((n) => ({ id: n.dataset.id ?? "", card: n.classList.contains("react-flow__node-issue"), ...clip(n.getBoundingClientRect()) }))
       .filter((b) => b.right > b.left && b.bottom > b.top);
     const overlapping = mini ? nodes.filter((b) => b.left < mini.right && b.right > mini.left && b.top < mini.bottom && b.bottom > mini.top).map((b) => b.id) : [];
-    return { minimap: mini ? { width: mini.width, height: mini.height } : null, nodes: nodes.length, overlapping };
+    return { minimap: mini ? { width: mini.width, height: mini.height } : null, nodes: nodes.length, cards: nodes.filter((b) => b.card).length, overlapping };
   });
 }
 
@@ -243,6 +244,8 @@ for (const project of ["demo", "majordomus"] as const) {
           const toggle = page.getByTestId("minimap-toggle");
           await expect(toggle).toHaveAttribute("aria-pressed", first.minimap ? "true" : "false");
           if (width === 390) expect(first.minimap, "a phone starts without the minimap").toBeNull();
+          // The first view shows open work (the cards; finished work is folded into chips), not only finished chips.
+          expect(first.cards, "open issues' cards in the first view").toBeGreaterThan(0);
           for (const scheme of SCHEMES) {
             await page.emulateMedia({ colorScheme: scheme });
             await shot(`waves first view ${project} ${scheme} ${width}`);
@@ -253,6 +256,28 @@ for (const project of ["demo", "majordomus"] as const) {
           await expect(graph.locator(".react-flow__minimap")).toHaveCount(first.minimap ? 0 : 1);
           await expect(toggle).toHaveAttribute("aria-pressed", first.minimap ? "false" : "true");
           expect(await seriousViolations(page, `/waves (${width} px)`)).toEqual([]);
+        } finally {
+          await page.setViewportSize({ width: 1280, height: 800 });
+        }
+      });
+
+      test(`no milestone of the roadmap graph's first view lies under its minimap (${width} px)`, async ({ page, visit, shot }) => {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+        try {
+          await visit("/roadmap");
+          const graph = page.getByTestId("milestone-graph");
+          await graph.scrollIntoViewIfNeeded();
+          await expect(graph.locator(".react-flow__node").first()).toBeVisible();
+          const first = await boxes(page, "milestone-graph");
+          expect(first.nodes, "milestones in view").toBeGreaterThan(0);
+          expect(first.overlapping, "milestones under the minimap").toEqual([]);
+          const toggle = page.getByTestId("milestone-minimap-toggle");
+          await expect(toggle).toHaveAttribute("aria-pressed", first.minimap ? "true" : "false");
+          if (width === 390) expect(first.minimap, "a phone starts without the minimap").toBeNull();
+          await shot(`roadmap graph first view ${project} ${width}`);
+          await toggle.click();
+          await expect(graph.locator(".react-flow__minimap")).toHaveCount(first.minimap ? 0 : 1);
+          await expect(toggle).toHaveAttribute("aria-pressed", first.minimap ? "false" : "true");
         } finally {
           await page.setViewportSize({ width: 1280, height: 800 });
         }

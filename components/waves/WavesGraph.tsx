@@ -12,10 +12,10 @@ import { criticalPath } from "@/lib/graph/critical-path";
 import { dependencyOf, placesOf, toFlowEdges, toFlowNodes, type GraphSelection, type LaneNodeData } from "@/lib/graph/flow-elements";
 import { FOLDED_STATUSES, chipKey, defaultCollapsedLanes, laneOrder, laneTitle, layoutWaveLanes, type GraphItem } from "@/lib/graph/lanes";
 import type { WavesView as View } from "@/lib/graph/view-url";
-import { firstViewport, formatViewport, meetsOnScreen, readableZoom, sameViewport, viewportClearOf } from "@/lib/graph/viewport";
+import { firstViewport, formatViewport, openWorkStart, readableZoom, sameViewport, viewportClearOf } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
-import { FIT_ALL, GRAPH_VIEW, GraphChrome } from "../graph-chrome";
+import { FIT_ALL, GRAPH_VIEW, GraphChrome, minimapStartsShown } from "../graph-chrome";
 import { ISSUE_STATUS_ORDER } from "../status";
 import { useSystemColorMode } from "../useSystemColorMode";
 import { ConflictList } from "./ConflictList";
@@ -41,10 +41,6 @@ export const FIRST_VIEW_MIN_ZOOM = readableZoom(SMALLEST_NODE_FONT_PX);
 
 /** The height the minimap (150 px, 15 px from the edge) takes from the bottom of the pane. */
 const MINIMAP_ROOM_PX = 170;
-/** The minimap's box in the pane's bottom right corner (React Flow's 200 × 150, 15 px in), with a margin. */
-const minimapBox = (pane: HTMLElement) => ({ x: pane.clientWidth - 225, y: pane.clientHeight - 175, width: 225, height: 175 });
-/** A pane narrower than this (a phone) starts with the minimap hidden. */
-const MINIMAP_MIN_PANE_PX = 640;
 const FIRST_VIEW = { minZoom: FIRST_VIEW_MIN_ZOOM, maxZoom: 1.25, padding: 24 } as const;
 
 /** The side of the pane the edit dialog opens on: away from the cards the edit names. */
@@ -176,8 +172,12 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   const firstView = useCallback((): Viewport => {
     const pane = paneRef.current;
     const anchor = selected ? itemById.get(selected) : undefined;
+    // Without an issue in focus, a view that does not fit starts at the first open card (a phone
+    // would otherwise open on the finished chips of the first waves).
+    const open = layout.items.filter((it) => it.kind === "issue" && !FOLDED_STATUSES.has(byId.get(it.id)?.status ?? ""));
+    const start = openWorkStart(layout.bounds, open, pane?.clientHeight ?? 560, FIRST_VIEW.minZoom);
     // The minimap sits in the bottom right corner: a first view that fits keeps the graph above it.
-    return firstViewport(layout.bounds, roomAboveMinimap(pane), { ...FIRST_VIEW, anchor });
+    return firstViewport(layout.bounds, roomAboveMinimap(pane), { ...FIRST_VIEW, anchor, start });
     // Only a new scope (or a new viewport in the URL) moves the graph; a new layout within it does not.
     // The dependencies are chosen: the effect or memo reruns on these keys alone, not on all it reads.
   }, [scopeKey, selected, layout.bounds]);
@@ -197,7 +197,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
     const pane = paneRef.current;
     const target = urlViewport ?? firstView();
     // A viewport of the URL (a link, or the reader's own pan) keeps the minimap as it was.
-    if (!urlViewport) setMinimapFits(!!pane && pane.clientWidth >= MINIMAP_MIN_PANE_PX && !meetsOnScreen(layout.items, target, minimapBox(pane)));
+    if (!urlViewport) setMinimapFits(minimapStartsShown(pane, layout.items, target));
     autoViewport.current = urlViewport ? null : target;
     if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);
     setReady(true);

@@ -32,6 +32,11 @@ export interface FirstViewOptions {
    * undefined to start at the graph's top-left corner (the first wave).
    */
   anchor?: Box;
+  /**
+   * Where to start when everything does not fit and there is no anchor: the point of the graph put
+   * at the pane's top-left corner, inside the padding (default: the graph's own top-left corner).
+   */
+  start?: { x: number; y: number };
 }
 
 /** Whether a box of the graph, drawn at `viewport`, meets `screen` (a rectangle of the pane, in its pixels). */
@@ -50,7 +55,7 @@ export function meetsOnScreen(boxes: readonly Box[], viewport: Viewport, screen:
  * and shows the anchor.
  */
 export function firstViewport(bounds: Box, pane: { width: number; height: number }, options: FirstViewOptions): Viewport {
-  const { minZoom, maxZoom, padding, anchor } = options;
+  const { minZoom, maxZoom, padding, anchor, start = bounds } = options;
   const room = { width: Math.max(1, pane.width - 2 * padding), height: Math.max(1, pane.height - 2 * padding) };
   const fit = Math.min(room.width / Math.max(1, bounds.width), room.height / Math.max(1, bounds.height));
   if (fit >= minZoom) {
@@ -69,7 +74,21 @@ export function firstViewport(bounds: Box, pane: { width: number; height: number
       zoom,
     };
   }
-  return { x: padding - bounds.x * zoom, y: padding - bounds.y * zoom, zoom };
+  return { x: padding - start.x * zoom, y: padding - start.y * zoom, zoom };
+}
+
+/**
+ * Where a first view that does not fit starts so that it shows open work, not only finished work:
+ * the graph's top, from the column of the first open box (leftmost, then topmost), a margin to its
+ * left; lowered to that box when the top would leave it below the pane at `zoom`. Undefined when
+ * there is no open box (the graph's own corner then).
+ */
+export function openWorkStart(bounds: Box, open: readonly Box[], paneHeight: number, zoom: number, margin = 24): { x: number; y: number } | undefined {
+  const first = [...open].sort((a, b) => a.x - b.x || a.y - b.y)[0];
+  if (!first) return undefined;
+  const x = Math.max(bounds.x, first.x - margin);
+  const below = (first.y + first.height - bounds.y) * zoom > paneHeight - 2 * margin;
+  return { x, y: below ? Math.max(bounds.y, first.y - margin) : bounds.y };
 }
 
 /** The viewport as the URL carries it: `x,y,zoom` (whole pixels, zoom to 3 decimals). */
