@@ -54,7 +54,8 @@ export function hintsOf(c: AnyCapability): Hints {
   return hints;
 }
 
+/** A tool's annotations: its hints (its title is the tool's own, not repeated here). */
 export function annotationsOf(c: AnyCapability): ToolAnnotations {
   const { why: _why, ...annotations } = hintsOf(c);
-  return { title: c.title, ...annotations };
+  return annotations;
 }

@@ -1,30 +1,17 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { AnyCapability, CapabilityContext } from "../capabilities/capability";
 import { capabilities, mcpToolName, planResourceUri, type McpNames } from "../capabilities/index";
-import { RevisionSchema } from "../plan/history-shapes";
-import { PlanIssueSchema, PlanMilestoneSchema } from "../plan/shapes";
 import { randomBytes } from "node:crypto";
 import { actorNameProblem, claimedActorRefusal, clientSessionName } from "../repo/identity";
 import { COCKPIT_VERSION } from "../version";
 import { invoke } from "./invoke";
 import { describeInputError } from "../plan/input-words";
-import { annotationsOf } from "./mcp-annotations";
-import { AsWrittenMembers } from "../capabilities/record-as-written";
+import { mcpTools } from "./mcp-listing";
 
 // The MCP projection: one tool per capability (input and output schema, structured content), and
 // the whole plan as the resource majordomus://plan. A refusal is an `isError` result with the message.
-
-/** MCP wants an object at the top of an output schema; plan.record's union is spelt as one object. */
-const RecordOutputForMcp = z.object({
-  milestone: PlanMilestoneSchema.optional(),
-  issues: z.array(PlanIssueSchema).optional(),
-  issue: PlanIssueSchema.optional(),
-  depends_on: z.array(PlanIssueSchema).optional(),
-  at: RevisionSchema.optional(),
-  ...AsWrittenMembers,
-});
 
 /** An MCP error result: the message, and its code in `_meta`. */
 function errorResult(code: string, message: string, details?: Record<string, unknown>) {
@@ -34,9 +21,6 @@ function errorResult(code: string, message: string, details?: Record<string, unk
     _meta: { "cockpit/error_code": code, ...(details ? { "cockpit/details": details } : {}) },
   };
 }
-
-/** The argument every command tool takes besides its capability's input: who acts (docs/agents.md). */
-const ACTOR_ARGUMENT = z.string().optional().describe("who acts, for the ledger (docs/agents.md); a users file's user acts as themself");
 
 /**
  * A command tool's `actor` argument, taken out of its arguments: the context signed with it, or
@@ -79,33 +63,6 @@ async function callCapability(c: AnyCapability, ctx: CapabilityContext, args: un
   };
 }
 
-export function mcpOutputSchema(c: AnyCapability): z.ZodType {
-  if (c.output instanceof z.ZodObject) return c.output;
-  return c.id === "plan.record" ? RecordOutputForMcp : unionAsOneObject(c.output);
-}
-
-/**
- * A union of objects spelt as one object whose every member is optional (plan.code's two answers,
- * plan.edit's one record or batch, plans.create's plan or dry run); a member two shapes give
- * differently is either.
- */
-function unionAsOneObject(schema: z.ZodType): z.ZodObject {
-  const fields = new Map<string, z.ZodType[]>();
-  const options = schema instanceof z.ZodUnion ? (schema.options as z.ZodType[]) : [];
-  for (const option of options) {
-    if (!(option instanceof z.ZodObject)) continue;
-    for (const [key, field] of Object.entries(option.shape as Record<string, z.ZodType>)) fields.set(key, [...(fields.get(key) ?? []), field]);
-  }
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, given] of fields) shape[key] = (given.length === 1 ? given[0] : z.union(given as [z.ZodType, z.ZodType, ...z.ZodType[]])).optional();
-  return z.object(shape);
-}
-
-/**
- * An MCP server over the registry. Tools are listed with their strict input and output schemas;
- * calls are validated and answered by the same `invoke` as every other surface, so a bad input
- * gets the same words here as over HTTP. An error's code travels in `_meta`.
- */
 /** What `initialize` tells a client: the loop an agent follows, in a few lines (docs/agents.md). */
 export function mcpInstructions(names: McpNames = "cockpit"): string {
   const t = (id: string) => mcpToolName({ id }, names);
@@ -117,6 +74,11 @@ export function mcpInstructions(names: McpNames = "cockpit"): string {
 }
 
 /**
+ * An MCP server over the registry. Tools are listed lean (lib/surfaces/mcp-listing.ts): strict
+ * input schemas and complete output schemas; calls are validated and answered by the same `invoke`
+ * as every other surface, so a bad input gets the same words here as over HTTP. An error's code
+ * travels in `_meta`.
+ *
  * `names`: which names the tools get. `user`: the caller a token proved (a users file's user), who
  * acts as themself: a command tool's `actor` argument may only repeat that name.
  */
@@ -131,19 +93,9 @@ export function createMcpServer(surfaceContext: () => CapabilityContext, { names
     const by = client === undefined ? undefined : clientSessionName(client, session);
     return by !== undefined && actorNameProblem(by, "clientInfo.name") === undefined ? { ...ctx, by } : ctx;
   };
-  for (const c of capabilities) {
-    server.registerTool(
-      mcpToolName(c, names),
-      {
-        title: c.title,
-        description: c.description,
-        inputSchema: c.kind === "command" ? (c.input as z.ZodObject).extend({ actor: ACTOR_ARGUMENT }) : (c.input as z.ZodObject),
-        outputSchema: mcpOutputSchema(c) as z.ZodObject,
-        annotations: annotationsOf(c),
-      },
-      async (args: unknown) => callCapability(c, context(), args, undefined, doors),
-    );
-  }
+  // The tools as made once per process (lib/surfaces/mcp-listing.ts): the list never changes.
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(names) }));
   // Answer calls with the registry's own validation (the SDK's would word errors differently).
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const c = capabilities.find((x) => mcpToolName(x, names) === request.params.name);

@@ -4,6 +4,7 @@ import { type AnyCapability, capabilities, cliCommand, httpMethod, httpPath, mcp
 import { runPlanCommand } from "@/lib/surfaces/cli/plan";
 import { handleCapabilityRequest } from "@/lib/surfaces/http";
 import { invoke } from "@/lib/surfaces/invoke";
+import { MCP_DESCRIPTIONS, mcpDescription } from "@/lib/surfaces/mcp-words";
 import { contextFor } from "@/lib/server/state";
 import { type McpConnection, cleanup, copyRepo, hashRepo, mcpMemory } from "./helpers";
 
@@ -264,6 +265,20 @@ describe("descriptions", () => {
     expect(sentences(c.description), c.description).toBeLessThanOrEqual(2);
     expect(c.description).toMatch(/[.!?]$/);
   });
+
+  // What a model reads of a tool on every turn: one short sentence, naming no capability and no
+  // tool (a tool's name depends on how the server names them).
+  it.for(capabilities.map((c) => ({ id: c.id })))("$id: its MCP description is one short sentence", (row) => {
+    const words = mcpDescription(byId(row.id));
+    expect(sentences(words), words).toBe(1);
+    expect(words).toMatch(/^[A-Z].*\.$/);
+    expect(words.length, words).toBeLessThanOrEqual(80);
+    expect(words).not.toMatch(/\bplans?[._][a-z_]+/);
+  });
+
+  it("the MCP descriptions are one per capability, no more", () => {
+    expect(Object.keys(MCP_DESCRIPTIONS).sort()).toEqual(capabilities.map((c) => c.id).sort());
+  });
 });
 
 describe("every input is strict", () => {
@@ -392,7 +407,7 @@ describe("the MCP tools, as a real client lists them", () => {
     }
   });
 
-  it.for(TABLE)("$tool has an input schema (strict) and an output schema, and the capability's description", async (row) => {
+  it.for(TABLE)("$tool has an input schema (strict) and an output schema, and its MCP description", async (row) => {
     const { tools } = await mcp.client.listTools();
     const tool = tools.find((t) => t.name === row.tool)!;
     expect(tool).toBeDefined();
@@ -402,7 +417,7 @@ describe("the MCP tools, as a real client lists them", () => {
     expect(tool.outputSchema).toBeDefined();
     expect(tool.outputSchema!.type).toBe("object");
     expect(Object.keys(tool.outputSchema!.properties ?? {}).length).toBeGreaterThan(0);
-    expect(tool.description).toBe(byId(row.id).description);
+    expect(tool.description).toBe(mcpDescription(byId(row.id)));
     expect(tool.title).toBe(byId(row.id).title);
   });
 
