@@ -6,8 +6,7 @@ import { CommandPalette } from "@/components/CommandPalette";
 import { ImportMenu } from "@/components/ImportMenu";
 import { Shortcuts } from "@/components/Shortcuts";
 import { QuickCapture } from "@/components/QuickCapture";
-import { call, servedState } from "@/lib/surfaces/pages";
-import { planSyncStatusCapability } from "@/lib/capabilities/plan-sync-status";
+import { call, servedState, uncommittedRecordFiles } from "@/lib/surfaces/pages";
 import { planAgentsCapability } from "@/lib/capabilities/plan-agents";
 import { planInboxCapability } from "@/lib/capabilities/plan-inbox";
 import { currentViewer, maySeePlan } from "./viewer";
@@ -32,14 +31,6 @@ async function quietSessions(): Promise<{ stale: number; expired: number }> {
   }
 }
 
-/** How many record files this clone changed and did not commit (plan.sync_status): the header's note. None when it cannot be told. */
-async function uncommittedCount(): Promise<number> {
-  try {
-    return (await call(planSyncStatusCapability)).uncommitted;
-  } catch {
-    return 0;
-  }
-}
 
 /** How many things need a person (plan.inbox's count): the header's Inbox badge. A store that cannot be read counts none. */
 async function inboxCount(): Promise<number> {
@@ -56,7 +47,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const visible = maySeePlan(viewer);
   const served = visible ? (await servedState()).plan : undefined;
   const project = served?.project.name ?? "";
-  const [uncommitted, quiet, inbox] = visible ? await Promise.all([uncommittedCount(), quietSessions(), inboxCount()]) : [0, { stale: 0, expired: 0 }, 0];
+  const [uncommitted, quiet, inbox] = visible ? await Promise.all([uncommittedRecordFiles(), quietSessions(), inboxCount()]) : [0, { stale: 0, expired: 0 }, 0];
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Capability } from "../capabilities/capability";
 import { CapabilityError } from "../plan/errors";
+import { uncommittedCount } from "../repo/commit";
 import { contextFor, settledState } from "../server/state";
 import { settingsFromEnv } from "./http";
 import { invoke } from "./invoke";
@@ -24,4 +25,13 @@ export async function call<I extends z.ZodType, O extends z.ZodType>(capability:
 /** The records and the derived plan, for pages that also show what the records hold. */
 export function servedState() {
   return settledState(servedRepo());
+}
+
+/**
+ * How many record files this clone changed and did not commit: the header's count, on every page.
+ * One `git status`, where plan.sync_status (which counts the same) also asks git for the remote
+ * and what is ahead and behind: four more processes per page view. 0 outside a git work tree.
+ */
+export function uncommittedRecordFiles(): Promise<number> {
+  return uncommittedCount(servedRepo());
 }
