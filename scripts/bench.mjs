@@ -15,6 +15,7 @@ import * as following from "./bench/follow.mjs";
 import * as http from "./bench/http.mjs";
 import * as importing from "./bench/import.mjs";
 import * as leases from "./bench/leases.mjs";
+import * as lighthouse from "./bench/lighthouse.mjs";
 import * as plans from "./bench/plans.mjs";
 import * as plan from "./bench/plan.mjs";
 import * as time from "./bench/time.mjs";
@@ -22,7 +23,7 @@ import * as transitions from "./bench/transitions.mjs";
 import * as standup from "./bench/standup.mjs";
 import * as waves from "./bench/waves.mjs";
 
-const SECTIONS = [plan, transitions, http, doors, waves, standup, time, code, leases, agents, plans, importing, following];
+const SECTIONS = [plan, transitions, http, doors, waves, standup, lighthouse, time, code, leases, agents, plans, importing, following];
 
 function parseOptions(argv) {
   const options = { strict: false };
