@@ -51,9 +51,9 @@ export function CreatePlanForm({ milestones }: { milestones: { id: string; title
           );
         }}
       >
-        <label className="flex flex-col gap-1">
+        <label className="flex min-w-0 max-w-full flex-col gap-1">
           <span className="text-xs">Milestone</span>
-          <select name="milestone" className="rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
+          <select name="milestone" className="max-w-full rounded border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900">
             {milestones.map((m) => (
               <option key={m.id} value={m.id}>
                 {m.title || m.id}
