@@ -12,10 +12,10 @@ import {
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
 import { useRouter } from "next/navigation";
-import { memo, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useEffect, useMemo, useRef } from "react";
 import { firstViewport, readableZoom } from "@/lib/graph/viewport";
 import { MILESTONE_STATUS_STYLE } from "./status";
-import { FIT_ALL, GRAPH_VIEW, GraphChrome, minimapStartsShown } from "./graph-chrome";
+import { FIT_ALL, GRAPH_VIEW, GraphChrome, minimapStartsShown, useMinimapSwitch } from "./graph-chrome";
 import { panByKey, zoomByKey } from "./graph-keys";
 import { useSystemColorMode } from "./useSystemColorMode";
 
@@ -73,9 +73,8 @@ function MilestoneFlow({ milestones, edges }: Props) {
   const colorMode = useSystemColorMode();
   const paneRef = useRef<HTMLDivElement>(null);
   // The minimap never hides a milestone of the first view, and a phone starts without it; its button shows or hides it.
-  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
-  const [minimapFits, setMinimapFits] = useState(false);
-  const isMinimapShown = minimapChoice ?? minimapFits;
+  const minimap = useMinimapSwitch();
+  const minimapStarts = minimap.startsShown;
   const nodes = useMemo<Node<MilestoneNodeData>[]>(() => {
     const rows = new Map<number, number>();
     return milestones.map((m) => {
@@ -110,9 +109,9 @@ function MilestoneFlow({ milestones, edges }: Props) {
       padding: 24,
       anchor: anchor && anchor.y + NODE_HEIGHT > (pane?.clientHeight ?? 480) ? anchor : undefined,
     });
-    setMinimapFits(minimapStartsShown(pane, nodes.map((n) => ({ ...n.position, width: NODE_WIDTH, height: NODE_HEIGHT })), view));
+    minimapStarts(minimapStartsShown(pane, nodes.map((n) => ({ ...n.position, width: NODE_WIDTH, height: NODE_HEIGHT })), view));
     void flow.setViewport(view);
-  }, [nodes, flow]);
+  }, [nodes, flow, minimapStarts]);
 
   const onKeyDown = (e: React.KeyboardEvent) => {
     if (zoomByKey(flow, e)) return;
@@ -134,10 +133,10 @@ function MilestoneFlow({ milestones, edges }: Props) {
         <button
           type="button"
           className={CHROME_BUTTON}
-          aria-pressed={isMinimapShown}
-          onClick={() => setMinimapChoice(!isMinimapShown)}
+          aria-pressed={minimap.shown}
+          onClick={minimap.toggle}
           data-testid="milestone-minimap-toggle"
-          title={isMinimapShown ? "Hide the minimap" : "Show the minimap (it starts hidden on a phone, or when it would cover a milestone)"}
+          title={minimap.shown ? "Hide the minimap" : "Show the minimap (it starts hidden on a phone, or when it would cover a milestone)"}
         >
           Minimap
         </button>
@@ -161,7 +160,7 @@ function MilestoneFlow({ milestones, edges }: Props) {
           {...GRAPH_VIEW}
           colorMode={colorMode}
         >
-          <GraphChrome minimapLabel="Minimap: where the view is in the whole milestone graph" minimap={isMinimapShown} />
+          <GraphChrome minimapLabel="Minimap: where the view is in the whole milestone graph" minimap={minimap.shown} />
         </ReactFlow>
       </div>
     </div>

@@ -1,6 +1,7 @@
 "use client";
 
 import { Background, Controls, MiniMap, type MiniMapProps } from "@xyflow/react";
+import { useState } from "react";
 import { meetsOnScreen, type Box, type Viewport } from "@/lib/graph/viewport";
 
 // What both graphs share around their nodes: how far they zoom, their "fit all", and the
@@ -21,6 +22,17 @@ export const MINIMAP_MIN_PANE_PX = 640;
 /** Whether a graph's first view starts with its minimap: on a pane wider than a phone's, when no node of that view lies under it. */
 export const minimapStartsShown = (pane: HTMLElement | null, boxes: readonly Box[], view: Viewport) =>
   !!pane && pane.clientWidth >= MINIMAP_MIN_PANE_PX && !meetsOnScreen(boxes, view, minimapBox(pane));
+
+/**
+ * Whether a graph's minimap is shown: as its first view allows (`startsShown`, given with
+ * minimapStartsShown once that view is placed) until the reader's button chooses (`toggle`).
+ */
+export function useMinimapSwitch(): { shown: boolean; startsShown: (fits: boolean) => void; toggle: () => void } {
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const [fits, setFits] = useState(false);
+  const shown = choice ?? fits;
+  return { shown, startsShown: setFits, toggle: () => setChoice(!shown) };
+}
 
 /**
  * The background, the zoom buttons (no fit-view: each graph has its own) and a minimap that pans

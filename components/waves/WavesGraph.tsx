@@ -15,7 +15,7 @@ import type { WavesView as View } from "@/lib/graph/view-url";
 import { firstViewport, formatViewport, openWorkStart, readableZoom, sameViewport, viewportClearOf } from "@/lib/graph/viewport";
 import type { Plan, PlanIssue } from "@/lib/plan/shapes";
 import { unsealedIssueIds } from "@/lib/plan/unsealed";
-import { FIT_ALL, GRAPH_VIEW, GraphChrome, minimapStartsShown } from "../graph-chrome";
+import { FIT_ALL, GRAPH_VIEW, GraphChrome, minimapStartsShown, useMinimapSwitch } from "../graph-chrome";
 import { ISSUE_STATUS_ORDER } from "../status";
 import { useSystemColorMode } from "../useSystemColorMode";
 import { ConflictList } from "./ConflictList";
@@ -183,9 +183,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
   }, [scopeKey, selected, layout.bounds]);
   // The minimap never hides a node of the first view: it starts shown only when no node of that
   // view lies under it, on a pane wider than a phone's; its button shows or hides it after that.
-  const [minimapChoice, setMinimapChoice] = useState<boolean | null>(null);
-  const [minimapFits, setMinimapFits] = useState(false);
-  const isMinimapShown = minimapChoice ?? minimapFits;
+  const minimap = useMinimapSwitch();
   useEffect(() => {
     // A viewport the graph itself wrote into the URL at the end of a move is where the graph was
     // then, not a place to go back to: a move interrupted by a newer one (the dialog's pan, redone
@@ -197,7 +195,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
     const pane = paneRef.current;
     const target = urlViewport ?? firstView();
     // A viewport of the URL (a link, or the reader's own pan) keeps the minimap as it was.
-    if (!urlViewport) setMinimapFits(minimapStartsShown(pane, layout.items, target));
+    if (!urlViewport) minimap.startsShown(minimapStartsShown(pane, layout.items, target));
     autoViewport.current = urlViewport ? null : target;
     if (!sameViewport(target, flow.getViewport())) void flow.setViewport(target);
     setReady(true);
@@ -369,8 +367,8 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
         scopeNote={scopeNote}
         editor={editor}
         onFitAll={() => void flow.fitView(FIT_ALL)}
-        minimap={isMinimapShown}
-        onMinimap={() => setMinimapChoice(!isMinimapShown)}
+        minimap={minimap.shown}
+        onMinimap={minimap.toggle}
         graph={display === "graph"}
       />
 
@@ -426,7 +424,7 @@ function WavesView({ initialPlan, codeMarks }: { initialPlan: Plan; codeMarks: R
                   {...GRAPH_VIEW}
                   colorMode={colorMode}
                 >
-                  <GraphChrome minimapLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} minimap={isMinimapShown} />
+                  <GraphChrome minimapLabel="Minimap: where the view is in the whole graph" nodeColor={minimapColour} minimap={minimap.shown} />
                 </ReactFlow>
               </div>
               <EditDialog editor={editor} side={dialogSide} />

@@ -319,3 +319,18 @@ export function freePort() {
     });
   });
 }
+
+/** Wait until `url` answers 200, or fail once `child` (the server) exited or `seconds` passed. */
+export async function waitForServer(url, child, seconds = 120) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}) before it answered`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not answer within ${seconds} s`);
+}

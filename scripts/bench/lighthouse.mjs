@@ -11,7 +11,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BENCH_TMP, ROOT, environment, fmtMs, freePort, median, table, writeReport } from "./lib.mjs";
+import { BENCH_TMP, ROOT, environment, fmtMs, freePort, median, table, waitForServer, writeReport } from "./lib.mjs";
 import { writeDemoHistory } from "../demo-history.mjs";
 
 export const name = "lighthouse";
@@ -20,19 +20,6 @@ export const description = "Lighthouse mobile performance of every page on the d
 const TARGET = 90;
 const DEFAULT_RUNS = 3;
 const CHROMIUM = process.env.CHROME_PATH || "/usr/bin/chromium";
-
-async function waitForServer(url) {
-  for (let i = 0; i < 240; i++) {
-    try {
-      const r = await fetch(url);
-      if (r.ok) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${url} did not answer within 120 s`);
-}
 
 /** Every page a person opens, with the demo's own ids for the pages of one record or person. */
 async function pagesOf(base) {
@@ -90,7 +77,7 @@ export async function run(options = {}) {
   const rows = [];
   const report = { environment: environment(), target: TARGET, runs, pages: [] };
   try {
-    await waitForServer(`${base}/api/v1/plan`);
+    await waitForServer(`${base}/api/v1/plan`, server);
     const pages = await pagesOf(base);
     // One visit of each page first: the server's first answer of a page compiles nothing, but it
     // reads the plan and fills its caches, which is not what a person opening the page waits for.
