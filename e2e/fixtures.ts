@@ -99,6 +99,13 @@ async function isHarmlessAbort(request: Request, failure: string | undefined): P
   return !!response && response.status() < 400;
 }
 
+/** The path of a router fetch of a page's server render (a GET with `rsc: 1`, no prefetch), else undefined. */
+function rscRenderPath(request: Request): string | undefined {
+  const h = request.headers();
+  if (request.resourceType() !== "fetch" || request.method() !== "GET" || h.rsc !== "1" || h["next-router-prefetch"] === "1") return undefined;
+  return new URL(request.url()).pathname;
+}
+
 interface WorkerFixtures {
   /** The server this worker's tests visit, and the plan it serves. */
   server: { url: string; dir: string };
@@ -187,20 +194,38 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         problems.push({ kind: "response", text: `${response.status()} ${response.request().method()} ${response.url()}` });
       }
     });
+    // The router's fetches of a page's server render (GET ?_rsc=…) that finished well, by path and
+    // time: an earlier one of the same path aborted before them was superseded, not lost.
+    const rendered = new Map<string, number>();
+    const superseded = new Map<Problem, { path: string; at: number }>();
+    page.on("requestfinished", async (request) => {
+      const path = rscRenderPath(request);
+      const answered = path === undefined ? null : await request.response().catch(() => null);
+      if (path !== undefined && answered && answered.status() < 400) rendered.set(path, Date.now());
+    });
     page.on("requestfailed", async (request) => {
+      const at = Date.now();
       const failure = request.failure()?.errorText;
       if (await isHarmlessAbort(request, failure)) return;
       const h = request.headers();
       const kind = h["next-action"] ? " [server action]" : h.rsc ? ` [rsc${h["next-router-prefetch"] ? " prefetch" : ""}]` : "";
       const answered = await request.response().catch(() => null);
       const after = answered ? ` after a ${answered.status()} answer` : "";
-      problems.push({ kind: "requestfailed", text: `${request.resourceType()} ${request.method()} ${request.url()}${kind}: ${failure}${after}` });
+      const problem: Problem = { kind: "requestfailed", text: `${request.resourceType()} ${request.method()} ${request.url()}${kind}: ${failure}${after}` };
+      problems.push(problem);
+      const path = rscRenderPath(request);
+      if (path !== undefined && !answered && (failure ?? "").includes("ERR_ABORTED")) superseded.set(problem, { path, at });
     });
     await use(page);
     // Let the page finish what it fetches, so closing it aborts nothing but the live-update
     // channel; then keep its last state too.
     await quiet(page).catch(() => {});
     if (!page.isClosed()) await screenshot(page, info, shotCounter(info), "end");
+    // A refresh the router dropped for a newer one of the same page (a move's own refresh, then the
+    // live stream's) is no failure when that newer one was answered well.
+    for (const [problem, { path, at }] of superseded) {
+      if ((rendered.get(path) ?? 0) >= at && problems.includes(problem)) problems.splice(problems.indexOf(problem), 1);
+    }
     expect(problems, "console errors, page errors and failed requests").toEqual([]);
   },
 
