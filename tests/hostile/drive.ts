@@ -20,6 +20,15 @@ const CLI = join(ROOT, "bin", "cockpit");
 /** How long one answer may take (a CLI call, an HTTP request, an MCP call). */
 export const ANSWER_LIMIT_MS = 15_000;
 
+/**
+ * How long a served page or server action may take. Each case's `cockpit serve` is fresh, so every
+ * page is that server's first render of its route, and its time is read on the test's own event
+ * loop, which the in-process verbs of up to five cases at once keep busy: on an idle machine these
+ * take 2–6 s, and a loaded CI machine was seen past 15. What the limit catches is a hang (a read
+ * that waits for ever), which no limit lets through.
+ */
+export const SERVED_ANSWER_LIMIT_MS = 40_000;
+
 /** At most `n` at once; the rest wait their turn (their time is measured from their start). */
 export function limiter(n: number) {
   let running = 0;
@@ -49,6 +58,8 @@ export interface Answer {
   signal?: string | null;
   stdout: string;
   stderr: string;
+  /** The limit this answer was held to, when not ANSWER_LIMIT_MS. */
+  limitMs?: number;
 }
 
 function killGroup(child: ChildProcess): void {
@@ -183,12 +194,12 @@ export async function request(served: Served, method: "GET" | "POST", path: stri
     const r = await fetchWithin(
       `${served.url}${path}`,
       { method, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) },
-      ANSWER_LIMIT_MS,
+      SERVED_ANSWER_LIMIT_MS,
     );
-    return { call, ms: Date.now() - started, timedOut: false, code: r.status, stdout: r.text.slice(0, 2_000_000), stderr: "" };
+    return { call, ms: Date.now() - started, timedOut: false, code: r.status, stdout: r.text.slice(0, 2_000_000), stderr: "", limitMs: SERVED_ANSWER_LIMIT_MS };
   } catch (error) {
     const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
-    return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error) };
+    return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error), limitMs: SERVED_ANSWER_LIMIT_MS };
   }
 }
 
@@ -212,15 +223,15 @@ export async function actionCall(served: Served, dist: string, capability: strin
     const r = await fetchWithin(
       `${served.url}/`,
       { method: "POST", headers: { "next-action": actionId(dist), "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" }, body: JSON.stringify([capability, input]) },
-      ANSWER_LIMIT_MS,
+      SERVED_ANSWER_LIMIT_MS,
     );
     const text = r.text;
     const refusal = /"ok":false,"error":\{"code":"([a-z_]+)"/.exec(text)?.[1];
     const outcome = refusal ?? (/"ok":true/.test(text) ? "ok" : `http ${r.status}`);
-    return { call, ms: Date.now() - started, timedOut: false, code: r.status === 200 ? outcome : `http ${r.status}`, stdout: text.slice(0, 2_000_000), stderr: "" };
+    return { call, ms: Date.now() - started, timedOut: false, code: r.status === 200 ? outcome : `http ${r.status}`, stdout: text.slice(0, 2_000_000), stderr: "", limitMs: SERVED_ANSWER_LIMIT_MS };
   } catch (error) {
     const timedOut = (error as Error).name === "TimeoutError" || (error as Error).name === "AbortError";
-    return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error) };
+    return { call, ms: Date.now() - started, timedOut, code: null, stdout: "", stderr: String(error), limitMs: SERVED_ANSWER_LIMIT_MS };
   }
 }
 

@@ -29,8 +29,9 @@ const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** Why one answer fails the case, if it does. */
 function problemOf(a: Answer, kind: "cli" | ServedCall["kind"], c: HostileCase): string | undefined {
   if (c.outsideMarker && (a.stdout.includes(c.outsideMarker) || a.stderr.includes(c.outsideMarker))) return `${a.call}: answered with records read through a link out of the repository`;
-  if (a.timedOut) return `${a.call}: no answer within ${ANSWER_LIMIT_MS / 1000} s (killed)`;
-  if (a.ms > ANSWER_LIMIT_MS) return `${a.call}: answered after ${a.ms} ms (limit ${ANSWER_LIMIT_MS} ms)`;
+  const limit = a.limitMs ?? ANSWER_LIMIT_MS;
+  if (a.timedOut) return `${a.call}: no answer within ${limit / 1000} s (killed)`;
+  if (a.ms > limit) return `${a.call}: answered after ${a.ms} ms (limit ${limit} ms)`;
   const said = (a.stderr || a.stdout).trim().split("\n").slice(0, 3).join(" | ").slice(0, 400);
   if (kind === "cli") {
     if (a.signal) return `${a.call}: killed by ${a.signal}`;
