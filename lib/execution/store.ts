@@ -1,6 +1,6 @@
 import type { CockpitConfig } from "../config";
 import { databaseUrl } from "../coordination/database";
-import { requireState, stateProblem, warnOnce } from "../repo/state-path";
+import { firstStateProblem, requireState, warnOnce } from "../repo/state-path";
 import { STORE_FILE, STORE_STATE, closeSqliteStores, openExistingSqliteStore, openSqliteStore } from "./store-sqlite";
 import { openPostgresStore } from "./store-postgres";
 import type { ExecutionStore } from "./store-rows";
@@ -29,12 +29,10 @@ export async function openExistingStore(repo: string, config?: CockpitConfig): P
   const url = databaseUrl(config);
   if (url) return openPostgresStore(url, repo);
   // Opening a SQLite file writes beside it: one reached through a link, or tracked, is not opened.
-  for (const rel of STORE_STATE) {
-    const problem = await stateProblem(repo, rel);
-    if (problem) {
-      warnOnce(`${repo}\0store\0${problem}`, `${problem}; the store is not read`);
-      return undefined;
-    }
+  const problem = await firstStateProblem(repo, STORE_STATE);
+  if (problem) {
+    warnOnce(`${repo}\0store\0${problem}`, `${problem}; the store is not read`);
+    return undefined;
   }
   return openExistingSqliteStore(repo);
 }

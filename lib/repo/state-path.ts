@@ -62,21 +62,20 @@ function trackedEntry(sub: string, tracked: ReadonlySet<string> | undefined): st
  * Why `rel` cannot be the Cockpit's state by what is on disk now, or undefined. A `rel` that ends
  * in "/" is a folder of state files (the undo store): it must be a plain folder.
  */
-function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>): string | undefined {
+function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>, looks: Looks = freshLooks()): string | undefined {
   const names = namesOf(rel);
   const folderOnly = rel.endsWith("/");
   let deepest: string | undefined;
   for (let i = 1; i <= names.length; i++) {
     const sub = names.slice(0, i).join("/");
     const abs = join(repo, sub);
-    let st: Stats;
-    try {
-      st = lstatSync(abs);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") break; // made when first needed
-      return `${sub} cannot be looked at (${code ?? String(error)})`;
+    const look = looks.stats.get(abs) ?? lookAt(abs);
+    looks.stats.set(abs, look);
+    if (!("st" in look)) {
+      if (look.code === "ENOENT") break; // made when first needed
+      return `${sub} cannot be looked at (${look.code})`;
     }
+    const st = look.st;
     const entry = trackedEntry(sub, tracked);
     const also = entry ? untrack(entry) : "";
     if (st.isSymbolicLink()) {
@@ -92,16 +91,39 @@ function onDiskProblem(repo: string, rel: string, tracked?: ReadonlySet<string>)
     // may be removed by its holder between the look and here, its folder is not.
     const folder = deepest === names.join("/") && names.length > 1 && !folderOnly ? names.slice(0, -1).join("/") : deepest;
     const root = realRoot(repo);
-    let real: string;
-    try {
-      real = realpathSync(join(repo, folder));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined; // gone: made again when needed
-      throw error;
+    const at = join(repo, folder);
+    let real = looks.reals.get(at);
+    if (real === undefined) {
+      try {
+        real = realpathSync(at);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined; // gone: made again when needed
+        throw error;
+      }
+      looks.reals.set(at, real);
     }
     if (real !== root && !real.startsWith(root + sep)) return `${folder} lies outside the repository (${JSON.stringify(real)}), and the Cockpit keeps its state inside it`;
   }
   return undefined;
+}
+
+/**
+ * What one check of state paths found: each path's lstat (or the error's code) and each folder's
+ * real path. The state files of one check share their folders, which are looked at once.
+ */
+interface Looks {
+  stats: Map<string, { st: Stats } | { code: string }>;
+  reals: Map<string, string>;
+}
+
+const freshLooks = (): Looks => ({ stats: new Map(), reals: new Map() });
+
+function lookAt(abs: string): { st: Stats } | { code: string } {
+  try {
+    return { st: lstatSync(abs) };
+  } catch (error) {
+    return { code: (error as NodeJS.ErrnoException).code ?? String(error) };
+  }
 }
 
 const roots = processWide("state-path-roots", () => new Map<string, string>());
@@ -198,8 +220,23 @@ export function trackedStateKept(repo: string, before: string | undefined): void
  * whose name is not known before the write (the undo store's N.json) may be any of them.
  */
 export async function stateProblem(repo: string, rel: string): Promise<string | undefined> {
+  return firstStateProblem(repo, [rel]);
+}
+
+/** The first reason any of `rels` cannot be written as the Cockpit's state, or undefined: their shared folders are looked at once. */
+export async function firstStateProblem(repo: string, rels: readonly string[]): Promise<string | undefined> {
   const tracked = await trackedState(repo);
-  const problem = onDiskProblem(repo, rel, tracked);
+  const looks = freshLooks();
+  for (const rel of rels) {
+    const problem = trackedProblem(repo, rel, tracked, looks);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** Why one state path cannot be written: what is on disk, then what git tracks. */
+function trackedProblem(repo: string, rel: string, tracked: ReadonlySet<string>, looks: Looks): string | undefined {
+  const problem = onDiskProblem(repo, rel, tracked, looks);
   if (problem) return problem;
   const folder = rel.endsWith("/") ? rel.slice(0, -1) : undefined;
   const entry = trackedEntry(folder ?? rel, tracked) ?? (folder === undefined ? undefined : [...tracked].sort().find((p) => p.startsWith(rel)));
@@ -213,10 +250,8 @@ export async function stateProblem(repo: string, rel: string): Promise<string | 
  * Called before anything of the write is, so a refusal writes nothing anywhere.
  */
 export async function requireState(repo: string, paths: readonly string[]): Promise<void> {
-  for (const rel of paths) {
-    const problem = await stateProblem(repo, rel);
-    if (problem) throw refused(problem);
-  }
+  const problem = await firstStateProblem(repo, paths);
+  if (problem) throw refused(problem);
 }
 
 /** Why `rel` cannot be the Cockpit's state by what is on disk now (links, kinds, place), or undefined; no git. */

@@ -56,10 +56,13 @@ export function unknownRoute(path: string): Response {
   return errorResponse("not_found", 404, `no route ${path}; the nearest: ${near.join(", ")} (GET /api/v1/openapi.json lists every one)`, undefined, { nearest: near });
 }
 
+let byPath: Map<string, AnyCapability> | undefined;
+
 /** The capability a path names, if any. */
 export function capabilityAt(path: string): AnyCapability | undefined {
   const clean = path.length > 1 ? path.replace(/\/+$/, "") : path;
-  return capabilities.find((c) => httpPath(c) === clean);
+  byPath ??= new Map(capabilities.map((c) => [httpPath(c), c]));
+  return byPath.get(clean);
 }
 
 /** Whether a request's `Origin` (when it has one) is this server's own. */
