@@ -88,7 +88,7 @@ export function ImportMenu() {
         data-testid="import-open"
         aria-expanded={open}
         onClick={() => setOpen(!open)}
-        className="rounded border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800"
+        className="rounded-md border border-slate-300 px-2.5 py-1.5 text-slate-700 hover:bg-slate-100 dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800"
       >
         New plan from…
       </button>

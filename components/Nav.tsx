@@ -36,7 +36,7 @@ export function Nav({
   const quietText = [quiet.stale ? `${quiet.stale} stale` : "", quiet.expired ? `${quiet.expired} expired` : ""].filter(Boolean).join(", ");
   return (
     <header className="border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 md:px-6" aria-label="Main">
+      <nav className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-5 gap-y-2 px-4 py-3 md:px-6" aria-label="Main">
         <Link href="/" className="flex items-center gap-2 font-semibold">
           {/* A plain <img>: the icon is a 22 px static SVG, which next/image would not improve. */}
           <img src="/icon.svg" alt="" width={22} height={22} />

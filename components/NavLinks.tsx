@@ -29,7 +29,7 @@ export function NavLinks({ badges = {} }: { badges?: Readonly<Record<string, { c
       >
         {isOpen ? "Close menu" : "Menu"}
       </button>
-      <ul id="main-menu" className={`${isOpen ? "flex" : "hidden"} order-last w-full flex-col gap-2 text-sm md:order-none md:flex md:w-auto md:flex-row md:gap-4`} data-testid="main-menu">
+      <ul id="main-menu" className={`${isOpen ? "flex" : "hidden"} order-last w-full flex-col gap-2 text-sm md:order-none md:flex md:w-auto md:flex-row md:gap-3`} data-testid="main-menu">
         {PAGES.map(({ href, label }) => {
           const current = isCurrent(pathname, href);
           return (

@@ -86,3 +86,18 @@ test("the skip link is the first stop of Tab and moves the focus to the content 
   await page.keyboard.press("Enter");
   await expect(page.locator("#content")).toBeFocused();
 });
+
+test("at 1280 px the header keeps one row: the project, every page, New plan and the palette's button @demo", async ({ page, visit }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await visit("/");
+  const rows = await page.evaluate(() =>
+    [...document.querySelectorAll("nav[aria-label=Main] > *")]
+      .map((el) => ({ what: `${el.tagName.toLowerCase()} "${(el.textContent ?? "").trim().slice(0, 30)}"`, rect: el.getBoundingClientRect() }))
+      .filter(({ rect }) => rect.width > 0)
+      .map(({ what, rect }) => ({ what, middle: Math.round(rect.top + rect.height / 2) })),
+  );
+  expect(rows.length).toBeGreaterThanOrEqual(3);
+  const first = rows[0].middle;
+  expect(rows.filter((r) => Math.abs(r.middle - first) > 6), "parts of the header on another row").toEqual([]);
+  await expect(page.getByRole("button", { name: /Jump to/ })).toBeVisible();
+});
