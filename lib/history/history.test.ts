@@ -67,6 +67,20 @@ describe("the timeline of one record", () => {
     expect(after.entries.map((e) => [e.uncommitted, e.message, e.status])[0]).toEqual([false, "commit the start", "ACTIVE"]);
   });
 
+  it("the record in the files is the one shown; a record gone from the files is found in its history", async () => {
+    const { repo } = repoWithHistory();
+    // A milestone named I3 came and went; then an issue I3 was made.
+    commitAt(repo, "2026-11-06T09:00:00Z", { [milestonePath("I3")]: milestoneText("I3") }, "add milestone I3");
+    commitAt(repo, "2026-11-07T09:00:00Z", { [milestonePath("I3")]: null }, "remove milestone I3");
+    commitAt(repo, "2026-11-08T09:00:00Z", { [issuePath("I3")]: issueText({ id: "I3", milestone: "m1" }) }, "add issue I3");
+    const issue = await planHistory(repo, { id: "I3" }, () => loadPlan(repo));
+    expect([issue.kind, issue.entries.map((e) => e.message)]).toEqual(["issue", ["add issue I3"]]);
+    // Gone from the files: the history of both folders is asked.
+    commitAt(repo, "2026-11-09T09:00:00Z", { [issuePath("I3")]: null }, "remove issue I3");
+    const gone = await planHistory(repo, { id: "I3" }, () => loadPlan(repo));
+    expect([gone.kind, gone.entries.map((e) => e.message)]).toEqual(["milestone", ["remove milestone I3", "add milestone I3"]]);
+  });
+
   it("an id with no file and no history is not found; a path is not an id; a folder without git says so", async () => {
     const { repo } = repoWithHistory();
     expect(await refusalCode(() => planHistory(repo, { id: "NOPE" }, () => loadPlan(repo)))).toBe("not_found");

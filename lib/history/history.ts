@@ -72,14 +72,15 @@ export async function planHistory(repo: string, input: { id: string; limit?: num
   if (problem) throw invalidInput(problem);
   const limit = input.limit ?? DEFAULT_HISTORY_LIMIT;
   const git = await repoGit(repo);
-  const candidates = await Promise.all(
-    [
-      { kind: "milestone" as const, path: `${MILESTONES_DIR}/${id}.yaml` },
-      { kind: "issue" as const, path: `${ISSUES_DIR}/${id}.yaml` },
-    ].map(async (c) => ({ ...c, commits: await commitsTouching(repo, c.path), exists: existsSync(join(repo, c.path)) })),
-  );
-  // Milestones first, as plan.record looks them up.
-  const found = candidates.find((c) => c.exists || c.commits.length > 0);
+  const kinds = [
+    { kind: "milestone" as const, path: `${MILESTONES_DIR}/${id}.yaml` },
+    { kind: "issue" as const, path: `${ISSUES_DIR}/${id}.yaml` },
+  ];
+  // The record in the files is the one (milestones first, as plan.record looks them up); only a
+  // record gone from the files is looked for in the history of both folders.
+  const present = kinds.find((c) => existsSync(join(repo, c.path)));
+  const candidates = await Promise.all((present ? [present] : kinds).map(async (c) => ({ ...c, commits: await commitsTouching(repo, c.path) })));
+  const found = present ? candidates[0] : candidates.find((c) => c.commits.length > 0);
   if (!found) throw notFound(`no milestone or issue '${id}' in the files or in their history`);
   const { kind, path } = found;
 
