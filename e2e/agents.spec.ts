@@ -100,8 +100,9 @@ test("a person takes an abandoned issue over from /agents, with a reason, having
     }
     await page.emulateMedia({ colorScheme: "light" });
     await page.getByTestId(`takeover-confirm-${gone.issue}`).click();
-    await expect(page.getByTestId(`takeover-outcome-${gone.issue}`)).toHaveText(`Took over ${gone.issue} from builder-4 (epoch ${gone.epoch + 1}).`);
+    // The list refreshed (the old session reclaimed) and the outcome is still shown in its row.
     await expect(page.getByTestId(`session-state-${gone.session}`)).toHaveText("reclaimed");
+    await expect(page.getByTestId(`takeover-outcome-${gone.issue}`)).toHaveText(`Took over ${gone.issue} from builder-4 (epoch ${gone.epoch + 1}).`);
     const line = repo.cockpit("plan", "agents", "--json");
     expect((JSON.parse(line) as { sessions: { issue: string; epoch: number; state: string; note: string | null }[] }).sessions.find((s) => s.issue === gone.issue && s.epoch === gone.epoch + 1)).toMatchObject({ state: "active", note: "builder-4 crashed overnight" });
     await shot("agents-taken-over");

@@ -62,7 +62,7 @@ export default async function AgentsPage() {
                   <td className="py-1.5">
                     <div className="flex flex-col gap-1">
                       <ReleaseSession issue={s.issue} actor={s.actor} status={statusOf.get(s.issue) ?? "?"} state={s.state} live={LIVE.has(s.state)} />
-                      {s.state === "expired" && statusOf.get(s.issue) === "ACTIVE" && <TakeOverSession issue={s.issue} actor={s.actor} epoch={s.epoch} />}
+                      <TakeOverSession issue={s.issue} actor={s.actor} epoch={s.epoch} show={s.state === "expired" && statusOf.get(s.issue) === "ACTIVE"} />
                     </div>
                   </td>
                 </tr>
