@@ -106,6 +106,12 @@ function rscRenderPath(request: Request): string | undefined {
   return new URL(request.url()).pathname;
 }
 
+/** The path of a load of a page itself (a navigation or a reload), else undefined. */
+function documentPath(request: Request): string | undefined {
+  if (request.resourceType() !== "document" || request.method() !== "GET") return undefined;
+  return new URL(request.url()).pathname;
+}
+
 interface WorkerFixtures {
   /** The server this worker's tests visit, and the plan it serves. */
   server: { url: string; dir: string };
@@ -194,12 +200,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
         problems.push({ kind: "response", text: `${response.status()} ${response.request().method()} ${response.url()}` });
       }
     });
-    // The router's fetches of a page's server render (GET ?_rsc=…) that finished well, by path and
-    // time: an earlier one of the same path aborted before them was superseded, not lost.
+    // The renders of a page that finished well, by path and time (the router's fetches of a page's
+    // server render, GET ?_rsc=…, and loads of the page itself, as a reload): an earlier router
+    // fetch of the same path aborted before them was superseded, not lost.
     const rendered = new Map<string, number>();
     const superseded = new Map<Problem, { path: string; at: number }>();
     page.on("requestfinished", async (request) => {
-      const path = rscRenderPath(request);
+      const path = rscRenderPath(request) ?? documentPath(request);
       const answered = path === undefined ? null : await request.response().catch(() => null);
       if (path !== undefined && answered && answered.status() < 400) rendered.set(path, Date.now());
     });
@@ -221,8 +228,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     // channel; then keep its last state too.
     await quiet(page).catch(() => {});
     if (!page.isClosed()) await screenshot(page, info, shotCounter(info), "end");
-    // A refresh the router dropped for a newer one of the same page (a move's own refresh, then the
-    // live stream's) is no failure when that newer one was answered well.
+    // A refresh the router dropped for a newer render of the same page (a move's own refresh, then
+    // the live stream's, or a reload) is no failure when that newer one was answered well.
     for (const [problem, { path, at }] of superseded) {
       if ((rendered.get(path) ?? 0) >= at && problems.includes(problem)) problems.splice(problems.indexOf(problem), 1);
     }
