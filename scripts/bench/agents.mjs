@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import http from "node:http";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, benchClones, bundleFile, environment, fmtMs, freePort, median, raceProcesses, round, table, writeReport } from "./lib.mjs";
+import { ROOT, benchClones, bundleFile, environment, fmtMs, freePort, median, raceProcesses, round, table, waitForServer, writeReport } from "./lib.mjs";
 
 export const name = "agents";
 export const description = "sessions: claims/s with 8 agents on SQLite and PostgreSQL, heartbeat p50 in a server, death to reclaim";
@@ -65,16 +65,6 @@ function post(port, path, body, actor) {
 }
 const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-async function waitForServer(port, child) {
-  for (let i = 0; i < 450; i++) {
-    if (child.exitCode !== null) throw new Error("the server exited before it answered");
-    const up = await new Promise((resolve) => http.get({ host: "127.0.0.1", port, path: "/api/v1/openapi.json" }, (r) => (r.resume(), resolve(r.statusCode === 200))).on("error", () => resolve(false)));
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("the server did not answer within 90 s");
-}
-
 /** A heartbeat's latency over HTTP in a warm server, and the time from an agent's death to the next claim of its issue. */
 async function served(repo) {
   const build = spawnSync(process.execPath, [join(ROOT, "bin/cockpit"), "serve", "--build-only"], { stdio: "inherit", cwd: ROOT });
@@ -86,7 +76,7 @@ async function served(repo) {
     stdio: ["ignore", "ignore", "ignore"],
   });
   try {
-    await waitForServer(port, server);
+    await waitForServer(`http://127.0.0.1:${port}/api/v1/openapi.json`, server, 90);
     const claimed = JSON.parse((await post(port, "/api/v1/plan/claim", {}, "beat-1")).body);
     // Warm: the route's first answers load and compile its code; those are not what is measured.
     for (let i = 0; i < WARM_HEARTBEATS; i++) await post(port, "/api/v1/plan/heartbeat", { issue: claimed.issue, note: `warm ${i}` }, "beat-1");
